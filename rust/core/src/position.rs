@@ -1,0 +1,555 @@
+//! The position: a small `Copy` value with placement, gem movement and legal moves
+//! (RULES.md sections 4 to 8). Nothing here allocates except [`Position::legal_moves`].
+
+use std::fmt;
+
+use crate::board::{
+    CELL_COUNT, Cell, CellKind, GATE_OF, NEIGHBOURS, NO_GATE, OFF_BOARD, ROUTE_CELLS, opposite,
+};
+use crate::gem::Gem;
+use crate::moves::Move;
+use crate::rules::{Rules, TieBreak};
+use crate::tile::{
+    CENTRE_CODE, CORNER_CODE, EMPTY_CODE, NO_EXIT, PARTNERS, TILE_COUNTS, TILE_TOTAL, TileCode,
+    TileType, canonical_rotation, route_code,
+};
+use crate::trace::Tracer;
+
+/// Order in which the centre releases its gems.
+pub const CENTRE_ORDER: [Gem; 6] = [
+    Gem::Emerald,
+    Gem::Emerald,
+    Gem::Emerald,
+    Gem::Emerald,
+    Gem::Emerald,
+    Gem::Sapphire,
+];
+/// Gems on the board at the start: six ambers, five emeralds, one sapphire.
+pub const GEM_TOTAL: u8 = 12;
+/// The most seats a game has.
+pub const MAX_PLAYERS: usize = 4;
+
+const NO_TILE: u8 = u8::MAX;
+const NOBODY: u8 = u8::MAX;
+
+/// A full game position, including the hidden pile order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    tiles: [TileCode; CELL_COUNT],
+    /// `gems[cell][edge]`: the gem resting at that end of a path (`Gem::to_slot`), 0 for none.
+    gems: [[u8; 6]; CELL_COUNT],
+    /// Each hand as tile types ascending, `NO_TILE` in unused slots.
+    hands: [[u8; 2]; MAX_PLAYERS],
+    pile: [u8; TILE_TOTAL],
+    /// Tiles taken from the pile so far (dealt or drawn).
+    taken: u8,
+    /// Gems released from the centre so far.
+    released: u8,
+    to_move: u8,
+    placed: u8,
+    /// Gems not yet collected or removed (centre and corners included).
+    gems_left: u8,
+    removed: u8,
+    scores: [u16; MAX_PLAYERS],
+    collected: [[u8; 3]; MAX_PLAYERS],
+}
+
+/// Why a pile was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PileError(pub String);
+
+impl fmt::Display for PileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PileError {}
+
+/// Why a move may not be played now. The position is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum IllegalMove {
+    /// The game has ended.
+    GameOver,
+    /// The mover holds no tile of that type.
+    NotInHand {
+        /// The seat to move.
+        seat: u8,
+        /// The type asked for.
+        tile: TileType,
+        /// What the seat holds.
+        hand: Vec<TileType>,
+    },
+    /// The centre or a corner.
+    NotRouteCell(Cell),
+    /// A tile lies there already.
+    Occupied(Cell),
+    /// On a gate cell, a path would join the gate's two exits.
+    JoinsGateExits {
+        /// The gate cell.
+        cell: Cell,
+        /// Its gate.
+        gate: u8,
+    },
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => f.write_str("the game is over: no move may be played"),
+            IllegalMove::NotInHand { seat, tile, hand } => {
+                let held: Vec<String> = hand.iter().map(ToString::to_string).collect();
+                write!(
+                    f,
+                    "seat {seat} holds no tile of type {tile} (its hand: [{}])",
+                    held.join(", ")
+                )
+            }
+            IllegalMove::NotRouteCell(cell) => {
+                let what = if *cell == Cell::CENTRE {
+                    "the centre"
+                } else {
+                    "a corner"
+                };
+                write!(
+                    f,
+                    "cell {cell} is {what}: tiles go on the 54 route cells only"
+                )
+            }
+            IllegalMove::Occupied(cell) => write!(f, "cell {cell} already holds a tile"),
+            IllegalMove::JoinsGateExits { cell, gate } => write!(
+                f,
+                "on gate cell {cell} a path may not join gate {gate}'s exits (edges {gate} and {}): \
+                 choose another rotation",
+                (gate + 1) % 6
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// The position after set-up with `pile` (front first): gems placed, hands dealt.
+    ///
+    /// # Errors
+    /// If `pile` is not a permutation of the box (14, 6, 14, 14, 6 tiles of types 0..4).
+    pub fn new(rules: Rules, pile: &[TileType]) -> Result<Position, PileError> {
+        if pile.len() != TILE_TOTAL {
+            return Err(PileError(format!(
+                "must hold {TILE_TOTAL} tiles, not {}",
+                pile.len()
+            )));
+        }
+        let mut counts = [0u8; 5];
+        for &t in pile {
+            counts[t as usize] += 1;
+        }
+        if counts != TILE_COUNTS {
+            return Err(PileError(format!(
+                "must be a permutation of the box (tiles of types 0..4: {TILE_COUNTS:?}), \
+                 not {counts:?}"
+            )));
+        }
+        let mut tiles = [EMPTY_CODE; CELL_COUNT];
+        let mut gems = [[0u8; 6]; CELL_COUNT];
+        tiles[Cell::CENTRE.index()] = CENTRE_CODE;
+        for d in 0..6u8 {
+            let corner = Cell::corner(d);
+            tiles[corner.index()] = CORNER_CODE + d;
+            gems[corner.index()][opposite(d) as usize] = Gem::Amber.to_slot();
+        }
+        let mut position = Position {
+            rules,
+            tiles,
+            gems,
+            hands: [[NO_TILE; 2]; MAX_PLAYERS],
+            pile: [0; TILE_TOTAL],
+            taken: 0,
+            released: 0,
+            to_move: 0,
+            placed: 0,
+            gems_left: GEM_TOTAL,
+            removed: 0,
+            scores: [0; MAX_PLAYERS],
+            collected: [[0; 3]; MAX_PLAYERS],
+        };
+        for (slot, &t) in position.pile.iter_mut().zip(pile) {
+            *slot = t as u8;
+        }
+        for _ in 0..rules.hand_size() {
+            for seat in 0..rules.players() {
+                position.draw(seat);
+            }
+        }
+        Ok(position)
+    }
+
+    /// The rules.
+    #[inline]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The seat to move, `None` once the game is over.
+    #[inline]
+    pub const fn to_move(&self) -> Option<u8> {
+        if self.to_move == NOBODY {
+            None
+        } else {
+            Some(self.to_move)
+        }
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    pub const fn is_over(&self) -> bool {
+        self.to_move == NOBODY
+    }
+
+    /// Route tiles on the board.
+    #[inline]
+    pub const fn placed(&self) -> u8 {
+        self.placed
+    }
+
+    /// Tiles left in the pile.
+    #[inline]
+    pub const fn pile_left(&self) -> u8 {
+        TILE_TOTAL as u8 - self.taken
+    }
+
+    /// The whole pile as set up, front first (hidden information).
+    pub fn pile(&self) -> [TileType; TILE_TOTAL] {
+        self.pile.map(tile_type)
+    }
+
+    /// The tiles still in the pile, front first (hidden information).
+    pub fn pile_rest(&self) -> impl Iterator<Item = TileType> + '_ {
+        self.pile[self.taken as usize..]
+            .iter()
+            .map(|&t| tile_type(t))
+    }
+
+    /// A seat's hand, types ascending.
+    pub fn hand(&self, seat: u8) -> impl Iterator<Item = TileType> + '_ {
+        self.hands[seat as usize]
+            .iter()
+            .filter(|&&t| t != NO_TILE)
+            .map(|&t| tile_type(t))
+    }
+
+    /// Points per seat (only the first `players` entries are used).
+    #[inline]
+    pub const fn scores(&self) -> [u16; MAX_PLAYERS] {
+        self.scores
+    }
+
+    /// Gems collected per seat, by colour (amber, emerald, sapphire).
+    #[inline]
+    pub const fn collected(&self) -> [[u8; 3]; MAX_PLAYERS] {
+        self.collected
+    }
+
+    /// Gems that left the game in collisions.
+    #[inline]
+    pub const fn removed(&self) -> u8 {
+        self.removed
+    }
+
+    /// Gems still in play: on the board, in the centre or on corners.
+    #[inline]
+    pub const fn gems_left(&self) -> u8 {
+        self.gems_left
+    }
+
+    /// The gems still in the centre, in release order.
+    pub fn centre(&self) -> &'static [Gem] {
+        &CENTRE_ORDER[self.released as usize..]
+    }
+
+    /// The route tile on `cell` as `(type, canonical rotation)`, if any.
+    pub fn tile_at(&self, cell: Cell) -> Option<(TileType, u8)> {
+        let code = self.tiles[cell.index()];
+        (code < CENTRE_CODE).then(|| (tile_type(code / 6), code % 6))
+    }
+
+    /// Every gem resting outside the centre as `(cell, edge, gem)`, sorted by `(q, r, edge)`.
+    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + '_ {
+        Cell::all().flat_map(move |cell| {
+            (0..6u8).filter_map(move |e| {
+                let slot = self.gems[cell.index()][e as usize];
+                (slot != 0).then(|| (cell, e, Gem::from_slot(slot)))
+            })
+        })
+    }
+
+    /// The winning seats as a bitmask; 0 until the game is over.
+    pub fn winners(&self) -> u8 {
+        if !self.is_over() {
+            return 0;
+        }
+        let seats = 0..self.rules.players() as usize;
+        let best = seats.clone().map(|s| self.scores[s]).max().unwrap_or(0);
+        let total = |s: usize| self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
+        let leaders = seats.filter(|&s| self.scores[s] == best);
+        let leaders: Vec<usize> = match self.rules.tie_break() {
+            TieBreak::Shared => leaders.collect(),
+            TieBreak::MostGems => {
+                let leaders: Vec<usize> = leaders.collect();
+                let most = leaders.iter().map(|&s| total(s)).max().unwrap_or(0);
+                leaders.into_iter().filter(|&s| total(s) == most).collect()
+            }
+        };
+        leaders.into_iter().fold(0, |mask, s| mask | 1 << s)
+    }
+
+    /// Whether `mv` may be played now.
+    ///
+    /// # Errors
+    /// The reason it may not.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let Some(seat) = self.to_move() else {
+            return Err(IllegalMove::GameOver);
+        };
+        if !self.hands[seat as usize].contains(&(mv.tile as u8)) {
+            return Err(IllegalMove::NotInHand {
+                seat,
+                tile: mv.tile,
+                hand: self.hand(seat).collect(),
+            });
+        }
+        if mv.cell.kind() != CellKind::Route {
+            return Err(IllegalMove::NotRouteCell(mv.cell));
+        }
+        if self.tiles[mv.cell.index()] != EMPTY_CODE {
+            return Err(IllegalMove::Occupied(mv.cell));
+        }
+        if joins_gate_exits(mv.cell.index(), route_code(mv.tile, mv.rotation)) {
+            return Err(IllegalMove::JoinsGateExits {
+                cell: mv.cell,
+                gate: GATE_OF[mv.cell.index()],
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks and plays `mv`; on error nothing changes.
+    ///
+    /// # Errors
+    /// The reason `mv` may not be played.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.play_traced(mv, &mut ())
+    }
+
+    /// [`Position::play`], telling `tracer` what every gem does.
+    ///
+    /// # Errors
+    /// The reason `mv` may not be played.
+    pub fn play_traced<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.apply(mv, tracer);
+        Ok(())
+    }
+
+    /// Plays `mv` without checking it: the fast path for callers that took it from the legal
+    /// moves. An illegal `mv` leaves a position that breaks the rules (never undefined behaviour).
+    #[inline]
+    pub fn apply<T: Tracer>(&mut self, mv: Move, tracer: &mut T) {
+        self.apply_ordered::<T, false>(mv, tracer);
+    }
+
+    /// The placement itself; `REVERSED` processes the movers in the opposite order (the result
+    /// must not change: tested).
+    #[inline]
+    fn apply_ordered<T: Tracer, const REVERSED: bool>(&mut self, mv: Move, tracer: &mut T) {
+        let seat = self.to_move;
+        let hand = &mut self.hands[seat as usize];
+        if hand[0] == mv.tile as u8 {
+            hand[0] = hand[1];
+        }
+        hand[1] = NO_TILE;
+        let y = mv.cell.index();
+        self.tiles[y] = route_code(mv.tile, canonical_rotation(mv.tile, mv.rotation));
+        self.placed += 1;
+
+        // Gems facing the new tile start to move; the centre releases one gem next to it.
+        let mut movers = [(0u8, 0u8); 6];
+        let mut count = 0;
+        for e in 0..6u8 {
+            let n = NEIGHBOURS[y][e as usize];
+            if n == OFF_BOARD {
+                continue;
+            }
+            let f = opposite(e);
+            if n as usize == Cell::CENTRE.index() && (self.released as usize) < CENTRE_ORDER.len() {
+                self.gems[n as usize][f as usize] = CENTRE_ORDER[self.released as usize].to_slot();
+                self.released += 1;
+            }
+            if self.gems[n as usize][f as usize] != 0 {
+                movers[count] = (n, f);
+                count += 1;
+            }
+        }
+        for i in 0..count {
+            let (cell, edge) = movers[if REVERSED { count - 1 - i } else { i }];
+            self.move_gem(cell, edge, tracer);
+        }
+
+        if self.gems_left == 0 {
+            self.to_move = NOBODY;
+            return;
+        }
+        self.draw(seat);
+        self.to_move = NOBODY;
+        let players = self.rules.players();
+        for step in 1..=players {
+            let next = (seat + step) % players;
+            if self.hands[next as usize][0] != NO_TILE {
+                self.to_move = next;
+                break;
+            }
+        }
+    }
+
+    /// Moves the gem resting at `(cell, edge)` as far as it goes (RULES.md section 7).
+    #[inline]
+    fn move_gem<T: Tracer>(&mut self, cell: u8, edge: u8, tracer: &mut T) {
+        let slot = self.gems[cell as usize][edge as usize];
+        if slot == 0 {
+            return; // met another gem earlier in this placement
+        }
+        self.gems[cell as usize][edge as usize] = 0;
+        let gem = Gem::from_slot(slot);
+        tracer.start(gem, cell_at(cell), edge);
+        let (mut c, mut b) = (cell, edge);
+        loop {
+            let m = NEIGHBOURS[c as usize][b as usize];
+            if m == OFF_BOARD {
+                self.collect(gem, GATE_OF[c as usize], tracer);
+                return;
+            }
+            let f = opposite(b);
+            let exit = PARTNERS[self.tiles[m as usize] as usize][f as usize];
+            if exit == NO_EXIT {
+                // An empty cell or a dead end (centre, corner arrow).
+                self.gems[c as usize][b as usize] = slot;
+                tracer.rest(cell_at(c), b);
+                return;
+            }
+            let met = self.gems[m as usize][f as usize];
+            if met != 0 {
+                self.gems[m as usize][f as usize] = 0;
+                self.removed += 2;
+                self.gems_left -= 2;
+                tracer.collide(Gem::from_slot(met), cell_at(m), f);
+                return;
+            }
+            tracer.step(cell_at(m), f, exit);
+            (c, b) = (m, exit);
+        }
+    }
+
+    fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
+        debug_assert_ne!(gate, NO_GATE);
+        let owners = self.rules.gate_owner_mask(gate);
+        for seat in 0..self.rules.players() as usize {
+            if owners & (1 << seat) != 0 {
+                self.scores[seat] += gem.points();
+                self.collected[seat][gem as usize] += 1;
+            }
+        }
+        self.gems_left -= 1;
+        tracer.collect(gate, owners);
+    }
+
+    fn draw(&mut self, seat: u8) {
+        if (self.taken as usize) < TILE_TOTAL {
+            let tile = self.pile[self.taken as usize];
+            self.taken += 1;
+            let hand = &mut self.hands[seat as usize];
+            if hand[0] == NO_TILE {
+                hand[0] = tile;
+            } else {
+                hand[1] = tile;
+                if hand[1] < hand[0] {
+                    hand.swap(0, 1);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with each distinct legal placement once (canonical rotation), in ascending
+    /// `(tile, rotation, q, r)` order. Allocates nothing.
+    #[inline]
+    pub fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        let Some(seat) = self.to_move() else { return };
+        let hand = self.hands[seat as usize];
+        for (i, &t) in hand.iter().enumerate() {
+            if t == NO_TILE || (i == 1 && t == hand[0]) {
+                continue;
+            }
+            let tile = tile_type(t);
+            for rho in 0..tile.distinct_rotations() {
+                let rotation = crate::tile::Rotation::new(rho).unwrap_or_else(|| unreachable!());
+                let code = route_code(tile, rotation);
+                for cell in ROUTE_CELLS {
+                    let i = cell.index();
+                    if self.tiles[i] == EMPTY_CODE && !joins_gate_exits(i, code) {
+                        f(Move {
+                            tile,
+                            rotation,
+                            cell,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The distinct legal placements, sorted as in the snapshot's `legal` list.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(128);
+        self.for_each_legal(|mv| out.push(mv));
+        out
+    }
+
+    /// Whether `cell` holds no tile (the centre and corners always hold one).
+    #[inline]
+    pub fn is_empty(&self, cell: Cell) -> bool {
+        self.tiles[cell.index()] == EMPTY_CODE
+    }
+}
+
+#[inline]
+fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
+    let gate = GATE_OF[cell];
+    gate != NO_GATE && PARTNERS[code as usize][gate as usize] == (gate + 1) % 6
+}
+
+#[inline]
+fn cell_at(index: u8) -> Cell {
+    Cell::from_index(index as usize).unwrap_or(Cell::CENTRE)
+}
+
+#[inline]
+fn tile_type(n: u8) -> TileType {
+    TileType::from_index(n).unwrap_or(TileType::WideCurves)
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("to_move", &self.to_move())
+            .field("placed", &self.placed)
+            .field("scores", &&self.scores[..self.rules.players() as usize])
+            .field("gems_left", &self.gems_left)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn apply_reversed(position: &mut Position, mv: Move) {
+    position.apply_ordered::<(), true>(mv, &mut ());
+}

@@ -1,0 +1,363 @@
+//! The `indigo-record/1` game record and the `indigo-snapshot/1` position snapshot
+//! (FORMATS.md), read with strict validation and written with sorted keys.
+
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+use crate::board::Cell;
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{GateVariant, Rules, Theme, TieBreak};
+use crate::tile::{TILE_TOTAL, TileType};
+
+/// The `format` value of a game record.
+pub const RECORD_FORMAT: &str = "indigo-record/1";
+/// The `format` value of a snapshot.
+pub const SNAPSHOT_FORMAT: &str = "indigo-snapshot/1";
+
+/// Where a record first goes wrong.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ErrorAt {
+    /// A field, e.g. `"rules.players"`.
+    Field(&'static str),
+    /// The move with this 0-based index.
+    Move(usize),
+}
+
+impl fmt::Display for ErrorAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorAt::Field(name) => f.write_str(name),
+            ErrorAt::Move(i) => write!(f, "moves[{i}]"),
+        }
+    }
+}
+
+/// A rejected record: where, and why.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RecordError {
+    /// The first offending field or move.
+    pub at: ErrorAt,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn fail<T>(at: ErrorAt, message: impl Into<String>) -> Result<T, RecordError> {
+    Err(RecordError {
+        at,
+        message: message.into(),
+    })
+}
+
+/// A JSON integer (not `1.0`, `true` or `"1"`).
+fn integer(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64(),
+        _ => None,
+    }
+}
+
+fn describe(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        format!("{}...", text.chars().take(37).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// Reads and replays a record given as JSON text. Nothing is returned unless all of it is valid.
+///
+/// # Errors
+/// The first offending field or move, checked in the order format, rules, pile, moves.
+pub fn read_record(text: &str) -> Result<Game, RecordError> {
+    let value: Value = serde_json::from_str(text).or_else(|e| {
+        fail(
+            ErrorAt::Field("format"),
+            format!("the record is not valid JSON ({e})"),
+        )
+    })?;
+    read_record_value(&value)
+}
+
+/// Reads and replays a record given as parsed JSON.
+///
+/// # Errors
+/// The first offending field or move, checked in the order format, rules, pile, moves.
+pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
+    let Some(record) = value.as_object() else {
+        return fail(ErrorAt::Field("format"), "a record must be a JSON object");
+    };
+    match record.get("format") {
+        Some(Value::String(s)) if s == RECORD_FORMAT => {}
+        Some(other) => {
+            return fail(
+                ErrorAt::Field("format"),
+                format!("must be \"{RECORD_FORMAT}\", not {}", describe(other)),
+            );
+        }
+        None => {
+            return fail(
+                ErrorAt::Field("format"),
+                format!("missing: must be \"{RECORD_FORMAT}\""),
+            );
+        }
+    }
+    let rules = read_rules(record.get("rules"))?;
+    let rules = match record
+        .get("theme")
+        .and_then(Value::as_str)
+        .map(str::parse::<Theme>)
+    {
+        Some(Ok(theme)) => rules.with_theme(theme),
+        _ => rules,
+    };
+    let pile = read_pile(record.get("pile"))?;
+    let seed = record.get("seed").and_then(Value::as_u64);
+    let mut game = Game::from_pile(rules, &pile)
+        .or_else(|e| fail(ErrorAt::Field("pile"), e.0))?
+        .with_seed(seed);
+    let Some(Value::Array(moves)) = record.get("moves") else {
+        return fail(
+            ErrorAt::Field("moves"),
+            "must be a list of moves (possibly empty)",
+        );
+    };
+    for (i, value) in moves.iter().enumerate() {
+        let mv = read_move(value).or_else(|m| fail(ErrorAt::Move(i), m))?;
+        if let Err(e) = game.play(mv) {
+            return fail(ErrorAt::Move(i), format!("{mv} is illegal: {e}"));
+        }
+    }
+    Ok(game)
+}
+
+fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
+    let Some(Value::Object(rules)) = value else {
+        return fail(
+            ErrorAt::Field("rules.players"),
+            "rules must be an object with players and hand_size",
+        );
+    };
+    let int_in =
+        |name: &'static str, field: &'static str, range: std::ops::RangeInclusive<i64>| match rules
+            .get(name)
+        {
+            Some(v) => match integer(v) {
+                Some(n) if range.contains(&n) => Ok(n as u8),
+                _ => fail(
+                    ErrorAt::Field(field),
+                    format!(
+                        "must be an integer from {} to {}, not {}",
+                        range.start(),
+                        range.end(),
+                        describe(v)
+                    ),
+                ),
+            },
+            None => fail(ErrorAt::Field(field), "missing"),
+        };
+    let players = int_in("players", "rules.players", 2..=4)?;
+    let hand_size = int_in("hand_size", "rules.hand_size", 1..=2)?;
+    let mut out = Rules::new(players, hand_size)
+        .or_else(|e| fail(ErrorAt::Field("rules.players"), e.to_string()))?;
+    if let Some(v) = rules.get("three_player_gates") {
+        let variant = v
+            .as_str()
+            .ok_or_else(|| format!("must be \"shared\" or \"exclusive\", not {}", describe(v)))
+            .and_then(str::parse::<GateVariant>)
+            .or_else(|m| fail(ErrorAt::Field("rules.three_player_gates"), m))?;
+        out = out.with_three_player_gates(variant);
+    }
+    if let Some(v) = rules.get("tie_break") {
+        let tie = v
+            .as_str()
+            .ok_or_else(|| format!("must be \"most-gems\" or \"shared\", not {}", describe(v)))
+            .and_then(str::parse::<TieBreak>)
+            .or_else(|m| fail(ErrorAt::Field("rules.tie_break"), m))?;
+        out = out.with_tie_break(tie);
+    }
+    if let Some(v) = rules.get("open_hands") {
+        let Some(open) = v.as_bool() else {
+            return fail(
+                ErrorAt::Field("rules.open_hands"),
+                format!("must be true or false, not {}", describe(v)),
+            );
+        };
+        out = out.with_open_hands(open);
+    }
+    Ok(out)
+}
+
+fn read_pile(value: Option<&Value>) -> Result<Vec<TileType>, RecordError> {
+    let at = ErrorAt::Field("pile");
+    let Some(Value::Array(items)) = value else {
+        return fail(
+            at,
+            format!("must be a list of the {TILE_TOTAL} route-tile types, front first"),
+        );
+    };
+    if items.len() != TILE_TOTAL {
+        return fail(
+            at,
+            format!("must hold {TILE_TOTAL} tiles, not {}", items.len()),
+        );
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            integer(v)
+                .and_then(|n| u8::try_from(n).ok())
+                .and_then(TileType::from_index)
+                .ok_or(RecordError {
+                    at,
+                    message: format!("pile[{i}] must be a tile type 0..4, not {}", describe(v)),
+                })
+        })
+        .collect()
+}
+
+fn read_move(value: &Value) -> Result<Move, String> {
+    let Some(object) = value.as_object() else {
+        return Err(format!(
+            "a move must be an object {{tile, rotation, q, r}}, not {}",
+            describe(value)
+        ));
+    };
+    let mut parts = [0i64; 4];
+    for (slot, name) in parts.iter_mut().zip(["tile", "rotation", "q", "r"]) {
+        let v = object
+            .get(name)
+            .ok_or_else(|| format!("{name} is missing"))?;
+        *slot =
+            integer(v).ok_or_else(|| format!("{name} must be an integer, not {}", describe(v)))?;
+    }
+    let [tile, rotation, q, r] = parts;
+    Move::from_parts(tile, rotation, q, r).map_err(|e| e.0)
+}
+
+fn rules_json(rules: Rules) -> Value {
+    json!({
+        "players": rules.players(),
+        "hand_size": rules.hand_size(),
+        "three_player_gates": rules.three_player_gates().as_str(),
+        "tie_break": rules.tie_break().as_str(),
+        "open_hands": rules.open_hands(),
+    })
+}
+
+/// The rules object of a record.
+pub fn rules_to_json(rules: Rules) -> Value {
+    rules_json(rules)
+}
+
+/// A move as in a record's `moves`.
+pub fn move_to_json(mv: Move) -> Value {
+    json!({"tile": mv.tile as u8, "rotation": mv.rotation.get(), "q": mv.cell.q(), "r": mv.cell.r()})
+}
+
+fn seats(mask: u8, players: u8) -> Vec<u8> {
+    (0..players).filter(|s| mask & (1 << s) != 0).collect()
+}
+
+/// The game's record: rules, the pile as set up, every move as given, and the result once over.
+pub fn write_record(game: &Game) -> Value {
+    let position = game.position();
+    let rules = game.rules();
+    let mut record = Map::new();
+    record.insert("format".into(), RECORD_FORMAT.into());
+    record.insert("rules".into(), rules_json(rules));
+    record.insert("theme".into(), rules.theme().as_str().into());
+    record.insert(
+        "pile".into(),
+        game.initial().pile().iter().map(|&t| t as u8).collect(),
+    );
+    record.insert("moves".into(), game.moves().map(move_to_json).collect());
+    if let Some(seed) = game.seed() {
+        record.insert("seed".into(), seed.into());
+    }
+    if position.is_over() {
+        let players = usize::from(rules.players());
+        record.insert(
+            "result".into(),
+            json!({
+                "scores": &position.scores()[..players],
+                "winners": seats(position.winners(), rules.players()),
+            }),
+        );
+    }
+    Value::Object(record)
+}
+
+/// The `indigo-snapshot/1` of `position`. `viewer` gives that seat's view (others' hands as
+/// `null` per tile unless hands are open); `legal` adds the `legal` list.
+pub fn snapshot(position: &Position, viewer: Option<u8>, legal: bool) -> Value {
+    let rules = position.rules();
+    let players = usize::from(rules.players());
+    let board: Vec<Value> = Cell::all()
+        .filter_map(|cell| {
+            position.tile_at(cell).map(|(tile, rotation)| {
+                json!({"q": cell.q(), "r": cell.r(), "tile": tile as u8, "rotation": rotation})
+            })
+        })
+        .collect();
+    let gems: Vec<Value> = position
+        .gems()
+        .map(|(cell, edge, gem)| json!({"gem": gem.as_str(), "q": cell.q(), "r": cell.r(), "edge": edge}))
+        .collect();
+    let hands: Vec<Value> = (0..rules.players())
+        .map(|seat| {
+            let hidden = viewer.is_some_and(|v| v != seat) && !rules.open_hands();
+            position
+                .hand(seat)
+                .map(|t| {
+                    if hidden {
+                        Value::Null
+                    } else {
+                        Value::from(t as u8)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let collected: Vec<Value> = position.collected()[..players]
+        .iter()
+        .map(|c| json!({"amber": c[0], "emerald": c[1], "sapphire": c[2]}))
+        .collect();
+    let mut out = json!({
+        "format": SNAPSHOT_FORMAT,
+        "players": rules.players(),
+        "to_move": position.to_move(),
+        "placed": position.placed(),
+        "board": board,
+        "gems": gems,
+        "centre": position.centre().iter().map(|g| g.as_str()).collect::<Vec<_>>(),
+        "scores": &position.scores()[..players],
+        "collected": collected,
+        "removed": position.removed(),
+        "hands": hands,
+        "pile_left": position.pile_left(),
+        "over": position.is_over(),
+        "winners": seats(position.winners(), rules.players()),
+    });
+    if legal {
+        let moves: Vec<Value> = position
+            .legal_moves()
+            .into_iter()
+            .map(|m| json!([m.tile as u8, m.rotation.get(), m.cell.q(), m.cell.r()]))
+            .collect();
+        out["legal"] = Value::Array(moves);
+    }
+    out
+}
