@@ -1,0 +1,11 @@
+"""Names of the literal string types used across the API."""
+
+from typing import Literal
+
+GemName = Literal["amber", "emerald", "sapphire"]
+GateVariant = Literal["shared", "exclusive"]
+TieBreak = Literal["most-gems", "shared"]
+ThemeName = Literal["indigo", "butterfly-garden"]
+Outcome = Literal["rested", "collected", "collided"]
+
+__all__ = ["GateVariant", "GemName", "Outcome", "ThemeName", "TieBreak"]

@@ -1,0 +1,978 @@
+//! `indigo._native`: the pyo3 binding of `indigo-core`. It converts types and errors and
+//! releases the GIL around longer work; every rule lives in the core crate.
+
+// pyo3 methods take `&self` and Python-facing names (`to_dict`) whatever the receiver's size.
+#![allow(clippy::trivially_copy_pass_by_ref, clippy::wrong_self_convention)]
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use indigo_core::board::ROUTE_CELLS;
+use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
+use indigo_core::record::{self, RecordError as CoreRecordError};
+use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
+use indigo_core::{
+    Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Move as CoreMove, MoveEffects, PathEnd,
+    Rules as CoreRules, Theme, TieBreak, TileType, trace,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
+
+pyo3::create_exception!(
+    indigo,
+    IndigoError,
+    PyValueError,
+    "Base class of every error this package raises for bad input."
+);
+pyo3::create_exception!(
+    indigo,
+    RulesError,
+    IndigoError,
+    "Rules that are not a valid configuration."
+);
+pyo3::create_exception!(
+    indigo,
+    MoveError,
+    IndigoError,
+    "A move value that cannot exist."
+);
+pyo3::create_exception!(
+    indigo,
+    IllegalMoveError,
+    IndigoError,
+    "A move that is not legal now; the game is unchanged."
+);
+pyo3::create_exception!(
+    indigo,
+    RecordError,
+    IndigoError,
+    "A rejected game record; `at` names the first offending field or move."
+);
+
+fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
+    let err = RecordError::new_err(e.to_string());
+    let at = match e.at {
+        ErrorAt::Field(name) => name.into_pyobject(py).map(|s| s.into_any().unbind()),
+        ErrorAt::Move(i) => i.into_pyobject(py).map(|n| n.into_any().unbind()),
+    };
+    match at {
+        Ok(at) => match err.value(py).setattr("at", at) {
+            Ok(()) => err,
+            Err(e) => e,
+        },
+        Err(e) => e.into(),
+    }
+}
+
+fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static JSON: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    JSON.get_or_try_init(py, || Ok(py.import("json")?.unbind()))
+        .map(|m| m.bind(py))
+}
+
+fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    json_module(py)?.call_method1("loads", (value.to_string(),))
+}
+
+fn gem_name(gem: Gem) -> &'static str {
+    gem.as_str()
+}
+
+fn parse_gem(name: &str) -> PyResult<Gem> {
+    name.parse().map_err(IndigoError::new_err)
+}
+
+/// The seats in a bitmask, ascending. Lists of small numbers are `Vec<u32>` because pyo3
+/// turns a `Vec<u8>` into `bytes`.
+fn seats(mask: u8, players: u8) -> Vec<u32> {
+    (0..players)
+        .filter(|s| mask & (1 << s) != 0)
+        .map(u32::from)
+        .collect()
+}
+
+/// Tile types as a Python list of ints.
+fn tile_list(tiles: impl Iterator<Item = TileType>) -> Vec<u32> {
+    tiles.map(|t| u32::from(t.index())).collect()
+}
+
+fn axial(cell: Cell) -> (i32, i32) {
+    cell.axial()
+}
+
+/// A validated rules configuration. Immutable and hashable.
+#[pyclass(module = "indigo", frozen, eq, hash, from_py_object)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Rules(CoreRules);
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (players=2, hand_size=1, three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"))]
+    fn new(
+        players: i64,
+        hand_size: i64,
+        three_player_gates: &str,
+        tie_break: &str,
+        open_hands: bool,
+        theme: &str,
+    ) -> PyResult<Self> {
+        let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
+        let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
+            RulesError::new_err(format!(
+                "{}: must be {}, not {}",
+                e.field,
+                expected(e.field),
+                if e.field == "players" {
+                    players
+                } else {
+                    hand_size
+                }
+            ))
+        })?;
+        let gates: GateVariant = three_player_gates
+            .parse()
+            .map_err(|m| RulesError::new_err(format!("three_player_gates: {m}")))?;
+        let tie: TieBreak = tie_break
+            .parse()
+            .map_err(|m| RulesError::new_err(format!("tie_break: {m}")))?;
+        let theme: Theme = theme
+            .parse()
+            .map_err(|m| RulesError::new_err(format!("theme: {m}")))?;
+        Ok(Rules(
+            rules
+                .with_three_player_gates(gates)
+                .with_tie_break(tie)
+                .with_open_hands(open_hands)
+                .with_theme(theme),
+        ))
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (players=2))]
+    fn indigo(players: i64) -> PyResult<Self> {
+        Rules::new(players, 1, "shared", "most-gems", false, "indigo")
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (players=2))]
+    fn tactical(players: i64) -> PyResult<Self> {
+        Rules::new(players, 2, "shared", "most-gems", false, "indigo")
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (players=2))]
+    fn butterfly_garden(players: i64) -> PyResult<Self> {
+        Rules::new(players, 2, "shared", "most-gems", false, "butterfly-garden")
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.0.players()
+    }
+
+    #[getter]
+    fn hand_size(&self) -> u8 {
+        self.0.hand_size()
+    }
+
+    #[getter]
+    fn three_player_gates(&self) -> &'static str {
+        self.0.three_player_gates().as_str()
+    }
+
+    #[getter]
+    fn tie_break(&self) -> &'static str {
+        self.0.tie_break().as_str()
+    }
+
+    #[getter]
+    fn open_hands(&self) -> bool {
+        self.0.open_hands()
+    }
+
+    #[getter]
+    fn theme(&self) -> &'static str {
+        self.0.theme().as_str()
+    }
+
+    fn gate_owners(&self, gate: i64) -> PyResult<Vec<u32>> {
+        let gate = u8::try_from(gate)
+            .ok()
+            .filter(|g| *g < 6)
+            .ok_or_else(|| IndigoError::new_err(format!("gate must be 0..5, not {gate}")))?;
+        Ok(seats(self.0.gate_owner_mask(gate), self.0.players()))
+    }
+
+    fn gem_name(&self, gem: &str) -> PyResult<&'static str> {
+        Ok(self.0.theme().gem_name(parse_gem(gem)?))
+    }
+
+    fn gem_colour(&self, gem: &str) -> PyResult<&'static str> {
+        Ok(self.0.theme().gem_colour(parse_gem(gem)?))
+    }
+
+    fn seat_colour(&self, seat: i64) -> PyResult<&'static str> {
+        let seat = self.seat(seat)?;
+        Ok(self.0.theme().seat_colour(seat))
+    }
+
+    #[getter]
+    fn gate_name(&self) -> &'static str {
+        self.0.theme().gate_name()
+    }
+
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &record::rules_to_json(self.0))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, RulesArgs) {
+        let r = slf.get().0;
+        (
+            slf.get_type(),
+            (
+                r.players(),
+                r.hand_size(),
+                r.three_player_gates().as_str(),
+                r.tie_break().as_str(),
+                r.open_hands(),
+                r.theme().as_str(),
+            ),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let r = self.0;
+        format!(
+            "Rules(players={}, hand_size={}, three_player_gates='{}', tie_break='{}', open_hands={}, theme='{}')",
+            r.players(),
+            r.hand_size(),
+            r.three_player_gates().as_str(),
+            r.tie_break().as_str(),
+            if r.open_hands() { "True" } else { "False" },
+            r.theme().as_str()
+        )
+    }
+}
+
+/// `Rules(...)` arguments in order, for pickling.
+type RulesArgs = (u8, u8, &'static str, &'static str, bool, &'static str);
+
+fn expected(field: &str) -> &'static str {
+    if field == "players" {
+        "2, 3 or 4"
+    } else {
+        "1 or 2"
+    }
+}
+
+impl Rules {
+    fn seat(&self, seat: i64) -> PyResult<u8> {
+        u8::try_from(seat)
+            .ok()
+            .filter(|s| *s < self.0.players())
+            .ok_or_else(|| {
+                IndigoError::new_err(format!(
+                    "seat must be 0..{}, not {seat}",
+                    self.0.players() - 1
+                ))
+            })
+    }
+}
+
+/// A placement: tile type, rotation, cell.
+#[pyclass(module = "indigo", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Move(CoreMove);
+
+#[pymethods]
+impl Move {
+    #[new]
+    fn new(tile: i64, rotation: i64, q: i64, r: i64) -> PyResult<Self> {
+        CoreMove::from_parts(tile, rotation, q, r)
+            .map(Move)
+            .map_err(|e| MoveError::new_err(e.0))
+    }
+
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        text.parse()
+            .map(Move)
+            .map_err(|e: indigo_core::MoveError| MoveError::new_err(e.0))
+    }
+
+    #[getter]
+    fn tile(&self) -> u8 {
+        self.0.tile.index()
+    }
+
+    #[getter]
+    fn rotation(&self) -> u8 {
+        self.0.rotation.get()
+    }
+
+    #[getter]
+    fn q(&self) -> i32 {
+        self.0.cell.q()
+    }
+
+    #[getter]
+    fn r(&self) -> i32 {
+        self.0.cell.r()
+    }
+
+    #[getter]
+    fn cell(&self) -> (i32, i32) {
+        axial(self.0.cell)
+    }
+
+    fn canonical(&self) -> Self {
+        Move(self.0.canonical())
+    }
+
+    fn paths(&self) -> Vec<(u8, u8)> {
+        self.0.paths().to_vec()
+    }
+
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &record::move_to_json(self.0))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u8, u8, i32, i32)) {
+        let m = slf.get().0;
+        (
+            slf.get_type(),
+            (m.tile.index(), m.rotation.get(), m.cell.q(), m.cell.r()),
+        )
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.parse('{}')", self.0)
+    }
+}
+
+/// A move given as a `Move` or as its text.
+#[derive(FromPyObject)]
+enum MoveArg {
+    Move(Move),
+    Text(String),
+}
+
+impl MoveArg {
+    fn resolve(self) -> PyResult<CoreMove> {
+        match self {
+            MoveArg::Move(m) => Ok(m.0),
+            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
+        }
+    }
+}
+
+/// What one gem did during a placement.
+#[pyclass(module = "indigo", frozen)]
+#[derive(Clone)]
+struct GemPath {
+    #[pyo3(get)]
+    gem: &'static str,
+    #[pyo3(get)]
+    start: (i32, i32, u8),
+    #[pyo3(get)]
+    steps: Vec<(i32, i32, u8, u8)>,
+    #[pyo3(get)]
+    outcome: &'static str,
+    #[pyo3(get)]
+    end: Option<(i32, i32, u8)>,
+    #[pyo3(get)]
+    gate: Option<u8>,
+    #[pyo3(get)]
+    owners: Vec<u32>,
+    #[pyo3(get)]
+    collided_with: Option<usize>,
+}
+
+impl GemPath {
+    fn from_core(path: &trace::GemPath, players: u8) -> Self {
+        let (cell, edge) = path.start;
+        let mut out = GemPath {
+            gem: gem_name(path.gem),
+            start: (cell.q(), cell.r(), edge),
+            steps: path
+                .steps
+                .iter()
+                .map(|&(c, a, b)| (c.q(), c.r(), a, b))
+                .collect(),
+            outcome: "rested",
+            end: None,
+            gate: None,
+            owners: Vec::new(),
+            collided_with: None,
+        };
+        match path.end {
+            PathEnd::Rested(c, e) => out.end = Some((c.q(), c.r(), e)),
+            PathEnd::Collected { gate, owners } => {
+                out.outcome = "collected";
+                out.gate = Some(gate);
+                out.owners = seats(owners, players);
+            }
+            PathEnd::Collided(other) => {
+                out.outcome = "collided";
+                out.collided_with = Some(other);
+            }
+        }
+        out
+    }
+}
+
+#[pymethods]
+impl GemPath {
+    fn __repr__(&self) -> String {
+        format!(
+            "GemPath(gem='{}', start={:?}, steps={}, outcome='{}')",
+            self.gem,
+            self.start,
+            self.steps.len(),
+            self.outcome
+        )
+    }
+}
+
+/// What a placement caused.
+#[pyclass(module = "indigo", frozen)]
+#[derive(Clone)]
+struct MoveResult {
+    effects: MoveEffects,
+    players: u8,
+}
+
+#[pymethods]
+impl MoveResult {
+    #[getter(r#move)]
+    fn get_move(&self) -> Move {
+        Move(self.effects.mv)
+    }
+
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.effects.seat
+    }
+
+    #[getter]
+    fn paths(&self) -> Vec<GemPath> {
+        self.effects
+            .paths
+            .iter()
+            .map(|p| GemPath::from_core(p, self.players))
+            .collect()
+    }
+
+    #[getter]
+    fn points(&self) -> Vec<u16> {
+        self.effects.points[..usize::from(self.players)].to_vec()
+    }
+
+    #[getter]
+    fn collisions(&self) -> Vec<(usize, usize)> {
+        self.effects.collisions()
+    }
+
+    #[getter]
+    fn game_over(&self) -> bool {
+        self.effects.game_over
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveResult(move={}, seat={}, paths={}, points={:?})",
+            self.effects.mv,
+            self.effects.seat,
+            self.effects.paths.len(),
+            self.points()
+        )
+    }
+}
+
+/// A game in progress: position, history and undo.
+#[pyclass(module = "indigo")]
+#[derive(Clone)]
+struct Game(CoreGame);
+
+fn to_tiles(pile: &[i64]) -> PyResult<Vec<TileType>> {
+    pile.iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            u8::try_from(t)
+                .ok()
+                .and_then(TileType::from_index)
+                .ok_or_else(|| {
+                    IndigoError::new_err(format!("pile[{i}] must be a tile type 0..4, not {t}"))
+                })
+        })
+        .collect()
+}
+
+fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    seed.extract::<u64>().or_else(|_| {
+        if seed.is_instance_of::<pyo3::types::PyInt>() {
+            Err(IndigoError::new_err(format!(
+                "seed must be an integer from 0 to 2**64 - 1, not {seed}"
+            )))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "seed must be an int, not {}",
+                seed.get_type().name()?
+            )))
+        }
+    })
+}
+
+fn os_seed() -> u64 {
+    // RandomState is seeded from the operating system's entropy source.
+    std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
+}
+
+use std::hash::BuildHasher;
+
+impl Game {
+    fn record_text(record: &Bound<'_, PyAny>) -> PyResult<String> {
+        if let Ok(s) = record.cast::<PyString>() {
+            return Ok(s.to_str()?.to_owned());
+        }
+        if let Ok(b) = record.cast::<PyBytes>() {
+            return String::from_utf8(b.as_bytes().to_vec()).map_err(|_| {
+                record_error(
+                    record.py(),
+                    &CoreRecordError {
+                        at: ErrorAt::Field("format"),
+                        message: "the record is not UTF-8 text".into(),
+                    },
+                )
+            });
+        }
+        let dumped = json_module(record.py())?.call_method1("dumps", (record,));
+        match dumped {
+            Ok(text) => text.extract(),
+            Err(e) => Err(record_error(
+                record.py(),
+                &CoreRecordError {
+                    at: ErrorAt::Field("format"),
+                    message: format!("the record is not JSON data ({e})"),
+                },
+            )),
+        }
+    }
+
+    fn seat(&self, seat: i64) -> PyResult<u8> {
+        Rules(self.0.rules()).seat(seat)
+    }
+
+    fn viewer(&self, seat: Option<i64>) -> PyResult<Option<u8>> {
+        seat.map(|s| self.seat(s)).transpose()
+    }
+
+    fn snapshot_value(&self, legal: bool, seat: Option<i64>) -> PyResult<serde_json::Value> {
+        Ok(record::snapshot(
+            self.0.position(),
+            self.viewer(seat)?,
+            legal,
+        ))
+    }
+
+    fn result(&self, effects: &MoveEffects) -> MoveResult {
+        MoveResult {
+            effects: effects.clone(),
+            players: self.0.rules().players(),
+        }
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules=None, *, seed=None, pile=None))]
+    fn new(
+        rules: Option<Rules>,
+        seed: Option<&Bound<'_, PyAny>>,
+        pile: Option<Vec<i64>>,
+    ) -> PyResult<Self> {
+        let rules = match rules {
+            Some(r) => r.0,
+            None => CoreRules::indigo(2).map_err(|e| RulesError::new_err(e.to_string()))?,
+        };
+        match (seed, pile) {
+            (Some(_), Some(_)) => Err(IndigoError::new_err("give a seed or a pile, not both")),
+            (None, Some(pile)) => CoreGame::from_pile(rules, &to_tiles(&pile)?)
+                .map(Game)
+                .map_err(|e| IndigoError::new_err(format!("pile: {e}"))),
+            (Some(seed), None) => Ok(Game(CoreGame::from_seed(rules, extract_seed(seed)?))),
+            (None, None) => Ok(Game(CoreGame::from_seed(rules, os_seed()))),
+        }
+    }
+
+    #[staticmethod]
+    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = Game::record_text(record)?;
+        py.detach(|| record::read_record(&text))
+            .map(Game)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &record::write_record(&self.0))
+    }
+
+    fn record_json(&self) -> String {
+        record::write_record(&self.0).to_string()
+    }
+
+    #[pyo3(signature = (*, legal=false, seat=None))]
+    fn snapshot<'py>(
+        &self,
+        py: Python<'py>,
+        legal: bool,
+        seat: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.snapshot_value(legal, seat)?)
+    }
+
+    #[pyo3(signature = (*, legal=false, seat=None))]
+    fn snapshot_json(&self, legal: bool, seat: Option<i64>) -> PyResult<String> {
+        Ok(self.snapshot_value(legal, seat)?.to_string())
+    }
+
+    #[getter]
+    fn rules(&self) -> Rules {
+        Rules(self.0.rules())
+    }
+
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.0.seed()
+    }
+
+    #[getter]
+    fn pile(&self) -> Vec<u32> {
+        tile_list(self.0.initial().pile().into_iter())
+    }
+
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.0.position().to_move()
+    }
+
+    #[getter]
+    fn placed(&self) -> u8 {
+        self.0.position().placed()
+    }
+
+    #[getter]
+    fn pile_left(&self) -> u8 {
+        self.0.position().pile_left()
+    }
+
+    #[getter]
+    fn hands(&self) -> Vec<Vec<u32>> {
+        (0..self.0.rules().players())
+            .map(|s| tile_list(self.0.position().hand(s)))
+            .collect()
+    }
+
+    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
+        Ok(tile_list(self.0.position().hand(self.seat(seat)?)))
+    }
+
+    fn visible_hands(&self, seat: i64) -> PyResult<Vec<Vec<Option<u8>>>> {
+        let viewer = self.seat(seat)?;
+        let open = self.0.rules().open_hands();
+        Ok((0..self.0.rules().players())
+            .map(|s| {
+                self.0
+                    .position()
+                    .hand(s)
+                    .map(|t| (open || s == viewer).then_some(t.index()))
+                    .collect()
+            })
+            .collect())
+    }
+
+    #[getter]
+    fn board(&self) -> Vec<((i32, i32), (u8, u8))> {
+        let position = self.0.position();
+        ROUTE_CELLS
+            .iter()
+            .filter_map(|&c| {
+                position
+                    .tile_at(c)
+                    .map(|(t, rho)| (axial(c), (t.index(), rho)))
+            })
+            .collect()
+    }
+
+    fn tile_at(&self, q: i64, r: i64) -> PyResult<Option<(u8, u8)>> {
+        let cell = i32::try_from(q)
+            .ok()
+            .zip(i32::try_from(r).ok())
+            .and_then(|(q, r)| Cell::new(q, r))
+            .ok_or_else(|| IndigoError::new_err(format!("cell ({q},{r}) is not on the board")))?;
+        Ok(self
+            .0
+            .position()
+            .tile_at(cell)
+            .map(|(t, rho)| (t.index(), rho)))
+    }
+
+    #[getter]
+    fn gems(&self) -> Vec<(&'static str, i32, i32, u8)> {
+        self.0
+            .position()
+            .gems()
+            .map(|(c, e, g)| (gem_name(g), c.q(), c.r(), e))
+            .collect()
+    }
+
+    #[getter]
+    fn centre(&self) -> Vec<&'static str> {
+        self.0
+            .position()
+            .centre()
+            .iter()
+            .map(|&g| gem_name(g))
+            .collect()
+    }
+
+    #[getter]
+    fn scores(&self) -> Vec<u16> {
+        self.0.position().scores()[..usize::from(self.0.rules().players())].to_vec()
+    }
+
+    #[getter]
+    fn collected<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.0.position().collected()[..usize::from(self.0.rules().players())]
+            .iter()
+            .map(|c| {
+                let d = PyDict::new(py);
+                for g in Gem::ALL {
+                    d.set_item(gem_name(g), c[g as usize])?;
+                }
+                Ok(d)
+            })
+            .collect()
+    }
+
+    #[getter]
+    fn removed(&self) -> u8 {
+        self.0.position().removed()
+    }
+
+    #[getter]
+    fn over(&self) -> bool {
+        self.0.position().is_over()
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.position().is_over()
+    }
+
+    #[getter]
+    fn winners(&self) -> Vec<u32> {
+        seats(self.0.position().winners(), self.0.rules().players())
+    }
+
+    #[getter]
+    fn legal_moves(&self) -> Vec<Move> {
+        self.0
+            .position()
+            .legal_moves()
+            .into_iter()
+            .map(Move)
+            .collect()
+    }
+
+    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
+        Ok(self.0.position().check(r#move.resolve()?).is_ok())
+    }
+
+    fn play(&mut self, r#move: MoveArg) -> PyResult<MoveResult> {
+        let mv = r#move.resolve()?;
+        let players = self.0.rules().players();
+        match self.0.play(mv) {
+            Ok(effects) => Ok(MoveResult {
+                effects: effects.clone(),
+                players,
+            }),
+            Err(e) => Err(IllegalMoveError::new_err(format!("{mv} is illegal: {e}"))),
+        }
+    }
+
+    fn undo(&mut self) -> PyResult<Move> {
+        self.0
+            .undo()
+            .map(Move)
+            .ok_or_else(|| IndigoError::new_err("no move to undo: the game is at its start"))
+    }
+
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.0.moves().map(Move).collect()
+    }
+
+    #[getter]
+    fn last_result(&self) -> Option<MoveResult> {
+        self.0.last_effects().map(|e| self.result(e))
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn copy(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        match other.cast::<Game>() {
+            Ok(other) => Ok((self.0.position() == other.borrow().0.position())
+                .into_pyobject(py)?
+                .to_owned()
+                .into_any()
+                .unbind()),
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.0.position().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn __getstate__(&self) -> String {
+        record::write_record(&self.0).to_string()
+    }
+
+    fn __setstate__(&mut self, py: Python<'_>, state: &str) -> PyResult<()> {
+        self.0 = record::read_record(state).map_err(|e| record_error(py, &e))?;
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        let p = self.0.position();
+        format!(
+            "<Game players={} hand_size={} placed={} to_move={} scores={:?}>",
+            p.rules().players(),
+            p.rules().hand_size(),
+            p.placed(),
+            p.to_move()
+                .map_or_else(|| "None".to_owned(), |s| s.to_string()),
+            self.scores()
+        )
+    }
+}
+
+fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Game) -> PyResult<Move> {
+    let position = *game.0.position();
+    py.detach(|| bot.choose(&position))
+        .map(Move)
+        .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
+}
+
+/// Plays a uniformly random distinct legal placement.
+#[pyclass(module = "indigo")]
+struct RandomBot(CoreRandom);
+
+#[pymethods]
+impl RandomBot {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(RandomBot(CoreRandom::new(
+            seed.map(extract_seed).transpose()?.unwrap_or(0),
+        )))
+    }
+
+    fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+        bot_move(py, &mut self.0, &game.borrow())
+    }
+}
+
+/// Plays the placement that gains most points for itself, then fewest for its opponents.
+#[pyclass(module = "indigo")]
+struct GreedyBot(CoreGreedy);
+
+#[pymethods]
+impl GreedyBot {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(GreedyBot(CoreGreedy::new(
+            seed.map(extract_seed).transpose()?.unwrap_or(0),
+        )))
+    }
+
+    fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+        bot_move(py, &mut self.0, &game.borrow())
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CELLS", Cell::all().map(axial).collect::<Vec<_>>())?;
+    m.add(
+        "ROUTE_CELLS",
+        ROUTE_CELLS.iter().map(|&c| axial(c)).collect::<Vec<_>>(),
+    )?;
+    m.add("CENTRE", axial(Cell::CENTRE))?;
+    m.add(
+        "CORNERS",
+        (0..6).map(|d| axial(Cell::corner(d))).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "GATE_CELLS",
+        (0..6)
+            .map(|k| {
+                (1..=3)
+                    .map(|j| axial(Cell::gate_cell(k, j)))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>(),
+    )?;
+    m.add("TILE_COUNTS", TILE_COUNTS.map(u32::from).to_vec())?;
+    m.add(
+        "TILE_PATHS",
+        TILE_PATHS.iter().map(|p| p.to_vec()).collect::<Vec<_>>(),
+    )?;
+    let points = PyDict::new(py);
+    for g in Gem::ALL {
+        points.set_item(gem_name(g), g.points())?;
+    }
+    m.add("GEM_POINTS", points)?;
+    m.add("IndigoError", py.get_type::<IndigoError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("MoveError", py.get_type::<MoveError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add_class::<Rules>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<GemPath>()?;
+    m.add_class::<MoveResult>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<RandomBot>()?;
+    m.add_class::<GreedyBot>()?;
+    let _ = PyTuple::empty(py);
+    Ok(())
+}
