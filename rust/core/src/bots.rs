@@ -3,8 +3,10 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use crate::board::ROUTE_CELLS;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::tile::Rotation;
 
 /// Something that picks a move for the seat to move.
 pub trait Bot {
@@ -27,8 +29,8 @@ impl RandomBot {
     }
 }
 
-/// A uniform index below `n` (n > 0), by rejection-free multiply-shift (Lemire).
-fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
+/// A uniform index below `n` (n > 0), by multiply-shift (Lemire; bias below 2^-50 here).
+pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
     use rand::Rng as _;
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
@@ -87,4 +89,54 @@ impl Bot for GreedyBot {
         });
         best.map(|(_, mv)| mv)
     }
+}
+
+/// One placement of the playout policy that benchmarks compare across engines: a uniformly
+/// random tile of the hand, a uniformly random empty route cell, then a uniformly random legal
+/// distinct rotation. Builds no legal-move list. `None` when the game is over.
+pub fn random_placement(position: &Position, rng: &mut Pcg64Mcg) -> Option<Move> {
+    let seat = position.to_move()?;
+    let mut hand = position.hand(seat);
+    let first = hand.next()?;
+    let tile = match hand.next() {
+        Some(second) if below(rng, 2) == 1 => second,
+        _ => first,
+    };
+    let mut empty = [ROUTE_CELLS[0]; ROUTE_CELLS.len()];
+    let mut count = 0;
+    for cell in ROUTE_CELLS {
+        if position.is_empty(cell) {
+            empty[count] = cell;
+            count += 1;
+        }
+    }
+    let cell = empty[below(rng, count)];
+    let mut legal = [Rotation::new(0)?; 6];
+    let mut n = 0;
+    for rho in 0..tile.distinct_rotations() {
+        let mv = Move {
+            tile,
+            rotation: Rotation::new(rho)?,
+            cell,
+        };
+        if !mv.joins_gate_exits() {
+            legal[n] = mv.rotation;
+            n += 1;
+        }
+    }
+    Some(Move {
+        tile,
+        rotation: legal[below(rng, n)],
+        cell,
+    })
+}
+
+/// Plays `position` to the end with [`random_placement`]; returns the placements made.
+pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
+    let mut placements = 0;
+    while let Some(mv) = random_placement(position, rng) {
+        position.apply(mv, &mut ());
+        placements += 1;
+    }
+    placements
 }

@@ -326,7 +326,7 @@ impl Position {
         if self.tiles[mv.cell.index()] != EMPTY_CODE {
             return Err(IllegalMove::Occupied(mv.cell));
         }
-        if joins_gate_exits(mv.cell.index(), route_code(mv.tile, mv.rotation)) {
+        if mv.joins_gate_exits() {
             return Err(IllegalMove::JoinsGateExits {
                 cell: mv.cell,
                 gate: GATE_OF[mv.cell.index()],
@@ -519,6 +519,15 @@ impl Position {
     #[inline]
     pub fn is_empty(&self, cell: Cell) -> bool {
         self.tiles[cell.index()] == EMPTY_CODE
+    }
+}
+
+impl Move {
+    /// Whether this placement is on a gate cell with a path joining the gate's two exits
+    /// (the one placement restriction, RULES.md section 6).
+    #[inline]
+    pub fn joins_gate_exits(self) -> bool {
+        joins_gate_exits(self.cell.index(), route_code(self.tile, self.rotation))
     }
 }
 

@@ -356,3 +356,20 @@ fn a_finished_game_accepts_no_move() {
     assert!(p.legal_moves().is_empty());
     assert_eq!(p.check(mv("0@0:1,1")), Err(IllegalMove::GameOver));
 }
+
+#[test]
+fn playout_policy_plays_only_legal_moves_to_the_end() {
+    use crate::bots::random_placement;
+    use rand::SeedableRng;
+    for (c, rules) in all_configurations().into_iter().enumerate() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
+        for seed in 0..50 {
+            let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
+            while let Some(m) = random_placement(&p, &mut rng) {
+                p.play(m).unwrap();
+            }
+            assert!(p.is_over());
+            assert_eq!(p.gems_left(), 0);
+        }
+    }
+}

@@ -700,7 +700,7 @@ impl Game {
     }
 
     #[getter]
-    fn board(&self) -> Vec<((i32, i32), (u8, u8))> {
+    fn board(&self) -> std::collections::BTreeMap<(i32, i32), (u8, u8)> {
         let position = self.0.position();
         ROUTE_CELLS
             .iter()

@@ -1,0 +1,78 @@
+//! Criterion benches of the core operations. Run: `cargo bench -p indigo-core --bench core`.
+//! Throughput is reported in placements (elements) per second for the playout benches.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use indigo_core::bots::{random_placement, random_playout};
+use indigo_core::setup::shuffled_pile;
+use indigo_core::{Position, Rules};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// A position halfway through a seeded game: a typical mid-game legal-move set.
+fn midgame(rules: Rules) -> Position {
+    let mut p = Position::new(rules, &shuffled_pile(11)).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    for _ in 0..20 {
+        let Some(mv) = random_placement(&p, &mut rng) else {
+            break;
+        };
+        p.apply(mv, &mut ());
+    }
+    p
+}
+
+fn bench(c: &mut Criterion) {
+    let rules = Rules::indigo(2).unwrap();
+    let start = Position::new(rules, &shuffled_pile(1)).unwrap();
+
+    // Placements per playout, measured once so the throughput figure is exact.
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut total = 0u64;
+    let games = 1000u64;
+    for _ in 0..games {
+        let mut p = start;
+        total += u64::from(random_playout(&mut p, &mut rng));
+    }
+    let per_game = total / games;
+
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(per_game));
+    group.bench_function("random_2p_hand1", |b| {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        b.iter(|| {
+            let mut p = start;
+            black_box(random_playout(&mut p, &mut rng))
+        });
+    });
+    group.finish();
+
+    let mid = midgame(rules);
+    let mid2 = midgame(Rules::tactical(4).unwrap());
+    c.bench_function("legal_moves/2p_hand1", |b| {
+        b.iter(|| black_box(&mid).legal_moves().len())
+    });
+    c.bench_function("legal_moves/4p_hand2", |b| {
+        b.iter(|| black_box(&mid2).legal_moves().len())
+    });
+    c.bench_function("for_each_legal/2p_hand1", |b| {
+        b.iter(|| {
+            let mut n = 0u32;
+            black_box(&mid).for_each_legal(|_| n += 1);
+            n
+        });
+    });
+    let mv = mid.legal_moves()[mid.legal_moves().len() / 2];
+    c.bench_function("play_checked", |b| {
+        b.iter(|| {
+            let mut p = *black_box(&mid);
+            p.play(black_box(mv)).unwrap();
+            p
+        });
+    });
+    c.bench_function("clone_position", |b| b.iter(|| *black_box(&mid)));
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
