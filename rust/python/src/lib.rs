@@ -76,6 +76,26 @@ fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound
     json_module(py)?.call_method1("loads", (value.to_string(),))
 }
 
+/// A Python int as `i64`, clamped: an int too large for `i64` is out of every range we check,
+/// so it fails that range check with a `ValueError` subclass rather than an `OverflowError`.
+#[derive(Clone, Copy)]
+struct Int(i64);
+
+impl<'py> FromPyObject<'_, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(n) => Ok(Int(n)),
+            Err(e) if obj.is_instance_of::<pyo3::types::PyInt>() => {
+                let negative = obj.lt(0).map_err(|_| e)?;
+                Ok(Int(if negative { i64::MIN } else { i64::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
 fn gem_name(gem: Gem) -> &'static str {
     gem.as_str()
 }
@@ -110,15 +130,16 @@ struct Rules(CoreRules);
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=2, hand_size=1, three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"))]
+    #[pyo3(signature = (players=Int(2), hand_size=Int(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"))]
     fn new(
-        players: i64,
-        hand_size: i64,
+        players: Int,
+        hand_size: Int,
         three_player_gates: &str,
         tie_break: &str,
         open_hands: bool,
         theme: &str,
     ) -> PyResult<Self> {
+        let (Int(players), Int(hand_size)) = (players, hand_size);
         let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
         let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
             RulesError::new_err(format!(
@@ -151,21 +172,28 @@ impl Rules {
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=2))]
-    fn indigo(players: i64) -> PyResult<Self> {
-        Rules::new(players, 1, "shared", "most-gems", false, "indigo")
+    #[pyo3(signature = (players=Int(2)))]
+    fn indigo(players: Int) -> PyResult<Self> {
+        Rules::new(players, Int(1), "shared", "most-gems", false, "indigo")
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=2))]
-    fn tactical(players: i64) -> PyResult<Self> {
-        Rules::new(players, 2, "shared", "most-gems", false, "indigo")
+    #[pyo3(signature = (players=Int(2)))]
+    fn tactical(players: Int) -> PyResult<Self> {
+        Rules::new(players, Int(2), "shared", "most-gems", false, "indigo")
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=2))]
-    fn butterfly_garden(players: i64) -> PyResult<Self> {
-        Rules::new(players, 2, "shared", "most-gems", false, "butterfly-garden")
+    #[pyo3(signature = (players=Int(2)))]
+    fn butterfly_garden(players: Int) -> PyResult<Self> {
+        Rules::new(
+            players,
+            Int(2),
+            "shared",
+            "most-gems",
+            false,
+            "butterfly-garden",
+        )
     }
 
     #[getter]
@@ -198,7 +226,8 @@ impl Rules {
         self.0.theme().as_str()
     }
 
-    fn gate_owners(&self, gate: i64) -> PyResult<Vec<u32>> {
+    fn gate_owners(&self, gate: Int) -> PyResult<Vec<u32>> {
+        let Int(gate) = gate;
         let gate = u8::try_from(gate)
             .ok()
             .filter(|g| *g < 6)
@@ -214,7 +243,7 @@ impl Rules {
         Ok(self.0.theme().gem_colour(parse_gem(gem)?))
     }
 
-    fn seat_colour(&self, seat: i64) -> PyResult<&'static str> {
+    fn seat_colour(&self, seat: Int) -> PyResult<&'static str> {
         let seat = self.seat(seat)?;
         Ok(self.0.theme().seat_colour(seat))
     }
@@ -269,7 +298,7 @@ fn expected(field: &str) -> &'static str {
 }
 
 impl Rules {
-    fn seat(&self, seat: i64) -> PyResult<u8> {
+    fn seat(&self, Int(seat): Int) -> PyResult<u8> {
         u8::try_from(seat)
             .ok()
             .filter(|s| *s < self.0.players())
@@ -290,8 +319,8 @@ struct Move(CoreMove);
 #[pymethods]
 impl Move {
     #[new]
-    fn new(tile: i64, rotation: i64, q: i64, r: i64) -> PyResult<Self> {
-        CoreMove::from_parts(tile, rotation, q, r)
+    fn new(tile: Int, rotation: Int, q: Int, r: Int) -> PyResult<Self> {
+        CoreMove::from_parts(tile.0, rotation.0, q.0, r.0)
             .map(Move)
             .map_err(|e| MoveError::new_err(e.0))
     }
@@ -501,10 +530,10 @@ impl MoveResult {
 #[derive(Clone)]
 struct Game(CoreGame);
 
-fn to_tiles(pile: &[i64]) -> PyResult<Vec<TileType>> {
+fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
         .enumerate()
-        .map(|(i, &t)| {
+        .map(|(i, &Int(t))| {
             u8::try_from(t)
                 .ok()
                 .and_then(TileType::from_index)
@@ -566,15 +595,15 @@ impl Game {
         }
     }
 
-    fn seat(&self, seat: i64) -> PyResult<u8> {
+    fn seat(&self, seat: Int) -> PyResult<u8> {
         Rules(self.0.rules()).seat(seat)
     }
 
-    fn viewer(&self, seat: Option<i64>) -> PyResult<Option<u8>> {
+    fn viewer(&self, seat: Option<Int>) -> PyResult<Option<u8>> {
         seat.map(|s| self.seat(s)).transpose()
     }
 
-    fn snapshot_value(&self, legal: bool, seat: Option<i64>) -> PyResult<serde_json::Value> {
+    fn snapshot_value(&self, legal: bool, seat: Option<Int>) -> PyResult<serde_json::Value> {
         Ok(record::snapshot(
             self.0.position(),
             self.viewer(seat)?,
@@ -597,7 +626,7 @@ impl Game {
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
-        pile: Option<Vec<i64>>,
+        pile: Option<Vec<Int>>,
     ) -> PyResult<Self> {
         let rules = match rules {
             Some(r) => r.0,
@@ -634,13 +663,13 @@ impl Game {
         &self,
         py: Python<'py>,
         legal: bool,
-        seat: Option<i64>,
+        seat: Option<Int>,
     ) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.snapshot_value(legal, seat)?)
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
-    fn snapshot_json(&self, legal: bool, seat: Option<i64>) -> PyResult<String> {
+    fn snapshot_json(&self, legal: bool, seat: Option<Int>) -> PyResult<String> {
         Ok(self.snapshot_value(legal, seat)?.to_string())
     }
 
@@ -681,11 +710,11 @@ impl Game {
             .collect()
     }
 
-    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
+    fn hand(&self, seat: Int) -> PyResult<Vec<u32>> {
         Ok(tile_list(self.0.position().hand(self.seat(seat)?)))
     }
 
-    fn visible_hands(&self, seat: i64) -> PyResult<Vec<Vec<Option<u8>>>> {
+    fn visible_hands(&self, seat: Int) -> PyResult<Vec<Vec<Option<u8>>>> {
         let viewer = self.seat(seat)?;
         let open = self.0.rules().open_hands();
         Ok((0..self.0.rules().players())
@@ -712,7 +741,8 @@ impl Game {
             .collect()
     }
 
-    fn tile_at(&self, q: i64, r: i64) -> PyResult<Option<(u8, u8)>> {
+    fn tile_at(&self, q: Int, r: Int) -> PyResult<Option<(u8, u8)>> {
+        let (Int(q), Int(r)) = (q, r);
         let cell = i32::try_from(q)
             .ok()
             .zip(i32::try_from(r).ok())
