@@ -100,7 +100,9 @@ impl FromStr for Move {
         let rest = rest.trim_start();
         let split = rest.find([':', ' ', '(']).ok_or_else(bad)?;
         let (rotation, cell) = rest.split_at(split);
-        let cell = cell.trim_start_matches([':', ' ']).trim();
+        // Exactly one separator: a colon (spaces around it allowed), or spaces, or a parenthesis.
+        let cell = cell.trim_start();
+        let cell = cell.strip_prefix(':').unwrap_or(cell).trim();
         let cell = match cell.strip_prefix('(') {
             Some(inner) => inner.strip_suffix(')').ok_or_else(bad)?,
             None => cell,

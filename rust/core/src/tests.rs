@@ -182,9 +182,21 @@ fn example_release_meets_incoming_gem() {
     p.play(mv(moves[0])).unwrap();
     p.play(mv(moves[1])).unwrap();
     assert_eq!(gem_at(&p, 0, -2, 3), Some(Gem::Amber));
-    p.play(mv(moves[2])).unwrap();
+    let mut recorder = PathRecorder::default();
+    p.play_traced(mv(moves[2]), &mut recorder).unwrap();
     assert_eq!(p.removed(), 2);
     assert_eq!(p.gems().count(), 5); // the five other corner ambers
+    // The amber moves first and stops facing the centre; the released emerald then meets it.
+    let amber = &recorder.paths[0];
+    assert_eq!(
+        (amber.gem, amber.start),
+        (Gem::Amber, (Cell::new(0, -2).unwrap(), 3))
+    );
+    assert_eq!(amber.steps, [(Cell::new(0, -1).unwrap(), 0, 3)]);
+    assert_eq!(amber.end, PathEnd::Collided(1));
+    assert_eq!(recorder.paths[1].gem, Gem::Emerald);
+    assert_eq!(recorder.paths[1].end, PathEnd::Collided(0));
+    assert_eq!(recorder.paths.len(), 2);
     assert_eq!(p.centre().len(), 5);
 }
 
@@ -240,6 +252,15 @@ fn random_games_keep_the_invariants() {
                 // The order movers are processed in does not change the result.
                 apply_reversed(&mut reversed, m);
                 assert_eq!(p, reversed, "seed {seed}, move {m}");
+                // Every gem the recorder says rests is where it says, and nothing else moved.
+                for path in &recorder.paths {
+                    if let PathEnd::Rested(cell, edge) = path.end {
+                        assert!(
+                            p.gems().any(|g| g == (cell, edge, path.gem)),
+                            "seed {seed}, move {m}"
+                        );
+                    }
+                }
                 collected_once += recorder
                     .paths
                     .iter()

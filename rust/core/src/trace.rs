@@ -118,12 +118,21 @@ impl Tracer for PathRecorder {
 
     fn collide(&mut self, other: Gem, cell: Cell, edge: u8) {
         let mover = self.paths.len() - 1;
-        self.current().end = PathEnd::Collided(mover + 1);
-        self.paths.push(GemPath {
-            gem: other,
-            start: (cell, edge),
-            steps: Vec::new(),
-            end: PathEnd::Collided(mover),
-        });
+        // The gem met may have moved earlier in this placement and rested there (it rested
+        // facing a dead end that this placement's release fills); otherwise it never moved.
+        let rested = self.paths[..mover]
+            .iter()
+            .position(|p| p.gem == other && p.end == PathEnd::Rested(cell, edge));
+        let other_index = rested.unwrap_or(mover + 1);
+        self.current().end = PathEnd::Collided(other_index);
+        match rested {
+            Some(i) => self.paths[i].end = PathEnd::Collided(mover),
+            None => self.paths.push(GemPath {
+                gem: other,
+                start: (cell, edge),
+                steps: Vec::new(),
+                end: PathEnd::Collided(mover),
+            }),
+        }
     }
 }
