@@ -301,7 +301,7 @@ class Game:
 
 @final
 class RandomBot:
-    """Plays a uniformly random distinct legal placement."""
+    """Plays a uniformly random distinct legal placement; without a seed, seeded by the OS."""
 
     def __new__(cls, seed: int | None = None) -> RandomBot: ...
     def choose(self, game: Game) -> Move: ...
@@ -310,7 +310,7 @@ class RandomBot:
 class GreedyBot:
     """Plays the placement that gains most points for itself minus most for its opponents.
 
-    Ties are broken at random.
+    Ties are broken at random; without a seed, the OS seeds it.
     """
 
     def __new__(cls, seed: int | None = None) -> GreedyBot: ...

@@ -130,7 +130,7 @@ struct Rules(CoreRules);
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=Int(2), hand_size=Int(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"))]
+    #[pyo3(signature = (players=Int(2), hand_size=Int(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"), text_signature = "(players=2, hand_size=1, three_player_gates='shared', tie_break='most-gems', open_hands=False, theme='indigo')")]
     fn new(
         players: Int,
         hand_size: Int,
@@ -172,19 +172,19 @@ impl Rules {
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)))]
+    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn indigo(players: Int) -> PyResult<Self> {
         Rules::new(players, Int(1), "shared", "most-gems", false, "indigo")
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)))]
+    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn tactical(players: Int) -> PyResult<Self> {
         Rules::new(players, Int(2), "shared", "most-gems", false, "indigo")
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)))]
+    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn butterfly_garden(players: Int) -> PyResult<Self> {
         Rules::new(
             players,
@@ -582,7 +582,11 @@ impl Game {
                 )
             });
         }
-        let dumped = json_module(record.py())?.call_method1("dumps", (record,));
+        // `default=dict` lets any Mapping (not only dict) through, at any depth.
+        let py = record.py();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("default", py.get_type::<PyDict>())?;
+        let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
         match dumped {
             Ok(text) => text.extract(),
             Err(e) => Err(record_error(
@@ -929,7 +933,7 @@ impl RandomBot {
     #[pyo3(signature = (seed=None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         Ok(RandomBot(CoreRandom::new(
-            seed.map(extract_seed).transpose()?.unwrap_or(0),
+            seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed),
         )))
     }
 
@@ -948,7 +952,7 @@ impl GreedyBot {
     #[pyo3(signature = (seed=None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         Ok(GreedyBot(CoreGreedy::new(
-            seed.map(extract_seed).transpose()?.unwrap_or(0),
+            seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed),
         )))
     }
 
