@@ -1,0 +1,460 @@
+"""The ``indigo`` command line.
+
+``indigo replay RECORD.json [--snapshots] [--legal]``
+    Check an ``indigo-record/1`` and print the final position (or every position with
+    ``--snapshots``) as ``indigo-snapshot/1`` JSON, one object per line.
+``indigo demo [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
+    Watch a whole game between bots in the terminal.
+
+Errors in the input (a bad record, an unreadable file, invalid JSON) print one line
+``indigo: error: ...`` on standard error and exit with status 2, as do bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol, TextIO
+
+from indigo import (
+    CENTRE,
+    CORNERS,
+    GEM_POINTS,
+    Game,
+    GemPath,
+    GreedyBot,
+    IndigoError,
+    Move,
+    MoveResult,
+    RandomBot,
+    RecordError,
+    Rules,
+    __version__,
+)
+from indigo.render.terminal import (
+    EDGE_NAMES,
+    GEMS,
+    board_text,
+    gem_label,
+    legend_text,
+    seat_label,
+    status_text,
+)
+
+__all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
+
+PROG = "indigo"
+SEED_LIMIT = 2**63
+"""Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
+
+
+class Bot(Protocol):
+    """What the demo needs of a bot."""
+
+    def choose(self, game: Game, /) -> Move: ...
+
+
+class CliError(Exception):
+    """A user error: reported as one line on stderr, exit status 2."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument parsing
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 0 .. 2**63-1, not {value}")
+    return value
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``indigo`` command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Indigo (and Butterfly Garden): replay game records, watch bots play.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    replay = sub.add_parser(
+        "replay",
+        help="check a game record and print its positions as JSON",
+        description="Check an indigo-record/1 and print the final indigo-snapshot/1 as one "
+        "JSON line (keys sorted), or with --snapshots every position: the initial one, then "
+        "one after each move. A bad record exits with status 2 and one line on stderr naming "
+        "the offending field or move.",
+    )
+    replay.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
+    replay.add_argument(
+        "--snapshots", action="store_true", help="print every position, one per line"
+    )
+    replay.add_argument(
+        "--legal", action="store_true", help="include the legal placements of the seat to move"
+    )
+
+    demo = sub.add_parser(
+        "demo",
+        help="watch a game between bots",
+        description="Play a whole game between bots and show it: each move, what the gems "
+        "did, the board, and the result. Seat i's bot is seeded with SEED + i and the pile "
+        "with SEED, so a seed replays the same game.",
+    )
+    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    demo.add_argument(
+        "--seed", type=_seed, default=None, help="seed of the pile and the bots (default: random)"
+    )
+    demo.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
+    demo.add_argument(
+        "--hand-size",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="tiles in hand (default: 1 for Indigo, 2 for Butterfly Garden)",
+    )
+    demo.add_argument(
+        "--gates",
+        choices=("shared", "exclusive"),
+        default="shared",
+        help="three players: shared gates (standard) or one gate each (variant)",
+    )
+    demo.add_argument("--bot", choices=("random", "greedy"), default="greedy")
+    demo.add_argument(
+        "--delay", type=_delay, default=0.0, metavar="SECONDS", help="pause after each move"
+    )
+    demo.add_argument(
+        "--board-every",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="draw the board after every N moves (0: only at the start and the end)",
+    )
+    demo.add_argument(
+        "--no-colour",
+        "--no-color",
+        dest="no_colour",
+        action="store_true",
+        help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``indigo`` command with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error (already printed)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        if args.command == "replay":
+            return replay(args.record, snapshots=args.snapshots, legal=args.legal)
+        if args.command == "demo":
+            return demo(args)
+        parser.print_help(sys.stderr)
+        return 2
+    except CliError as exc:
+        message = " ".join(str(exc).split())
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly.
+        _silence_stdout()
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# replay
+
+
+def read_record(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
+    """The parsed JSON object in ``path`` (``-``: standard input). Raises :class:`CliError`."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = (stdin or sys.stdin).read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except UnicodeDecodeError:
+        raise CliError(f"{name}: not UTF-8 text") from None
+    except OSError as exc:
+        raise CliError(f"{name}: {exc.strerror or exc}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(
+            f"{name}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise CliError(f"{name}: invalid JSON: nested too deeply") from None
+    if not isinstance(record, dict):
+        raise CliError(f"format: {name} holds a JSON {type(record).__name__}, not an object")
+    return record
+
+
+def _where(at: str | int) -> str:
+    return f"moves[{at}]" if isinstance(at, int) else str(at)
+
+
+def _record_error(exc: RecordError) -> CliError:
+    """One message that starts with the offending field or move."""
+    where = _where(exc.at)
+    message = str(exc)
+    if not message.startswith(where):
+        message = f"{where}: {message}"
+    return CliError(message)
+
+
+def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
+    """``indigo replay``: validate the record, then print the snapshot(s)."""
+    record = read_record(path)
+    # The whole record first: a bad record prints nothing on stdout.
+    try:
+        checked = Game.from_record(record)
+    except RecordError as exc:
+        raise _record_error(exc) from None
+    except Exception as exc:  # anything else the engine rejects the record with
+        raise CliError(f"{path}: not a valid record: {exc}") from None
+    if not snapshots:
+        sys.stdout.write(checked.snapshot_json(legal=legal) + "\n")
+        return 0
+    # Replay from the record's rules and pile, one snapshot per position.
+    game = Game(checked.rules, pile=checked.pile)
+    lines = [game.snapshot_json(legal=legal)]
+    for index, move in enumerate(checked.moves):
+        try:
+            game.play(move)
+        except IndigoError as exc:  # only if the engine disagrees with its own record check
+            raise CliError(f"moves[{index}]: {exc}") from None
+        lines.append(game.snapshot_json(legal=legal))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# demo
+
+
+def demo_rules(
+    players: int, theme: str, hand_size: int | None = None, gates: str = "shared"
+) -> Rules:
+    """The rules of ``indigo demo``: the theme's preset unless a hand size or variant is given."""
+    if theme == "butterfly-garden":
+        if hand_size is None and gates == "shared":
+            return Rules.butterfly_garden(players)
+        hand = 2 if hand_size is None else hand_size
+        return Rules(
+            players,
+            hand,
+            three_player_gates="exclusive" if gates == "exclusive" else "shared",
+            theme="butterfly-garden",
+        )
+    if hand_size is None and gates == "shared":
+        return Rules.indigo(players)
+    hand = 1 if hand_size is None else hand_size
+    return Rules(
+        players, hand, three_player_gates="exclusive" if gates == "exclusive" else "shared"
+    )
+
+
+def demo_bots(kind: str, players: int, seed: int) -> list[Bot]:
+    """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
+    if kind == "random":
+        return [RandomBot(seed + seat) for seat in range(players)]
+    return [GreedyBot(seed + seat) for seat in range(players)]
+
+
+def move_text(move: Move) -> str:
+    """A move in notation ``T@R:Q,R``."""
+    return f"{move.tile}@{move.rotation}:{move.q},{move.r}"
+
+
+def _spot(q: int, r: int, edge: int) -> str:
+    if (q, r) == CENTRE:
+        return "the centre"
+    if (q, r) in CORNERS:
+        return f"corner ({q},{r})"
+    return f"({q},{r}) {EDGE_NAMES[edge]}"
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
+
+
+def _tiles(n: int) -> str:
+    return "1 tile" if n == 1 else f"{n} tiles"
+
+
+def _seats(rules: Rules, seats: Sequence[int], colour: bool) -> str:
+    return " and ".join(seat_label(rules, s, colour=colour) for s in seats)
+
+
+def explain(game: Game, result: MoveResult, *, colour: bool) -> list[str]:
+    """What happened in a move: the placement, then one line per gem that moved or was met."""
+    rules = game.rules
+    gains = [
+        f"+{p} {seat_label(rules, s, colour=colour)}" for s, p in enumerate(result.points) if p
+    ]
+    head = (
+        f"Move {len(game.moves)}: {seat_label(rules, result.seat, colour=colour)} "
+        f"places {move_text(result.move)}"
+    )
+    if gains:
+        head += f"  ({', '.join(gains)})"
+    lines = [head]
+    paths = result.paths
+    told: set[int] = set()
+    for i, path in enumerate(paths):
+        if i in told:
+            continue
+        told.add(i)
+        lines.append("  " + _path_text(rules, path, paths, told, colour))
+    if not paths:
+        lines.append("  no gem moves")
+    return lines
+
+
+def _path_text(
+    rules: Rules, path: GemPath, paths: Sequence[GemPath], told: set[int], colour: bool
+) -> str:
+    name = gem_label(rules, path.gem, colour=colour)
+    start = _spot(*path.start)
+    moved = f"{name} from {start}"
+    if path.steps:
+        moved += f", {_tiles(len(path.steps))},"
+    if path.outcome == "collected" and path.gate is not None:
+        owners = path.owners
+        each = " each" if len(owners) > 1 else ""
+        return (
+            f"{moved} leaves through {rules.gate_name} {path.gate}: "
+            f"{_seats(rules, owners, colour)} +{GEM_POINTS[path.gem]}{each}"
+        )
+    if path.outcome == "collided" and path.collided_with is not None:
+        other = paths[path.collided_with]
+        told.add(path.collided_with)
+        other_name = gem_label(rules, other.gem, colour=colour)
+        other_text = f"the {other_name} from {_spot(*other.start)}"
+        if other.steps:
+            other_text += f" ({_tiles(len(other.steps))})"
+        return f"{moved} meets {other_text}: both leave the game"
+    if path.end is not None:
+        return f"{moved} rests at {_spot(*path.end)}"
+    return f"{moved} stops"
+
+
+def _use_colour(no_colour: bool) -> bool:
+    if no_colour or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def result_lines(game: Game, *, colour: bool) -> list[str]:
+    """Final scores, gems collected per seat (themed names) and the winner(s)."""
+    rules = game.rules
+    lines = [f"Game over after {len(game.moves)} moves ({game.removed} gems lost in collisions)."]
+    lines.append("Final scores:")
+    for seat in range(rules.players):
+        got = game.collected[seat]
+        gems = ", ".join(f"{gem_label(rules, g, colour=colour)} {got[g]}" for g in GEMS)
+        lines.append(
+            f"  {seat_label(rules, seat, colour=colour)}: {_points(game.scores[seat])}, "
+            f"{sum(got.values())} gems ({gems})"
+        )
+    winners = game.winners
+    label = ", ".join(seat_label(rules, s, colour=colour) for s in winners)
+    if len(winners) == 1:
+        lines.append(f"Winner: {label} with {_points(game.scores[winners[0]])}")
+    elif winners:
+        lines.append(f"Winners: {label} (tied with {_points(game.scores[winners[0]])})")
+    else:
+        lines.append("Winners: none")
+    return lines
+
+
+def demo(args: argparse.Namespace) -> int:
+    """``indigo demo``: a whole game between bots, narrated."""
+    seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    colour = _use_colour(args.no_colour)
+    rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
+    game = Game(rules, seed=seed)
+    bots = demo_bots(args.bot, rules.players, seed)
+    clear = args.delay > 0 and colour
+    out = sys.stdout
+
+    title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
+    gates = f", {rules.three_player_gates} gates" if rules.players == 3 else ""
+    header = (
+        f"{title}: {rules.players} players, hands of {rules.hand_size}{gates}, "
+        f"{args.bot} bots, seed {seed}"
+    )
+    print(header, file=out)
+    print(legend_text(rules, colour=colour), file=out)
+    print(file=out)
+    print(board_text(game, colour=colour), file=out)
+    print(status_text(game, colour=colour), file=out)
+    out.flush()
+
+    while not game.over and game.to_move is not None:
+        seat = game.to_move
+        move = bots[seat].choose(game)
+        result = game.play(move)
+        if clear:
+            out.write("\x1b[H\x1b[2J")
+            print(header, file=out)
+        print(file=out)
+        print("\n".join(explain(game, result, colour=colour)), file=out)
+        every = args.board_every
+        if clear or game.over or (every and len(game.moves) % every == 0):
+            print(board_text(game, colour=colour), file=out)
+        print(status_text(game, colour=colour), file=out)
+        out.flush()
+        if args.delay:
+            time.sleep(args.delay)
+
+    print(file=out)
+    print("\n".join(result_lines(game, colour=colour)), file=out)
+    return 0

@@ -1,0 +1,304 @@
+r"""The board and the game state as terminal text (Unicode, optional 24-bit ANSI colour).
+
+Everything here is pure: functions take a :class:`~indigo.Game` and return strings.
+
+The board is a flat-top hex grid; cell ``(q, r)`` is drawn in column ``q`` and half-row
+``y = 2 * r + q``, so north is up and the edges 0..5 (N, NE, SE, S, SW, NW) are the six walls
+of each drawn hex::
+
+      _____
+     /A E  \      A E S    resting gem (amber, emerald, sapphire; themed names in the legend),
+    /  3@2  \              drawn inside its cell next to the edge it rests on: N in the middle
+    \     S /              of the top row, NE/NW at its ends, S/SE/SW likewise at the bottom
+     \_____/      3@2      route tile of type 3 at rotation 2 (the move notation ``T@R``);
+                  [3@2]    the highlighted cell (by default the last move)
+                  -2,1     an empty route cell, labelled with its axial coordinates
+                  corner   a corner; an arrow (↑ ↗ ↘ ↓ ↙ ↖) marks its arrow edge while it is empty
+                  eeeees   the centre: the gems still waiting there, lowercase, in release order
+                  k:Pn     gate k and its owners; in colour the gate's outer walls take the
+                           owners' seat colours (edge k in the first owner's, edge k+1 in the
+                           second's)
+
+Uppercase ``A``, ``E`` and ``S`` appear in :func:`board_text` only as resting gems, so they can be
+counted. Colour uses the theme's ``#rrggbb`` values (:meth:`~indigo.Rules.gem_colour`,
+:meth:`~indigo.Rules.seat_colour`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from indigo import CENTRE, CORNERS, GATE_CELLS, GEM_POINTS, ROUTE_CELLS, Game, GemName, Rules
+
+__all__ = [
+    "EDGE_NAMES",
+    "GEMS",
+    "GEM_GLYPHS",
+    "board_text",
+    "fg",
+    "gem_label",
+    "legend_text",
+    "paint",
+    "seat_label",
+    "status_text",
+]
+
+GEMS: Final[tuple[GemName, ...]] = ("amber", "emerald", "sapphire")
+GEM_GLYPHS: Final[dict[GemName, str]] = {"amber": "A", "emerald": "E", "sapphire": "S"}
+"""The glyph of a resting gem; the centre shows waiting gems in lowercase."""
+EDGE_NAMES: Final[tuple[str, ...]] = ("N", "NE", "SE", "S", "SW", "NW")
+ARROWS: Final[str] = "↑↗↘↓↙↖"
+"""An arrow pointing across each edge 0..5."""
+TILE_SHAPES: Final[tuple[str, ...]] = (
+    "one straight, two wide curves",
+    "three straights",
+    "one straight, two sharp curves",
+    "one sharp curve, two crossing wide curves",
+    "three sharp curves",
+)
+
+# Drawing geometry: cell (q, r) has its top-left at row 2 * (2r + q + 8), column 7 * (q + 4).
+_COL_STEP: Final = 7
+_WALLS: Final[dict[int, tuple[tuple[int, int, str], ...]]] = {
+    # edge -> (row, column, char) of its wall, relative to the cell's top-left.
+    0: tuple((0, c, "_") for c in range(2, 7)),
+    1: ((1, 7, "\\"), (2, 8, "\\")),
+    2: ((3, 8, "/"), (4, 7, "/")),
+    3: tuple((4, c, "_") for c in range(2, 7)),
+    4: ((3, 0, "\\"), (4, 1, "\\")),
+    5: ((1, 1, "/"), (2, 0, "/")),
+}
+# Where a gem resting at each edge is drawn, relative to the cell's top-left.
+_GEM_SLOTS: Final[tuple[tuple[int, int], ...]] = ((1, 4), (1, 6), (3, 6), (3, 4), (3, 2), (1, 2))
+# Middle row of a cell's interior: columns 1..7.
+_MID_ROW: Final = 2
+_MID_LEFT: Final = 1
+_MID_WIDTH: Final = 7
+
+_DIM: Final = "2"
+_BOLD: Final = "1"
+_WALL: Final = "38;5;244"
+_HIGHLIGHT: Final = "1;7"
+
+Canvas = dict[tuple[int, int], tuple[str, str]]
+
+
+def fg(hex_colour: str) -> str:
+    """The SGR parameters for a 24-bit foreground colour given as ``#rrggbb``."""
+    r, g, b = _rgb(hex_colour)
+    return f"38;2;{r};{g};{b}"
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def _on(hex_colour: str) -> str:
+    """SGR for text on a ``#rrggbb`` background, in black or white, whichever reads better."""
+    r, g, b = _rgb(hex_colour)
+    ink = "30" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "97"
+    return f"48;2;{r};{g};{b};{ink}"
+
+
+def paint(text: str, sgr: str, colour: bool) -> str:
+    """``text`` wrapped in the SGR sequence ``sgr`` (plain when ``colour`` is false)."""
+    if not colour or not sgr or not text:
+        return text
+    return f"\x1b[{sgr}m{text}\x1b[0m"
+
+
+def seat_label(rules: Rules, seat: int, *, colour: bool) -> str:
+    """``P<seat>``, on the seat's colour when ``colour``."""
+    return paint(f"P{seat}", _on(rules.seat_colour(seat)), colour)
+
+
+def gem_label(rules: Rules, gem: GemName, *, colour: bool) -> str:
+    """The gem's themed name, in its colour when ``colour``."""
+    return paint(rules.gem_name(gem), fg(rules.gem_colour(gem)), colour)
+
+
+def _origin(q: int, r: int) -> tuple[int, int]:
+    return 2 * (2 * r + q + 8), _COL_STEP * (q + 4)
+
+
+def _put(canvas: Canvas, row: int, col: int, text: str, sgr: str = "") -> None:
+    for i, ch in enumerate(text):
+        canvas[(row, col + i)] = (ch, sgr)
+
+
+def _put_middle(canvas: Canvas, q: int, r: int, text: str, sgr: str = "") -> None:
+    """Centre ``text`` on the middle row of cell ``(q, r)``."""
+    row, col = _origin(q, r)
+    pad = (_MID_WIDTH - len(text)) // 2
+    _put(canvas, row + _MID_ROW, col + _MID_LEFT + pad, text, sgr)
+
+
+def _gate_labels(rules: Rules) -> list[tuple[int, int, str, list[tuple[str, str]], bool]]:
+    """For each gate: anchor row, anchor column, plain text, coloured parts, right-aligned."""
+    # Anchors beside the middle gate cell, outside the board.
+    anchors = {
+        0: (0, 9, False),
+        1: (1, 9, False),
+        2: (4, 9, False),
+        3: (4, -1, True),
+        4: (1, -1, True),
+        5: (0, -1, True),
+    }
+    out: list[tuple[int, int, str, list[tuple[str, str]], bool]] = []
+    for gate in range(6):
+        q, r = GATE_CELLS[gate][1]
+        row, col = _origin(q, r)
+        drow, dcol, right = anchors[gate]
+        parts: list[tuple[str, str]] = [(f"{gate}:", "")]
+        for i, seat in enumerate(rules.gate_owners(gate)):
+            if i:
+                parts.append(("+", ""))
+            parts.append((f"P{seat}", _on(rules.seat_colour(seat))))
+        text = "".join(p for p, _ in parts)
+        out.append((row + drow, col + dcol, text, parts, right))
+    return out
+
+
+def board_text(game: Game, *, colour: bool = True, highlight: tuple[int, int] | None = None) -> str:
+    """The board as text, one row per line (no trailing newline).
+
+    ``highlight`` marks one cell; by default (``None``) the cell of the last move, if any.
+    With ``colour`` false the text has no escape sequences.
+    """
+    rules = game.rules
+    if highlight is None and game.moves:
+        highlight = game.moves[-1].cell
+    canvas: Canvas = {}
+    cells = [*ROUTE_CELLS, CENTRE, *CORNERS]
+
+    # Walls first; later writes (contents, gate walls, highlight) go on top.
+    for q, r in cells:
+        row, col = _origin(q, r)
+        for walls in _WALLS.values():
+            for dr, dc, ch in walls:
+                canvas[(row + dr, col + dc)] = (ch, _WALL)
+
+    # Gate walls in the owners' colours: edge k in the first owner's, edge k+1 in the last's.
+    for gate in range(6):
+        owners = rules.gate_owners(gate)
+        for q, r in GATE_CELLS[gate]:
+            row, col = _origin(q, r)
+            for edge, seat in ((gate, owners[0]), ((gate + 1) % 6, owners[-1])):
+                for dr, dc, ch in _WALLS[edge]:
+                    canvas[(row + dr, col + dc)] = (ch, _on(rules.seat_colour(seat)))
+
+    for q, r in ROUTE_CELLS:
+        placed = game.tile_at(q, r)
+        if placed is None:
+            _put_middle(canvas, q, r, f"{q},{r}", _DIM)
+        elif (q, r) == highlight:
+            _put_middle(canvas, q, r, f"[{placed[0]}@{placed[1]}]", _HIGHLIGHT)
+        else:
+            _put_middle(canvas, q, r, f"{placed[0]}@{placed[1]}", _BOLD)
+
+    # Centre: waiting gems in lowercase on the middle row, its name below.
+    cq, cr = CENTRE
+    row, col = _origin(cq, cr)
+    waiting = game.centre
+    pad = (_MID_WIDTH - len(waiting)) // 2
+    for i, gem in enumerate(waiting):
+        ch = GEM_GLYPHS[gem].lower()
+        canvas[(row + _MID_ROW, col + _MID_LEFT + pad + i)] = (ch, fg(rules.gem_colour(gem)))
+    _put(canvas, row + 3, col + 1, "centre", _DIM)
+
+    # Corners: name, and an arrow at the arrow edge (a resting amber covers it).
+    for d, (q, r) in enumerate(CORNERS):
+        _put_middle(canvas, q, r, "corner", _DIM)
+        arrow = (d + 3) % 6
+        row, col = _origin(q, r)
+        dr, dc = _GEM_SLOTS[arrow]
+        canvas[(row + dr, col + dc)] = (ARROWS[arrow], _DIM)
+
+    for gem, q, r, edge in game.gems:
+        row, col = _origin(q, r)
+        dr, dc = _GEM_SLOTS[edge]
+        canvas[(row + dr, col + dc)] = (GEM_GLYPHS[gem], f"1;{fg(rules.gem_colour(gem))}")
+
+    for row, col, text, parts, right in _gate_labels(rules):
+        start = col - len(text) + 1 if right else col
+        for part, sgr in parts:
+            _put(canvas, row, start, part, sgr)
+            start += len(part)
+
+    return _render(canvas, colour)
+
+
+def _render(canvas: Canvas, colour: bool) -> str:
+    rows = [r for r, _ in canvas]
+    cols = [c for _, c in canvas]
+    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+    lines: list[str] = []
+    for row in range(top, bottom + 1):
+        out: list[str] = []
+        current = ""
+        for col in range(left, right + 1):
+            ch, sgr = canvas.get((row, col), (" ", ""))
+            if ch == " ":
+                sgr = ""
+            if colour and sgr != current:
+                out.append("\x1b[0m" if not sgr else f"\x1b[0;{sgr}m")
+                current = sgr
+            out.append(ch)
+        if colour and current:
+            out.append("\x1b[0m")
+        lines.append("".join(out).rstrip(" "))
+    return "\n".join(lines)
+
+
+def legend_text(rules: Rules, *, colour: bool = True) -> str:
+    """What the glyphs of :func:`board_text` mean, with this theme's gem names and colours."""
+    gems = ", ".join(
+        f"{paint(GEM_GLYPHS[g], f'1;{fg(rules.gem_colour(g))}', colour)} "
+        f"{rules.gem_name(g)} {GEM_POINTS[g]}"
+        for g in GEMS
+    )
+    seats = " ".join(seat_label(rules, s, colour=colour) for s in range(rules.players))
+    shapes = [f"{t}: {shape}" for t, shape in enumerate(TILE_SHAPES)]
+    edges = " ".join(f"{i}={name}" for i, name in enumerate(EDGE_NAMES))
+    return "\n".join(
+        [
+            f"  gems: {gems} (points)",
+            "    each drawn in its cell beside the edge it rests on; lowercase: in the centre",
+            "  T@R: route tile of type T turned R x 60 degrees clockwise; [T@R]: last move",
+            f"    {shapes[0]:<38}{shapes[1]}",
+            f"    {shapes[2]:<38}{shapes[4]}",
+            f"    {shapes[3]}",
+            "  q,r: an empty cell; the move T@R:q,r places tile T at rotation R there",
+            f"  corner: arrow {ARROWS} to the centre    edges: {edges}",
+            f"  k:Pn: {rules.gate_name} k and its owners ({seats})",
+        ]
+    )
+
+
+def status_text(game: Game, *, colour: bool = True) -> str:
+    """One line per seat (points, gems collected, hand) and a line for the pile and the centre."""
+    rules = game.rules
+    lines: list[str] = []
+    width = max(len(str(s)) for s in game.scores)
+    for seat in range(rules.players):
+        gems = " ".join(
+            paint(f"{GEM_GLYPHS[g]}:{game.collected[seat][g]}", fg(rules.gem_colour(g)), colour)
+            for g in GEMS
+        )
+        hand = ",".join(str(t) for t in game.hands[seat]) or "-"
+        line = (
+            f"  {seat_label(rules, seat, colour=colour)}  score {game.scores[seat]:>{width}}"
+            f"  collected {gems}  hand {hand}"
+        )
+        if game.to_move == seat:
+            line += "  <- to move"
+        if seat in game.winners:
+            line += "  * winner"
+        lines.append(line)
+    lines.append(
+        f"  pile {game.pile_left} left, {game.placed}/{len(ROUTE_CELLS)} placed; gems: "
+        f"{len(game.centre)} in the centre, {len(game.gems)} on the board, "
+        f"{game.removed} lost" + ("; game over" if game.over else "")
+    )
+    return "\n".join(lines)
