@@ -51,10 +51,10 @@ fn bench(c: &mut Criterion) {
     let mid = midgame(rules);
     let mid2 = midgame(Rules::tactical(4).unwrap());
     c.bench_function("legal_moves/2p_hand1", |b| {
-        b.iter(|| black_box(&mid).legal_moves().len())
+        b.iter(|| black_box(&mid).legal_moves().len());
     });
     c.bench_function("legal_moves/4p_hand2", |b| {
-        b.iter(|| black_box(&mid2).legal_moves().len())
+        b.iter(|| black_box(&mid2).legal_moves().len());
     });
     c.bench_function("for_each_legal/2p_hand1", |b| {
         b.iter(|| {
