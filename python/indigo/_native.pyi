@@ -149,6 +149,8 @@ class Move:
         """The three edge pairs this placement lays on its cell, each pair ascending, sorted."""
     def to_dict(self) -> dict[str, int]:
         """``{"tile", "rotation", "q", "r"}`` as in a record's ``moves``."""
+    def __str__(self) -> str:
+        """The notation, e.g. ``"4@0:0,-3"``."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
@@ -159,6 +161,8 @@ class GemPath:
 
     ``start`` is where it waited ``(q, r, edge)`` (a centre gem starts at ``(0, 0, edge)``);
     ``steps`` lists each tile it crossed as ``(q, r, entry_edge, exit_edge)``, corners included.
+    Each gem has one path with its final outcome: a gem that stopped and was then met in the same
+    placement is ``"collided"``, and the two paths' ``collided_with`` point at each other.
     """
 
     @property
