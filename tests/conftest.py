@@ -458,3 +458,19 @@ def vector(request: pytest.FixtureRequest) -> dict[str, Any]:
 def iter_vectors() -> Iterator[tuple[str, dict[str, Any]]]:
     for path in GAME_FILES:
         yield path.name, load_vector(path.name)
+
+
+def check_legal_list(game: indigo.Game, ref: RefGame) -> None:
+    """Legal list: sorted, distinct, canonical, the model's, empty only at the end."""
+    legal = game.legal_moves
+    tuples = [move_tuple(m) for m in legal]
+    assert tuples == sorted(tuples)
+    assert len(set(tuples)) == len(tuples)
+    assert all(m.canonical() == m for m in legal)
+    assert [list(t) for t in tuples] == ref.legal()
+    empty_route_cells = [c for c in ROUTE_CELLS if game.tile_at(*c) is None]
+    if not game.over:
+        assert empty_route_cells
+        assert legal
+    else:
+        assert legal == []

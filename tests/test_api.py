@@ -27,6 +27,7 @@ from conftest import (
     RefGame,
     canonical_rotation,
     canonical_rotations,
+    check_legal_list,
     equivalent_rotations,
     illegal_moves,
     load_vector,
@@ -549,23 +550,12 @@ def test_game_bad_pile(pile: list[int]) -> None:
 # ------------------------------------------------------------------------------------------
 
 
-def assert_legal_list(game: Game, ref: RefGame) -> None:
-    legal = game.legal_moves
-    tuples = [move_tuple(m) for m in legal]
-    assert tuples == sorted(tuples)
-    assert len(set(tuples)) == len(tuples)
-    assert all(m.canonical() == m for m in legal)
-    assert [list(t) for t in tuples] == ref.legal()
-    if not game.over:
-        assert legal
-
-
 def test_legal_moves_and_is_legal(config: tuple[int, int, str]) -> None:
     pile = make_pile(seed=77 + config[0] + config[1])
     game = Game(make_rules(config), pile=pile)
     ref = RefGame(*config, pile)
     for step in range(6):
-        assert_legal_list(game, ref)
+        check_legal_list(game, ref)
         for tile, rotation, (q, r) in itertools.product(range(5), range(6), ALL_CELLS):
             expected = ref.is_legal(tile, rotation, q, r)
             assert game.is_legal(Move(tile, rotation, q, r)) is expected, (tile, rotation, q, r)

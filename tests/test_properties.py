@@ -21,8 +21,8 @@ from conftest import (
     CONFIGS,
     GEM_POINTS,
     GEMS,
-    ROUTE_CELLS,
     RefGame,
+    check_legal_list,
     equivalent_rotations,
     illegal_moves,
     make_rules,
@@ -72,21 +72,6 @@ def new_ref(config: tuple[int, int, str], seed: int, tie_break: str = "most-gems
 
 def snap(game: Game) -> dict[str, Any]:
     return normalise(game.snapshot(legal=True))
-
-
-def check_legal_list(game: Game, ref: RefGame) -> None:
-    legal = game.legal_moves
-    tuples = [move_tuple(m) for m in legal]
-    assert tuples == sorted(tuples)
-    assert len(set(tuples)) == len(tuples)
-    assert all(m.canonical() == m for m in legal)
-    assert [list(t) for t in tuples] == ref.legal()
-    empty_route_cells = [c for c in ROUTE_CELLS if game.tile_at(*c) is None]
-    if not game.over:
-        assert empty_route_cells
-        assert legal
-    else:
-        assert legal == []
 
 
 def check_result(result: MoveResult, game: Game, before: dict[str, Any], move: Move) -> None:

@@ -171,20 +171,10 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     let hand_size = int_in("hand_size", "rules.hand_size", 1..=2)?;
     let mut out = Rules::new(players, hand_size)
         .or_else(|e| fail(ErrorAt::Field("rules.players"), e.to_string()))?;
-    if let Some(v) = rules.get("three_player_gates") {
-        let variant = v
-            .as_str()
-            .ok_or_else(|| format!("must be \"shared\" or \"exclusive\", not {}", describe(v)))
-            .and_then(str::parse::<GateVariant>)
-            .or_else(|m| fail(ErrorAt::Field("rules.three_player_gates"), m))?;
+    if let Some(variant) = read_choice::<GateVariant>(rules, "rules.three_player_gates")? {
         out = out.with_three_player_gates(variant);
     }
-    if let Some(v) = rules.get("tie_break") {
-        let tie = v
-            .as_str()
-            .ok_or_else(|| format!("must be \"most-gems\" or \"shared\", not {}", describe(v)))
-            .and_then(str::parse::<TieBreak>)
-            .or_else(|m| fail(ErrorAt::Field("rules.tie_break"), m))?;
+    if let Some(tie) = read_choice::<TieBreak>(rules, "rules.tie_break")? {
         out = out.with_tie_break(tie);
     }
     if let Some(v) = rules.get("open_hands") {
@@ -197,6 +187,19 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
         out = out.with_open_hands(open);
     }
     Ok(out)
+}
+
+/// The optional string field `field` (`"rules.NAME"`) naming one of `T`'s values.
+fn read_choice<T: std::str::FromStr<Err = String>>(
+    rules: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<T>, RecordError> {
+    let at = ErrorAt::Field(field);
+    match rules.get(field.trim_start_matches("rules.")) {
+        None => Ok(None),
+        Some(Value::String(s)) => s.parse().map(Some).or_else(|m| fail(at, m)),
+        Some(v) => fail(at, format!("must be a string, not {}", describe(v))),
+    }
 }
 
 fn read_pile(value: Option<&Value>) -> Result<Vec<TileType>, RecordError> {

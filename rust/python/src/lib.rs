@@ -923,43 +923,37 @@ fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Game) -> PyResul
         .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
 }
 
-/// Plays a uniformly random distinct legal placement.
-#[pyclass(module = "indigo")]
-struct RandomBot(CoreRandom);
+/// A Python class around a core bot that is built from a seed (the OS seeds it without one).
+macro_rules! seeded_bot {
+    ($(#[$doc:meta])* $name:ident($core:ty)) => {
+        $(#[$doc])*
+        #[pyclass(module = "indigo")]
+        struct $name($core);
 
-#[pymethods]
-impl RandomBot {
-    #[new]
-    #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(RandomBot(CoreRandom::new(
-            seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed),
-        )))
-    }
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = (seed=None))]
+            fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+                let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
+                Ok($name(<$core>::new(seed)))
+            }
 
-    fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        bot_move(py, &mut self.0, &game.borrow())
-    }
+            fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+                bot_move(py, &mut self.0, &game.borrow())
+            }
+        }
+    };
 }
 
-/// Plays the placement that gains most points for itself, then fewest for its opponents.
-#[pyclass(module = "indigo")]
-struct GreedyBot(CoreGreedy);
-
-#[pymethods]
-impl GreedyBot {
-    #[new]
-    #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(GreedyBot(CoreGreedy::new(
-            seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed),
-        )))
-    }
-
-    fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        bot_move(py, &mut self.0, &game.borrow())
-    }
-}
+seeded_bot!(
+    /// Plays a uniformly random distinct legal placement.
+    RandomBot(CoreRandom)
+);
+seeded_bot!(
+    /// Plays the placement that gains most points for itself, then fewest for its opponents.
+    GreedyBot(CoreGreedy)
+);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
