@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -474,3 +475,20 @@ def check_legal_list(game: indigo.Game, ref: RefGame) -> None:
         assert legal
     else:
         assert legal == []
+
+
+def assert_pickle_round_trip(game: indigo.Game, protocol: int = pickle.DEFAULT_PROTOCOL) -> None:
+    """A pickled game comes back equal, with the same history, and undo still works."""
+    back = pickle.loads(pickle.dumps(game, protocol=protocol))
+    assert back == game
+    assert hash(back) == hash(game)
+    assert back.snapshot(legal=True) == game.snapshot(legal=True)
+    assert back.moves == game.moves
+    assert back.rules == game.rules
+    assert back.seed == game.seed
+    assert back.pile == game.pile
+    if game.moves:
+        original = game.clone()
+        assert back.undo() == original.undo()
+        assert back == original
+        assert back.snapshot(legal=True) == original.snapshot(legal=True)

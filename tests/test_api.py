@@ -25,6 +25,7 @@ from conftest import (
     TILE_COUNTS,
     TILE_PAIRS,
     RefGame,
+    assert_pickle_round_trip,
     canonical_rotation,
     canonical_rotations,
     check_legal_list,
@@ -769,17 +770,7 @@ def test_clone_is_equal_and_independent(method: str) -> None:
 @pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
 def test_pickle_game(protocol: int) -> None:
     game = play_prefix("game-08.json", 17)
-    back = pickle.loads(pickle.dumps(game, protocol=protocol))
-    assert back == game
-    assert hash(back) == hash(game)
-    assert back.snapshot(legal=True) == game.snapshot(legal=True)
-    assert back.moves == game.moves
-    assert back.rules == game.rules
-    assert back.seed == game.seed
-    assert back.pile == game.pile
-    assert back.undo() == game.undo()
-    assert back == game
-    assert back.snapshot(legal=True) == game.snapshot(legal=True)
+    assert_pickle_round_trip(game, protocol)
 
 
 def test_pickle_keeps_rules_options() -> None:

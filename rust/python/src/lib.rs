@@ -5,7 +5,7 @@
 #![allow(clippy::trivially_copy_pass_by_ref, clippy::wrong_self_convention)]
 
 use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use indigo_core::board::ROUTE_CELLS;
 use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
@@ -18,7 +18,7 @@ use indigo_core::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyString, PyType};
 
 pyo3::create_exception!(
     indigo,
@@ -94,10 +94,6 @@ impl<'py> FromPyObject<'_, 'py> for Int {
             Err(e) => Err(e),
         }
     }
-}
-
-fn gem_name(gem: Gem) -> &'static str {
-    gem.as_str()
 }
 
 fn parse_gem(name: &str) -> PyResult<Gem> {
@@ -428,7 +424,7 @@ impl GemPath {
     fn from_core(path: &trace::GemPath, players: u8) -> Self {
         let (cell, edge) = path.start;
         let mut out = GemPath {
-            gem: gem_name(path.gem),
+            gem: path.gem.as_str(),
             start: (cell.q(), cell.r(), edge),
             steps: path
                 .steps
@@ -563,8 +559,6 @@ fn os_seed() -> u64 {
     // RandomState is seeded from the operating system's entropy source.
     std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
 }
-
-use std::hash::BuildHasher;
 
 impl Game {
     fn record_text(record: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -764,7 +758,7 @@ impl Game {
         self.0
             .position()
             .gems()
-            .map(|(c, e, g)| (gem_name(g), c.q(), c.r(), e))
+            .map(|(c, e, g)| (g.as_str(), c.q(), c.r(), e))
             .collect()
     }
 
@@ -774,7 +768,7 @@ impl Game {
             .position()
             .centre()
             .iter()
-            .map(|&g| gem_name(g))
+            .map(|&g| g.as_str())
             .collect()
     }
 
@@ -790,7 +784,7 @@ impl Game {
             .map(|c| {
                 let d = PyDict::new(py);
                 for g in Gem::ALL {
-                    d.set_item(gem_name(g), c[g as usize])?;
+                    d.set_item(g.as_str(), c[g as usize])?;
                 }
                 Ok(d)
             })
@@ -986,7 +980,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     let points = PyDict::new(py);
     for g in Gem::ALL {
-        points.set_item(gem_name(g), g.points())?;
+        points.set_item(g.as_str(), g.points())?;
     }
     m.add("GEM_POINTS", points)?;
     m.add("IndigoError", py.get_type::<IndigoError>())?;
@@ -1001,6 +995,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<RandomBot>()?;
     m.add_class::<GreedyBot>()?;
-    let _ = PyTuple::empty(py);
     Ok(())
 }
