@@ -28,6 +28,7 @@ from indigo._native import (
     RulesError,
     __version__,
 )
+from indigo.bots import Bot, make_bot
 from indigo.types import GateVariant, GemName, Outcome, ThemeName, TieBreak
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "ROUTE_CELLS",
     "TILE_COUNTS",
     "TILE_PATHS",
+    "Bot",
     "Game",
     "GateVariant",
     "GemName",
@@ -57,4 +59,5 @@ __all__ = [
     "ThemeName",
     "TieBreak",
     "__version__",
+    "make_bot",
 ]

@@ -896,6 +896,13 @@ impl Game {
         Ok(())
     }
 
+    /// The board as SVG, for Jupyter: drawn by `indigo.render.svg.game_svg`.
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("indigo.render.svg")?
+            .call_method1("game_svg", (slf,))
+    }
+
     fn __repr__(&self) -> String {
         let p = self.0.position();
         format!(
