@@ -162,6 +162,19 @@ const fn build_route_cells() -> [Cell; ROUTE_CELL_COUNT] {
 /// The 54 route cells in `(q, r)` order.
 pub const ROUTE_CELLS: [Cell; ROUTE_CELL_COUNT] = build_route_cells();
 
+/// `ROUTE_SLOT[cell index]`: the cell's index in [`ROUTE_CELLS`], or [`NO_SLOT`].
+pub(crate) const ROUTE_SLOT: [u8; CELL_COUNT] = {
+    let mut table = [NO_SLOT; CELL_COUNT];
+    let mut i = 0;
+    while i < ROUTE_CELL_COUNT {
+        table[ROUTE_CELLS[i].index()] = i as u8;
+        i += 1;
+    }
+    table
+};
+/// The slot of a cell that is not a route cell.
+pub(crate) const NO_SLOT: u8 = u8::MAX;
+
 impl Cell {
     /// The centre `(0, 0)`.
     pub const CENTRE: Cell = Cell(index_of(0, 0));

@@ -5,13 +5,20 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::board::ROUTE_CELLS;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{ALLOWED, Information, Position};
 use crate::tile::Rotation;
 
-/// Something that picks a move for the seat to move.
+/// Something that picks a move for the seat to move, from what that seat knows: a bot is
+/// given an [`Information`], never the hidden pile or hands.
 pub trait Bot {
-    /// A legal move for `position`, or `None` when the game is over.
-    fn choose(&mut self, position: &Position) -> Option<Move>;
+    /// A legal move for the observer, or `None` when it is not to move.
+    fn choose(&mut self, info: &Information) -> Option<Move>;
+
+    /// [`Bot::choose`] for the seat to move in `position`.
+    fn choose_in(&mut self, position: &Position) -> Option<Move> {
+        let seat = position.to_move()?;
+        self.choose(&position.information(seat))
+    }
 }
 
 /// Picks uniformly among the distinct legal placements.
@@ -36,8 +43,8 @@ pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
 }
 
 impl Bot for RandomBot {
-    fn choose(&mut self, position: &Position) -> Option<Move> {
-        let moves = position.legal_moves();
+    fn choose(&mut self, info: &Information) -> Option<Move> {
+        let moves = info.legal_moves();
         (!moves.is_empty()).then(|| moves[below(&mut self.rng, moves.len())])
     }
 }
@@ -58,8 +65,14 @@ impl GreedyBot {
 }
 
 impl Bot for GreedyBot {
-    fn choose(&mut self, position: &Position) -> Option<Move> {
-        let seat = usize::from(position.to_move()?);
+    fn choose(&mut self, info: &Information) -> Option<Move> {
+        let seat = info.observer();
+        if info.to_move() != Some(seat) {
+            return None;
+        }
+        let seat = usize::from(seat);
+        // Hidden tiles do not change immediate points: any consistent sample will do.
+        let position = &info.sample(&mut self.rng);
         let before = position.scores();
         let mut best: Option<(i32, Move)> = None;
         let mut ties = 0usize;
@@ -93,7 +106,8 @@ impl Bot for GreedyBot {
 
 /// One placement of the playout policy that benchmarks compare across engines: a uniformly
 /// random tile of the hand, a uniformly random empty route cell, then a uniformly random legal
-/// distinct rotation. Builds no legal-move list. `None` when the game is over.
+/// distinct rotation. Builds no legal-move list. `None` when no seat is to move.
+#[inline]
 pub fn random_placement(position: &Position, rng: &mut Pcg64Mcg) -> Option<Move> {
     let seat = position.to_move()?;
     let mut hand = position.hand(seat);
@@ -102,33 +116,30 @@ pub fn random_placement(position: &Position, rng: &mut Pcg64Mcg) -> Option<Move>
         Some(second) if below(rng, 2) == 1 => second,
         _ => first,
     };
-    let mut empty = [ROUTE_CELLS[0]; ROUTE_CELLS.len()];
-    let mut count = 0;
-    for cell in ROUTE_CELLS {
-        if position.is_empty(cell) {
-            empty[count] = cell;
-            count += 1;
-        }
-    }
-    let cell = empty[below(rng, count)];
-    let mut legal = [Rotation::new(0)?; 6];
+    let empty = position.empty_slots();
+    let slot = nth_bit(empty, below(rng, empty.count_ones() as usize));
+    let mut legal = [0u8; 6];
     let mut n = 0;
     for rho in 0..tile.distinct_rotations() {
-        let mv = Move {
-            tile,
-            rotation: Rotation::new(rho)?,
-            cell,
-        };
-        if !mv.joins_gate_exits() {
-            legal[n] = mv.rotation;
+        if ALLOWED[tile as usize][rho as usize] >> slot & 1 != 0 {
+            legal[n] = rho;
             n += 1;
         }
     }
     Some(Move {
         tile,
-        rotation: legal[below(rng, n)],
-        cell,
+        rotation: Rotation::new(legal[below(rng, n)])?,
+        cell: ROUTE_CELLS[slot],
     })
+}
+
+/// The index of the `k`-th set bit of `word` (`k` below its popcount).
+#[inline]
+fn nth_bit(mut word: u64, k: usize) -> usize {
+    for _ in 0..k {
+        word &= word - 1;
+    }
+    word.trailing_zeros() as usize
 }
 
 /// Plays `position` to the end with [`random_placement`]; returns the placements made.

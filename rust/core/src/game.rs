@@ -1,10 +1,15 @@
 //! A game: a [`Position`] plus what apps need around it: the moves played, what each did, undo.
 
+use std::fmt::Write as _;
+
+use rand_pcg::Pcg64Mcg;
+
+use crate::bots::below;
 use crate::moves::Move;
-use crate::position::{IllegalMove, PileError, Position};
+use crate::position::{IllegalDraw, IllegalMove, PileError, Position};
 use crate::rules::Rules;
 use crate::setup::shuffled_pile;
-use crate::tile::TileType;
+use crate::tile::{TILE_TOTAL, TileType};
 use crate::trace::{MoveEffects, PathRecorder};
 
 /// One move of the history: the position before it, the move as given, and its effects.
@@ -45,6 +50,24 @@ impl Game {
             seed: None,
             turns: Vec::new(),
         })
+    }
+
+    /// A new game in explicit-chance mode: every draw, the deal included, waits for
+    /// [`Game::apply_draw`] (see [`Position::new_explicit`]).
+    pub fn explicit_chance(rules: Rules) -> Game {
+        Game {
+            position: Position::new_explicit(rules),
+            seed: None,
+            turns: Vec::new(),
+        }
+    }
+
+    /// Applies a chance outcome: the drawing seat takes a tile of type `tile`.
+    ///
+    /// # Errors
+    /// If no draw is waiting or the pile holds no such tile; nothing changes.
+    pub fn apply_draw(&mut self, tile: TileType) -> Result<(), IllegalDraw> {
+        self.position.apply_draw(tile)
     }
 
     /// Records which seed shuffled the pile (kept in records; changes nothing else).
@@ -116,5 +139,192 @@ impl Game {
     /// What the last move caused.
     pub fn last_effects(&self) -> Option<&MoveEffects> {
         self.turns.last().map(|t| &t.effects)
+    }
+
+    /// The position after each move (the current one last).
+    fn after(&self, turn: usize) -> &Position {
+        self.turns
+            .get(turn + 1)
+            .map_or(&self.position, |next| &next.before)
+    }
+
+    /// Whether the mover of `turn` has drawn after it (public: the pile shrank).
+    fn drew_after(&self, turn: usize) -> bool {
+        self.after(turn).pile_left() < self.turns[turn].before.pile_left()
+    }
+
+    /// The tiles `seat` has taken so far, in order: the deal, then one draw after each of its
+    /// moves while the pile lasted. Private to `seat` unless hands are open.
+    pub fn draws(&self, seat: u8) -> Vec<TileType> {
+        let start = self.initial();
+        let mut held: Vec<TileType> = start.hand(seat).collect();
+        let mut out = held.clone();
+        for (i, turn) in self.turns.iter().enumerate() {
+            if turn.effects.seat != seat {
+                continue;
+            }
+            if let Some(k) = held.iter().position(|&t| t == turn.effects.mv.tile) {
+                held.remove(k);
+            }
+            let mut now: Vec<TileType> = self.after(i).hand(seat).collect();
+            for t in &held {
+                if let Some(k) = now.iter().position(|x| x == t) {
+                    now.remove(k);
+                }
+            }
+            out.extend(&now);
+            held.extend(now);
+        }
+        out
+    }
+
+    /// The public part of every seat's information state: rules, then each move with its
+    /// seat and whether a draw followed (open hands: every draw by type).
+    pub fn public_information_string(&self) -> String {
+        let rules = self.rules();
+        let mut s = format!(
+            "indigo players={} hand_size={} gates={} tie_break={} open_hands={}",
+            rules.players(),
+            rules.hand_size(),
+            rules.three_player_gates().as_str(),
+            rules.tie_break().as_str(),
+            rules.open_hands(),
+        );
+        if rules.open_hands() {
+            for seat in 0..rules.players() {
+                let _ = write!(s, " dealt{seat}=");
+                for t in self.initial().hand(seat) {
+                    let _ = write!(s, "{t}");
+                }
+            }
+        }
+        for (i, turn) in self.turns.iter().enumerate() {
+            let _ = write!(s, "; {}:{}", turn.effects.seat, turn.effects.mv.canonical());
+            if self.drew_after(i) {
+                s.push_str(" +");
+                if rules.open_hands() {
+                    let drawn = self.draws(turn.effects.seat);
+                    let before = self.turns[..i]
+                        .iter()
+                        .filter(|t| t.effects.seat == turn.effects.seat)
+                        .count();
+                    let dealt = usize::from(rules.hand_size());
+                    if let Some(t) = drawn.get(dealt + before) {
+                        let _ = write!(s, "{t}");
+                    }
+                }
+            }
+        }
+        let _ = write!(s, "; {}", self.position.information(0).public_string());
+        s
+    }
+
+    /// The private part of `seat`'s information state: the tiles it has taken, in order.
+    pub fn private_information_string(&self, seat: u8) -> String {
+        let mut s = format!("seat={seat} draws=");
+        for t in self.draws(seat) {
+            let _ = write!(s, "{t}");
+        }
+        s
+    }
+
+    /// `seat`'s information state (perfect recall): the public part, `|`, the private part.
+    pub fn information_state_string(&self, seat: u8) -> String {
+        format!(
+            "{} | {}",
+            self.public_information_string(),
+            self.private_information_string(seat)
+        )
+    }
+
+    /// A 64-bit hash of [`Game::information_state_string`] (XXH3, stable across runs).
+    pub fn information_state_hash(&self, seat: u8) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(self.information_state_string(seat).as_bytes())
+    }
+
+    /// A full game consistent with what `observer` knows, history included: the same moves,
+    /// `observer`'s own draws, and every public fact; the other seats' hidden draws and the
+    /// pile order drawn at random from the tiles `observer` has not seen. Reads no hidden
+    /// tile: the current hidden tiles come from [`Position::information`], and each hidden
+    /// earlier draw is, going back from that sample, a random tile of the hand it joined.
+    #[must_use]
+    pub fn resample(&self, observer: u8, rng: &mut Pcg64Mcg) -> Game {
+        let rules = self.rules();
+        let players = rules.players();
+        let sampled = self.position.information(observer).fill(rng);
+        // Each seat's draws, in order: known for the observer (and for all with open hands),
+        // rebuilt backwards from the sampled hand for the others.
+        let draws: Vec<Vec<TileType>> = (0..players)
+            .map(|seat| {
+                if seat == observer || rules.open_hands() {
+                    return self.draws(seat);
+                }
+                let mut hand: Vec<TileType> = sampled.hand(seat).collect();
+                let mut later = Vec::new();
+                for (i, turn) in self.turns.iter().enumerate().rev() {
+                    if turn.effects.seat != seat {
+                        continue;
+                    }
+                    if self.drew_after(i) && !hand.is_empty() {
+                        later.push(hand.remove(below(rng, hand.len())));
+                    }
+                    hand.push(turn.effects.mv.tile);
+                }
+                later.reverse();
+                hand.sort_unstable();
+                hand.extend(later);
+                hand
+            })
+            .collect();
+        // The pile front in the order the tiles were taken: the deal, then after each move.
+        let mut taken = vec![0usize; usize::from(players)];
+        let mut front = Vec::with_capacity(TILE_TOTAL);
+        let mut take = |seat: u8, front: &mut Vec<TileType>| {
+            let s = usize::from(seat);
+            if let Some(&t) = draws[s].get(taken[s]) {
+                front.push(t);
+                taken[s] += 1;
+            }
+        };
+        for _ in 0..rules.hand_size() {
+            for seat in 0..players {
+                take(seat, &mut front);
+            }
+        }
+        for (i, turn) in self.turns.iter().enumerate() {
+            if self.drew_after(i) {
+                take(turn.effects.seat, &mut front);
+            }
+        }
+        let mut game = if self.position.is_explicit_chance() {
+            let mut game = Game::explicit_chance(rules);
+            let mut next = front.iter();
+            let mut moves = self.moves();
+            loop {
+                if game.position.is_chance_node() {
+                    match next.next() {
+                        Some(&t) => drop(game.apply_draw(t)),
+                        None => break,
+                    }
+                } else if let Some(mv) = moves.next() {
+                    drop(game.play(mv));
+                } else {
+                    break;
+                }
+            }
+            game
+        } else {
+            let rest = sampled.pile_rest();
+            let pile: Vec<TileType> = front.iter().copied().chain(rest).collect();
+            let mut game = Game::from_pile(rules, &pile)
+                .unwrap_or_else(|_| unreachable!("the front and the unseen rest fill the box"));
+            for mv in self.moves() {
+                drop(game.play(mv));
+            }
+            game
+        };
+        game.seed = None;
+        debug_assert_eq!(game.turns.len(), self.turns.len());
+        game
     }
 }

@@ -14,25 +14,31 @@
 //! assert_eq!(game.position().gems().count(), 0);
 //! ```
 
+pub mod action;
 pub mod board;
 pub mod bots;
 pub mod game;
 pub mod gem;
+pub mod ismcts;
 pub mod moves;
 pub mod position;
 pub mod record;
 pub mod rules;
 pub mod setup;
+pub mod simulate;
 pub mod tile;
 pub mod trace;
 
+pub use action::{ACTION_COUNT, Action, ActionSet};
 pub use board::Cell;
 pub use game::Game;
 pub use gem::Gem;
+pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult};
 pub use moves::{Move, MoveError};
-pub use position::{IllegalMove, PileError, Position};
+pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Position};
 pub use record::{ErrorAt, RecordError};
 pub use rules::{GateVariant, Rules, RulesError, Theme, TieBreak};
+pub use simulate::{Batch, BotSpec, Outcome};
 pub use tile::{Rotation, TileType};
 pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
 

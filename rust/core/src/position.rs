@@ -3,17 +3,24 @@
 
 use std::fmt;
 
+use crate::action::ActionSet;
 use crate::board::{
-    CELL_COUNT, Cell, CellKind, GATE_OF, NEIGHBOURS, NO_GATE, OFF_BOARD, ROUTE_CELLS, opposite,
+    CELL_COUNT, Cell, CellKind, GATE_OF, NEIGHBOURS, NO_GATE, OFF_BOARD, ROUTE_CELL_COUNT,
+    ROUTE_CELLS, ROUTE_SLOT, opposite,
 };
 use crate::gem::Gem;
 use crate::moves::Move;
 use crate::rules::{Rules, TieBreak};
 use crate::tile::{
-    CENTRE_CODE, CORNER_CODE, EMPTY_CODE, NO_EXIT, PARTNERS, TILE_COUNTS, TILE_TOTAL, TileCode,
-    TileType, canonical_rotation, route_code,
+    CENTRE_CODE, CORNER_CODE, EMPTY_CODE, NO_EXIT, PARTNERS, TILE_COUNTS, TILE_TOTAL,
+    TILE_TYPE_COUNT, TileCode, TileType, canonical_rotation, route_code,
 };
 use crate::trace::Tracer;
+
+mod info;
+pub use info::{
+    Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
+};
 
 /// Order in which the centre releases its gems.
 pub const CENTRE_ORDER: [Gem; 6] = [
@@ -30,13 +37,30 @@ pub const GEM_TOTAL: u8 = 12;
 pub const MAX_PLAYERS: usize = 4;
 
 const NO_TILE: u8 = u8::MAX;
+/// A hand or pile slot whose tile an observer cannot see (only in [`Information`]).
+const HIDDEN: u8 = NO_TILE - 1;
 const NOBODY: u8 = u8::MAX;
+/// `to_move` at a chance node: a tile must be drawn before play goes on.
+const CHANCE: u8 = u8::MAX - 1;
+
+/// Who acts next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// This seat places a tile.
+    Move(u8),
+    /// Explicit-chance mode: this seat draws a tile; the caller chooses the outcome.
+    Draw(u8),
+    /// The game has ended.
+    Over,
+}
 
 /// A full game position, including the hidden pile order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     rules: Rules,
     tiles: [TileCode; CELL_COUNT],
+    /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
+    empty: u64,
     /// `gems[cell][edge]`: the gem resting at that end of a path (`Gem::to_slot`), 0 for none.
     gems: [[u8; 6]; CELL_COUNT],
     /// Each hand as tile types ascending, `NO_TILE` in unused slots.
@@ -47,6 +71,11 @@ pub struct Position {
     /// Gems released from the centre so far.
     released: u8,
     to_move: u8,
+    /// Explicit-chance mode: draws wait for [`Position::apply_draw`]; the pile rest is kept
+    /// sorted by type, since its order means nothing.
+    explicit: bool,
+    /// The seat that draws at a chance node.
+    drawer: u8,
     placed: u8,
     /// Gems not yet collected or removed (centre and corners included).
     gems_left: u8,
@@ -72,6 +101,11 @@ impl std::error::Error for PileError {}
 pub enum IllegalMove {
     /// The game has ended.
     GameOver,
+    /// Explicit-chance mode: a tile must be drawn first.
+    AwaitingDraw {
+        /// The seat that draws.
+        seat: u8,
+    },
     /// The mover holds no tile of that type.
     NotInHand {
         /// The seat to move.
@@ -98,6 +132,10 @@ impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMove::GameOver => f.write_str("the game is over: no move may be played"),
+            IllegalMove::AwaitingDraw { seat } => write!(
+                f,
+                "seat {seat} must draw a tile first: apply a chance outcome (a tile type)"
+            ),
             IllegalMove::NotInHand { seat, tile, hand } => {
                 let held: Vec<String> = hand.iter().map(ToString::to_string).collect();
                 write!(
@@ -129,6 +167,36 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
+
+/// Why a chance outcome may not be applied. The position is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum IllegalDraw {
+    /// No draw is waiting (a seat is to move, or the game is over, or chance is sampled).
+    NotChanceNode,
+    /// The pile holds no tile of that type.
+    NotInPile {
+        /// The type asked for.
+        tile: TileType,
+        /// What the pile holds, by type.
+        counts: [u8; TILE_TYPE_COUNT],
+    },
+}
+
+impl fmt::Display for IllegalDraw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalDraw::NotChanceNode => {
+                f.write_str("no draw is waiting: chance outcomes apply only at chance nodes")
+            }
+            IllegalDraw::NotInPile { tile, counts } => write!(
+                f,
+                "the pile holds no tile of type {tile} (tiles left by type 0..4: {counts:?})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalDraw {}
 
 impl Position {
     /// The position after set-up with `pile` (front first): gems placed, hands dealt.
@@ -163,12 +231,15 @@ impl Position {
         let mut position = Position {
             rules,
             tiles,
+            empty: ALL_SLOTS,
             gems,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
             taken: 0,
             released: 0,
             to_move: 0,
+            explicit: false,
+            drawer: 0,
             placed: 0,
             gems_left: GEM_TOTAL,
             removed: 0,
@@ -186,19 +257,97 @@ impl Position {
         Ok(position)
     }
 
+    /// The position after set-up in explicit-chance mode: gems placed, nothing dealt yet.
+    /// Every draw, the deal included, is a chance node ([`Position::phase`] is
+    /// [`Phase::Draw`]) whose outcome the caller applies with [`Position::apply_draw`].
+    pub fn new_explicit(rules: Rules) -> Position {
+        let mut position = Position::new(rules, &crate::setup::box_in_type_order())
+            .unwrap_or_else(|_| unreachable!("the box is valid"));
+        position.hands = [[NO_TILE; 2]; MAX_PLAYERS];
+        position.taken = 0;
+        position.explicit = true;
+        position.to_move = CHANCE;
+        position.drawer = 0;
+        position
+    }
+
+    /// Whether draws are chance nodes applied by the caller.
+    #[inline]
+    pub const fn is_explicit_chance(&self) -> bool {
+        self.explicit
+    }
+
+    /// Who acts next.
+    #[inline]
+    pub const fn phase(&self) -> Phase {
+        match self.to_move {
+            NOBODY => Phase::Over,
+            CHANCE => Phase::Draw(self.drawer),
+            seat => Phase::Move(seat),
+        }
+    }
+
+    /// Whether a draw waits for its outcome (explicit-chance mode only).
+    #[inline]
+    pub const fn is_chance_node(&self) -> bool {
+        self.to_move == CHANCE
+    }
+
+    /// At a chance node, how many tiles of each type the pile holds (the outcome weights:
+    /// each type's probability is its count over [`Position::pile_left`]); zeros elsewhere.
+    pub fn chance_counts(&self) -> [u8; TILE_TYPE_COUNT] {
+        let mut counts = [0u8; TILE_TYPE_COUNT];
+        if self.is_chance_node() {
+            for &t in &self.pile[self.taken as usize..] {
+                counts[t as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// Applies a chance outcome: the drawing seat takes a tile of type `tile` from the pile.
+    ///
+    /// # Errors
+    /// If this is not a chance node or the pile holds no such tile; nothing changes.
+    pub fn apply_draw(&mut self, tile: TileType) -> Result<(), IllegalDraw> {
+        if !self.is_chance_node() {
+            return Err(IllegalDraw::NotChanceNode);
+        }
+        let rest = &mut self.pile[self.taken as usize..];
+        let Some(found) = rest.iter().position(|&t| t == tile as u8) else {
+            return Err(IllegalDraw::NotInPile {
+                tile,
+                counts: self.chance_counts(),
+            });
+        };
+        // Bring it to the front; the rest stays sorted.
+        rest[..=found].rotate_right(1);
+        let seat = self.drawer;
+        self.draw(seat);
+        let players = self.rules.players();
+        let dealt = players * self.rules.hand_size();
+        if self.placed == 0 && self.taken < dealt {
+            self.drawer = self.taken % players;
+        } else if self.placed == 0 {
+            self.to_move = 0;
+        } else {
+            self.pass_turn(seat);
+        }
+        Ok(())
+    }
+
     /// The rules.
     #[inline]
     pub const fn rules(&self) -> Rules {
         self.rules
     }
 
-    /// The seat to move, `None` once the game is over.
+    /// The seat to place a tile, `None` at a chance node and once the game is over.
     #[inline]
     pub const fn to_move(&self) -> Option<u8> {
-        if self.to_move == NOBODY {
-            None
-        } else {
-            Some(self.to_move)
+        match self.phase() {
+            Phase::Move(seat) => Some(seat),
+            Phase::Draw(_) | Phase::Over => None,
         }
     }
 
@@ -236,7 +385,7 @@ impl Position {
     pub fn hand(&self, seat: u8) -> impl Iterator<Item = TileType> + '_ {
         self.hands[seat as usize]
             .iter()
-            .filter(|&&t| t != NO_TILE)
+            .filter(|&&t| t < HIDDEN)
             .map(|&t| tile_type(t))
     }
 
@@ -310,8 +459,10 @@ impl Position {
     /// # Errors
     /// The reason it may not.
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        let Some(seat) = self.to_move() else {
-            return Err(IllegalMove::GameOver);
+        let seat = match self.phase() {
+            Phase::Move(seat) => seat,
+            Phase::Draw(seat) => return Err(IllegalMove::AwaitingDraw { seat }),
+            Phase::Over => return Err(IllegalMove::GameOver),
         };
         if !self.hands[seat as usize].contains(&(mv.tile as u8)) {
             return Err(IllegalMove::NotInHand {
@@ -372,6 +523,7 @@ impl Position {
         hand[1] = NO_TILE;
         let y = mv.cell.index();
         self.tiles[y] = route_code(mv.tile, canonical_rotation(mv.tile, mv.rotation));
+        self.empty &= !(1 << ROUTE_SLOT[y]);
         self.placed += 1;
 
         // Gems facing the new tile start to move; the centre releases one gem next to it.
@@ -401,7 +553,18 @@ impl Position {
             self.to_move = NOBODY;
             return;
         }
+        if self.explicit && self.pile_left() > 0 {
+            self.to_move = CHANCE;
+            self.drawer = seat;
+            return;
+        }
         self.draw(seat);
+        self.pass_turn(seat);
+    }
+
+    /// Gives the turn to the next seat after `seat` that holds a tile (none: the game is over).
+    #[inline]
+    fn pass_turn(&mut self, seat: u8) {
         self.to_move = NOBODY;
         let players = self.rules.players();
         for step in 1..=players {
@@ -484,28 +647,55 @@ impl Position {
     /// `(tile, rotation, q, r)` order. Allocates nothing.
     #[inline]
     pub fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        self.for_each_legal_slots(|tile, rho, slots| {
+            let rotation = crate::tile::Rotation::new(rho).unwrap_or_else(|| unreachable!());
+            let mut bits = slots;
+            while bits != 0 {
+                let cell = ROUTE_CELLS[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                f(Move {
+                    tile,
+                    rotation,
+                    cell,
+                });
+            }
+        });
+    }
+
+    /// Calls `f(tile, rotation, slots)` for each distinct tile in hand and canonical rotation,
+    /// `slots` holding the route-cell slots where that placement is legal.
+    #[inline]
+    fn for_each_legal_slots(&self, mut f: impl FnMut(TileType, u8, u64)) {
         let Some(seat) = self.to_move() else { return };
         let hand = self.hands[seat as usize];
         for (i, &t) in hand.iter().enumerate() {
-            if t == NO_TILE || (i == 1 && t == hand[0]) {
+            if t >= HIDDEN || (i == 1 && t == hand[0]) {
                 continue;
             }
             let tile = tile_type(t);
             for rho in 0..tile.distinct_rotations() {
-                let rotation = crate::tile::Rotation::new(rho).unwrap_or_else(|| unreachable!());
-                let code = route_code(tile, rotation);
-                for cell in ROUTE_CELLS {
-                    let i = cell.index();
-                    if self.tiles[i] == EMPTY_CODE && !joins_gate_exits(i, code) {
-                        f(Move {
-                            tile,
-                            rotation,
-                            cell,
-                        });
-                    }
+                let slots = self.empty & ALLOWED[t as usize][rho as usize];
+                if slots != 0 {
+                    f(tile, rho, slots);
                 }
             }
         }
+    }
+
+    /// The legal actions as a set; empty at a chance node and when the game is over.
+    #[inline]
+    pub fn legal_action_set(&self) -> ActionSet {
+        let mut set = ActionSet::default();
+        self.for_each_legal_slots(|tile, rho, slots| {
+            set.insert_slots((tile as usize * 6 + rho as usize) * ROUTE_CELL_COUNT, slots);
+        });
+        set
+    }
+
+    /// The empty route cells as a bitset over [`ROUTE_CELLS`] slots.
+    #[inline]
+    pub const fn empty_slots(&self) -> u64 {
+        self.empty
     }
 
     /// The distinct legal placements, sorted as in the snapshot's `legal` list.
@@ -532,10 +722,35 @@ impl Move {
 }
 
 #[inline]
-fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
+const fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
     let gate = GATE_OF[cell];
     gate != NO_GATE && PARTNERS[code as usize][gate as usize] == (gate + 1) % 6
 }
+
+/// Every route-cell slot.
+const ALL_SLOTS: u64 = (1 << ROUTE_CELL_COUNT) - 1;
+
+/// `ALLOWED[tile][rotation]`: the slots where that placement keeps the gate restriction.
+pub(crate) const ALLOWED: [[u64; 6]; TILE_TYPE_COUNT] = {
+    let mut table = [[0u64; 6]; TILE_TYPE_COUNT];
+    let mut t = 0;
+    while t < TILE_TYPE_COUNT {
+        let mut rho = 0;
+        while rho < 6 {
+            let code = (t * 6 + rho) as TileCode;
+            let mut slot = 0;
+            while slot < ROUTE_CELL_COUNT {
+                if !joins_gate_exits(ROUTE_CELLS[slot].index(), code) {
+                    table[t][rho] |= 1 << slot;
+                }
+                slot += 1;
+            }
+            rho += 1;
+        }
+        t += 1;
+    }
+    table
+};
 
 #[inline]
 fn cell_at(index: u8) -> Cell {

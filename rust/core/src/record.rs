@@ -284,7 +284,7 @@ pub fn write_record(game: &Game) -> Value {
     record.insert("theme".into(), rules.theme().as_str().into());
     record.insert(
         "pile".into(),
-        game.initial().pile().iter().map(|&t| t as u8).collect(),
+        game.position().pile().iter().map(|&t| t as u8).collect(),
     );
     record.insert("moves".into(), game.moves().map(move_to_json).collect());
     if let Some(seed) = game.seed() {

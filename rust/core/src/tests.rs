@@ -244,7 +244,7 @@ fn random_games_keep_the_invariants() {
             let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
             let mut bot = RandomBot::new(seed);
             let mut collected_once = 0u32;
-            while let Some(m) = bot.choose(&p) {
+            while let Some(m) = bot.choose_in(&p) {
                 assert!(p.placed() < 54);
                 let mut reversed = p;
                 let mut recorder = PathRecorder::default();
@@ -297,7 +297,7 @@ fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
         )
         .unwrap();
         let mut bot = RandomBot::new(seed);
-        while let Some(m) = bot.choose(&p) {
+        while let Some(m) = bot.choose_in(&p) {
             p.play(m).unwrap();
             for (cell, edge, _) in p.gems() {
                 // Only an empty route cell: never the centre, a corner, a tile or the rim.
@@ -326,7 +326,7 @@ fn legal_moves_are_distinct_sorted_and_all_playable() {
             assert_eq!(*m, m.canonical());
             assert!(p.check(*m).is_ok());
         }
-        p.play(bot.choose(&p).unwrap()).unwrap();
+        p.play(bot.choose_in(&p).unwrap()).unwrap();
     }
 }
 
@@ -370,7 +370,7 @@ fn illegal_moves_change_nothing() {
 fn a_finished_game_accepts_no_move() {
     let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::setup::shuffled_pile(3)).unwrap();
     let mut bot = RandomBot::new(3);
-    while let Some(m) = bot.choose(&p) {
+    while let Some(m) = bot.choose_in(&p) {
         p.play(m).unwrap();
     }
     assert_eq!(p.to_move(), None);

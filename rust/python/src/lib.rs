@@ -919,7 +919,7 @@ impl Game {
 
 fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Game) -> PyResult<Move> {
     let position = *game.0.position();
-    py.detach(|| bot.choose(&position))
+    py.detach(|| bot.choose_in(&position))
         .map(Move)
         .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
 }

@@ -1,0 +1,188 @@
+//! A fixed integer action space for search and learning.
+//!
+//! `action = (tile * 6 + rotation) * 54 + slot`, where `slot` is the cell's index in
+//! [`ROUTE_CELLS`] (route cells sorted by `(q, r)`). So ascending actions follow the order of
+//! [`Position::legal_moves`]. There are [`ACTION_COUNT`] = 5 x 6 x 54 = 1620 actions. Only a
+//! tile's canonical rotations are ever legal, so equivalent rotations share one legal action.
+
+use std::fmt;
+
+use crate::board::{NO_SLOT, ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
+
+/// Number of distinct actions.
+pub const ACTION_COUNT: usize = TILE_TYPE_COUNT * 6 * ROUTE_CELL_COUNT;
+
+/// One of the [`ACTION_COUNT`] actions: a placement with the rotation made canonical.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Action(u16);
+
+/// An integer that names no action.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ActionOutOfRange(pub i64);
+
+impl fmt::Display for ActionOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "action {} is out of range: actions are 0..{}",
+            self.0,
+            ACTION_COUNT - 1
+        )
+    }
+}
+
+impl std::error::Error for ActionOutOfRange {}
+
+impl Action {
+    /// The action numbered `n`.
+    ///
+    /// # Errors
+    /// If `n` is not below [`ACTION_COUNT`].
+    pub fn new(n: i64) -> Result<Action, ActionOutOfRange> {
+        match u16::try_from(n) {
+            Ok(v) if usize::from(v) < ACTION_COUNT => Ok(Action(v)),
+            _ => Err(ActionOutOfRange(n)),
+        }
+    }
+
+    /// The action numbered `index` (below [`ACTION_COUNT`]).
+    #[inline]
+    pub(crate) const fn from_index(index: usize) -> Action {
+        debug_assert!(index < ACTION_COUNT);
+        Action(index as u16)
+    }
+
+    /// Its number.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The placement this action plays (rotation canonical).
+    #[inline]
+    pub fn to_move(self) -> Move {
+        let n = self.0 as usize;
+        let slot = n % ROUTE_CELL_COUNT;
+        let tile_rotation = n / ROUTE_CELL_COUNT;
+        Move {
+            tile: TileType::ALL[tile_rotation / 6],
+            rotation: Rotation::new((tile_rotation % 6) as u8)
+                .unwrap_or_else(|| unreachable!("below 6")),
+            cell: ROUTE_CELLS[slot],
+        }
+    }
+
+    /// The action of `mv` (its rotation made canonical); `None` if `mv` is not on a route cell.
+    #[inline]
+    pub fn from_move(mv: Move) -> Option<Action> {
+        let slot = ROUTE_SLOT[mv.cell.index()];
+        if slot == NO_SLOT {
+            return None;
+        }
+        let mv = mv.canonical();
+        let n =
+            (mv.tile as usize * 6 + mv.rotation.get() as usize) * ROUTE_CELL_COUNT + slot as usize;
+        Some(Action(n as u16))
+    }
+}
+
+impl From<Action> for Move {
+    fn from(action: Action) -> Move {
+        action.to_move()
+    }
+}
+
+/// The set of legal actions as a bitset (bit `a` set when action `a` is legal).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ActionSet(pub(crate) [u64; ACTION_COUNT.div_ceil(64)]);
+
+impl Default for ActionSet {
+    fn default() -> Self {
+        ActionSet([0; ACTION_COUNT.div_ceil(64)])
+    }
+}
+
+impl ActionSet {
+    /// Adds the actions `base + slot` for each set bit `slot` of `slots`.
+    #[inline]
+    pub(crate) fn insert_slots(&mut self, base: usize, slots: u64) {
+        let (word, shift) = (base / 64, base % 64);
+        self.0[word] |= slots << shift;
+        if shift > 64 - ROUTE_CELL_COUNT && word + 1 < self.0.len() {
+            self.0[word + 1] |= slots >> (64 - shift);
+        }
+    }
+
+    /// Adds `action`.
+    #[inline]
+    pub fn insert(&mut self, action: Action) {
+        self.0[action.index() / 64] |= 1 << (action.index() % 64);
+    }
+
+    /// Removes `action`.
+    #[inline]
+    pub fn remove(&mut self, action: Action) {
+        self.0[action.index() / 64] &= !(1 << (action.index() % 64));
+    }
+
+    /// Whether `action` is in the set.
+    #[inline]
+    pub fn contains(&self, action: Action) -> bool {
+        self.0[action.index() / 64] & (1 << (action.index() % 64)) != 0
+    }
+
+    /// How many actions the set holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The `k`-th action in ascending order (`k < len()`).
+    #[inline]
+    pub fn nth(&self, mut k: usize) -> Option<Action> {
+        for (i, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones() as usize;
+            if k < ones {
+                let mut w = word;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some(Action((i * 64 + w.trailing_zeros() as usize) as u16));
+            }
+            k -= ones;
+        }
+        None
+    }
+
+    /// The actions in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Action((i * 64 + bit) as u16)
+                })
+            })
+        })
+    }
+}
+
+impl Position {
+    /// The legal actions, ascending (the order of [`Position::legal_moves`]).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(128);
+        self.for_each_legal(|mv| out.extend(Action::from_move(mv)));
+        out
+    }
+}
