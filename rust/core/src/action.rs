@@ -1,9 +1,11 @@
 //! A fixed integer action space for search and learning.
 //!
-//! `action = (tile * 6 + rotation) * 54 + slot`, where `slot` is the cell's index in
-//! [`ROUTE_CELLS`] (route cells sorted by `(q, r)`). So ascending actions follow the order of
-//! [`Position::legal_moves`]. There are [`ACTION_COUNT`] = 5 x 6 x 54 = 1620 actions. Only a
-//! tile's canonical rotations are ever legal, so equivalent rotations share one legal action.
+//! An action is a tile type, one of its distinct (canonical) rotations, and a route cell:
+//! `action = (ORIENTATION_BASE[tile] + rotation) * 54 + slot`, where `slot` is the cell's index
+//! in [`ROUTE_CELLS`] (route cells sorted by `(q, r)`) and `ORIENTATION_BASE` = [0, 3, 4, 7, 13]
+//! counts the distinct rotations of the types before (3, 1, 3, 6 and 2). So there are
+//! [`ACTION_COUNT`] = 15 x 54 = 810 actions, equivalent rotations share one, and ascending
+//! actions follow the order of [`Position::legal_moves`].
 
 use std::fmt;
 
@@ -12,8 +14,51 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
 
+/// Distinct (tile type, rotation) pairs.
+pub const ORIENTATION_COUNT: usize = {
+    let mut n = 0;
+    let mut t = 0;
+    while t < TILE_TYPE_COUNT {
+        n += TileType::ALL[t].distinct_rotations() as usize;
+        t += 1;
+    }
+    n
+};
+
 /// Number of distinct actions.
-pub const ACTION_COUNT: usize = TILE_TYPE_COUNT * 6 * ROUTE_CELL_COUNT;
+pub const ACTION_COUNT: usize = ORIENTATION_COUNT * ROUTE_CELL_COUNT;
+
+/// `ORIENTATION_BASE[tile]`: the index of the type's rotation 0 among the orientations.
+pub const ORIENTATION_BASE: [usize; TILE_TYPE_COUNT] = {
+    let mut base = [0; TILE_TYPE_COUNT];
+    let mut t = 1;
+    while t < TILE_TYPE_COUNT {
+        base[t] = base[t - 1] + TileType::ALL[t - 1].distinct_rotations() as usize;
+        t += 1;
+    }
+    base
+};
+
+/// Each orientation's `(tile, rotation)`.
+const ORIENTATIONS: [(TileType, u8); ORIENTATION_COUNT] = {
+    let mut out = [(TileType::WideCurves, 0); ORIENTATION_COUNT];
+    let mut t = 0;
+    while t < TILE_TYPE_COUNT {
+        let mut rho = 0;
+        while rho < TileType::ALL[t].distinct_rotations() {
+            out[ORIENTATION_BASE[t] + rho as usize] = (TileType::ALL[t], rho);
+            rho += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// The first action of `tile` at canonical `rotation`; add the cell's slot.
+#[inline]
+pub(crate) const fn action_base(tile: TileType, rotation: u8) -> usize {
+    (ORIENTATION_BASE[tile as usize] + rotation as usize) * ROUTE_CELL_COUNT
+}
 
 /// One of the [`ACTION_COUNT`] actions: a placement with the rotation made canonical.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -65,13 +110,11 @@ impl Action {
     #[inline]
     pub fn to_move(self) -> Move {
         let n = self.0 as usize;
-        let slot = n % ROUTE_CELL_COUNT;
-        let tile_rotation = n / ROUTE_CELL_COUNT;
+        let (tile, rotation) = ORIENTATIONS[n / ROUTE_CELL_COUNT];
         Move {
-            tile: TileType::ALL[tile_rotation / 6],
-            rotation: Rotation::new((tile_rotation % 6) as u8)
-                .unwrap_or_else(|| unreachable!("below 6")),
-            cell: ROUTE_CELLS[slot],
+            tile,
+            rotation: Rotation::new(rotation).unwrap_or_else(|| unreachable!("below 6")),
+            cell: ROUTE_CELLS[n % ROUTE_CELL_COUNT],
         }
     }
 
@@ -83,9 +126,9 @@ impl Action {
             return None;
         }
         let mv = mv.canonical();
-        let n =
-            (mv.tile as usize * 6 + mv.rotation.get() as usize) * ROUTE_CELL_COUNT + slot as usize;
-        Some(Action(n as u16))
+        Some(Action(
+            (action_base(mv.tile, mv.rotation.get()) + slot as usize) as u16,
+        ))
     }
 }
 

@@ -44,3 +44,5 @@ pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_search;

@@ -687,7 +687,7 @@ impl Position {
     pub fn legal_action_set(&self) -> ActionSet {
         let mut set = ActionSet::default();
         self.for_each_legal_slots(|tile, rho, slots| {
-            set.insert_slots((tile as usize * 6 + rho as usize) * ROUTE_CELL_COUNT, slots);
+            set.insert_slots(crate::action::action_base(tile, rho), slots);
         });
         set
     }

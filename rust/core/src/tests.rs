@@ -221,7 +221,7 @@ fn pile_must_be_the_box() {
     assert!(Position::new(Rules::new(2, 1).unwrap(), &pile[..53]).is_err());
 }
 
-fn all_configurations() -> Vec<Rules> {
+pub(crate) fn all_configurations() -> Vec<Rules> {
     let mut out = Vec::new();
     for hand in 1..=2 {
         out.push(Rules::new(2, hand).unwrap());
