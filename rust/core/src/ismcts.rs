@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use crate::action::Action;
 use crate::bots::{Bot, below, random_playout};
 use crate::moves::Move;
-use crate::position::{Information, MAX_PLAYERS, Position};
+use crate::position::{Information, MAX_PLAYERS, Position, Utility};
 
 /// How long a search runs.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -181,17 +181,9 @@ impl Tree {
     }
 }
 
-/// Each seat's result of a finished game: winners share 1 equally, the others get 0.
-pub fn results(position: &Position) -> [f32; MAX_PLAYERS] {
-    let winners = position.winners();
-    let share = 1.0 / winners.count_ones().max(1) as f32;
-    std::array::from_fn(|seat| {
-        if winners & (1 << seat) != 0 {
-            share
-        } else {
-            0.0
-        }
-    })
+/// Each seat's result of a finished game: [`Utility::Win`].
+fn results(position: &Position) -> [f32; MAX_PLAYERS] {
+    position.returns(Utility::Win).map(|r| r as f32)
 }
 
 /// Grows one tree for the budget.

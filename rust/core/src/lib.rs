@@ -35,7 +35,7 @@ pub use game::Game;
 pub use gem::Gem;
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult};
 pub use moves::{Move, MoveError};
-pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Position};
+pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Position, Utility};
 pub use record::{ErrorAt, RecordError};
 pub use rules::{GateVariant, Rules, RulesError, Theme, TieBreak};
 pub use simulate::{Batch, BotSpec, Outcome};

@@ -43,6 +43,18 @@ const NOBODY: u8 = u8::MAX;
 /// `to_move` at a chance node: a tile must be drawn before play goes on.
 const CHANCE: u8 = u8::MAX - 1;
 
+/// How a finished game is scored for search and learning.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Utility {
+    /// Each seat's points.
+    Points,
+    /// The winners share 1 equally (RULES.md section 8, tie-break included); others get 0.
+    Win,
+    /// The share of opponents a seat beat, counting a tie as half (points, then the rules'
+    /// tie-break): 1 for a clear first, 0 for a clear last.
+    Rank,
+}
+
 /// Who acts next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {
@@ -452,6 +464,51 @@ impl Position {
             }
         };
         leaders.into_iter().fold(0, |mask, s| mask | 1 << s)
+    }
+
+    /// Each seat's return under `utility` (unused seats 0). Win and rank returns are 0 until
+    /// the game is over; points are the scores so far.
+    pub fn returns(&self, utility: Utility) -> [f64; MAX_PLAYERS] {
+        let players = usize::from(self.rules.players());
+        let mut out = [0.0; MAX_PLAYERS];
+        match utility {
+            Utility::Points => {
+                for (r, &s) in out.iter_mut().zip(&self.scores[..players]) {
+                    *r = f64::from(s);
+                }
+            }
+            Utility::Win => {
+                let winners = self.winners();
+                let share = 1.0 / f64::from(winners.count_ones().max(1));
+                for (seat, r) in out[..players].iter_mut().enumerate() {
+                    if winners & (1 << seat) != 0 {
+                        *r = share;
+                    }
+                }
+            }
+            Utility::Rank if self.is_over() => {
+                let key = |s: usize| {
+                    let gems = self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
+                    match self.rules.tie_break() {
+                        TieBreak::MostGems => (self.scores[s], gems),
+                        TieBreak::Shared => (self.scores[s], 0),
+                    }
+                };
+                for (seat, r) in out[..players].iter_mut().enumerate() {
+                    let beaten: f64 = (0..players)
+                        .filter(|&o| o != seat)
+                        .map(|o| match key(seat).cmp(&key(o)) {
+                            std::cmp::Ordering::Greater => 1.0,
+                            std::cmp::Ordering::Equal => 0.5,
+                            std::cmp::Ordering::Less => 0.0,
+                        })
+                        .sum();
+                    *r = beaten / (players - 1) as f64;
+                }
+            }
+            Utility::Rank => {}
+        }
+        out
     }
 
     /// Whether `mv` may be played now.

@@ -9,16 +9,23 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use indigo_core::board::ROUTE_CELLS;
 use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
+use indigo_core::position::OBSERVATION_SIZE;
 use indigo_core::record::{self, RecordError as CoreRecordError};
 use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
 use indigo_core::{
-    Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Move as CoreMove, MoveEffects, PathEnd,
-    Rules as CoreRules, Theme, TieBreak, TileType, trace,
+    ACTION_COUNT, Action, Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Information,
+    Move as CoreMove, MoveEffects, PathEnd, Phase, Rules as CoreRules, Theme, TieBreak, TileType,
+    Utility, trace,
 };
+use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString, PyType};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+mod search;
 
 pyo3::create_exception!(
     indigo,
@@ -377,16 +384,29 @@ impl Move {
         self.0.to_string()
     }
 
+    /// This placement's action number (rotation made canonical), `None` off the route cells.
+    #[getter]
+    fn action(&self) -> Option<usize> {
+        Action::from_move(self.0).map(Action::index)
+    }
+
+    /// The placement an action number plays.
+    #[staticmethod]
+    fn from_action(action: Int) -> PyResult<Self> {
+        self::action(action.0).map(|a| Move(a.to_move()))
+    }
+
     fn __repr__(&self) -> String {
         format!("Move.parse('{}')", self.0)
     }
 }
 
-/// A move given as a `Move` or as its text.
+/// A move given as a `Move`, as its text, or as an action number.
 #[derive(FromPyObject)]
 enum MoveArg {
     Move(Move),
     Text(String),
+    Action(Int),
 }
 
 impl MoveArg {
@@ -394,8 +414,13 @@ impl MoveArg {
         match self {
             MoveArg::Move(m) => Ok(m.0),
             MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
+            MoveArg::Action(Int(n)) => action(n).map(Action::to_move),
         }
     }
+}
+
+fn action(n: i64) -> PyResult<Action> {
+    Action::new(n).map_err(|e| MoveError::new_err(e.to_string()))
 }
 
 /// What one gem did during a placement.
@@ -609,6 +634,10 @@ impl Game {
         ))
     }
 
+    fn information(&self, seat: Int) -> PyResult<Information> {
+        Ok(self.0.position().information(self.seat(seat)?))
+    }
+
     fn result(&self, effects: &MoveEffects) -> MoveResult {
         MoveResult {
             effects: effects.clone(),
@@ -620,16 +649,33 @@ impl Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules=None, *, seed=None, pile=None))]
+    #[pyo3(signature = (rules=None, *, seed=None, pile=None, chance="sampled"))]
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         pile: Option<Vec<Int>>,
+        chance: &str,
     ) -> PyResult<Self> {
         let rules = match rules {
             Some(r) => r.0,
             None => CoreRules::indigo(2).map_err(|e| RulesError::new_err(e.to_string()))?,
         };
+        match chance {
+            "sampled" => {}
+            "explicit" if seed.is_none() && pile.is_none() => {
+                return Ok(Game(CoreGame::explicit_chance(rules)));
+            }
+            "explicit" => {
+                return Err(IndigoError::new_err(
+                    "chance='explicit' takes no seed or pile: the caller applies every draw",
+                ));
+            }
+            other => {
+                return Err(IndigoError::new_err(format!(
+                    "chance must be 'sampled' or 'explicit', not {other:?}"
+                )));
+            }
+        }
         match (seed, pile) {
             (Some(_), Some(_)) => Err(IndigoError::new_err("give a seed or a pile, not both")),
             (None, Some(pile)) => CoreGame::from_pile(rules, &to_tiles(&pile)?)
@@ -897,6 +943,139 @@ impl Game {
     }
 
     /// The board as SVG, for Jupyter: drawn by `indigo.render.svg.game_svg`.
+    /// Whether draws are chance nodes that the caller applies.
+    #[getter]
+    fn explicit_chance(&self) -> bool {
+        self.0.position().is_explicit_chance()
+    }
+
+    /// Whether a draw waits for its outcome (explicit chance only).
+    #[getter]
+    fn is_chance_node(&self) -> bool {
+        self.0.position().is_chance_node()
+    }
+
+    /// The seat that draws at a chance node, else `None`.
+    #[getter]
+    fn chance_seat(&self) -> Option<u8> {
+        match self.0.position().phase() {
+            Phase::Draw(seat) => Some(seat),
+            Phase::Move(_) | Phase::Over => None,
+        }
+    }
+
+    /// At a chance node, each tile type still in the pile with its probability.
+    fn chance_outcomes(&self) -> Vec<(u8, f64)> {
+        let p = self.0.position();
+        let total = f64::from(p.pile_left());
+        (0..)
+            .zip(p.chance_counts())
+            .filter(|&(_, n)| n > 0)
+            .map(|(t, n)| (t, f64::from(n) / total))
+            .collect()
+    }
+
+    /// Applies a chance outcome: the drawing seat takes a tile of this type.
+    fn apply_chance(&mut self, tile: Int) -> PyResult<()> {
+        let tile = u8::try_from(tile.0)
+            .ok()
+            .and_then(TileType::from_index)
+            .ok_or_else(|| MoveError::new_err(format!("tile must be 0..4, not {}", tile.0)))?;
+        self.0
+            .apply_draw(tile)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    }
+
+    /// The legal action numbers, ascending (the order of `legal_moves`).
+    #[getter]
+    fn legal_actions(&self) -> Vec<usize> {
+        self.0
+            .position()
+            .legal_actions()
+            .into_iter()
+            .map(Action::index)
+            .collect()
+    }
+
+    /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let set = self.0.position().legal_action_set();
+        let mut mask = vec![false; ACTION_COUNT];
+        for a in set.iter() {
+            mask[a.index()] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// `seat`'s observation as a float32 numpy array laid out as `OBSERVATION_LAYOUT` says.
+    fn observation<'py>(&self, py: Python<'py>, seat: Int) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mut out = [0f32; OBSERVATION_SIZE];
+        self.information(seat)?.observation(&mut out);
+        Ok(PyArray1::from_slice(py, &out))
+    }
+
+    /// `seat`'s observation as text: the public part, `|`, its own hand.
+    fn observation_string(&self, seat: Int) -> PyResult<String> {
+        Ok(self.information(seat)?.observation_string())
+    }
+
+    /// The public part of every seat's information state (moves, draws made, the board).
+    fn public_information_string(&self) -> String {
+        self.0.public_information_string()
+    }
+
+    /// The private part of `seat`'s information state: the tiles it has taken, in order.
+    fn private_information_string(&self, seat: Int) -> PyResult<String> {
+        Ok(self.0.private_information_string(self.seat(seat)?))
+    }
+
+    /// `seat`'s information state (perfect recall): public part, `|`, private part.
+    fn information_state_string(&self, seat: Int) -> PyResult<String> {
+        Ok(self.0.information_state_string(self.seat(seat)?))
+    }
+
+    /// A stable 64-bit hash of `information_state_string(seat)`.
+    fn information_state_hash(&self, seat: Int) -> PyResult<u64> {
+        Ok(self.0.information_state_hash(self.seat(seat)?))
+    }
+
+    /// A game consistent with what `seat` knows (same moves, its own tiles, every public
+    /// fact), the hidden tiles drawn at random from those it has not seen.
+    #[pyo3(signature = (seat, *, seed=None))]
+    fn resample(&self, seat: Int, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seat = self.seat(seat)?;
+        let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        Ok(Game(self.0.resample(seat, &mut rng)))
+    }
+
+    /// Each seat's return: `"points"` (so far), `"win"` (winners share 1) or `"rank"` (share
+    /// of opponents beaten, ties half); win and rank are 0 until the game is over.
+    #[pyo3(signature = (utility="points"))]
+    fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
+        let utility = match utility {
+            "points" => Utility::Points,
+            "win" => Utility::Win,
+            "rank" => Utility::Rank,
+            other => {
+                return Err(IndigoError::new_err(format!(
+                    "utility must be 'points', 'win' or 'rank', not {other:?}"
+                )));
+            }
+        };
+        let players = usize::from(self.0.rules().players());
+        Ok(self.0.position().returns(utility)[..players].to_vec())
+    }
+
+    /// Points each seat gained with the last move (zeros before the first).
+    #[getter]
+    fn rewards(&self) -> Vec<u16> {
+        let players = usize::from(self.0.rules().players());
+        self.0
+            .last_effects()
+            .map_or_else(|| vec![0; players], |e| e.points[..players].to_vec())
+    }
+
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
             .import("indigo.render.svg")?
@@ -931,13 +1110,19 @@ macro_rules! seeded_bot {
         #[pyclass(module = "indigo")]
         struct $name($core);
 
+        impl $name {
+            fn new_seeded(seed: u64) -> Self {
+                $name(<$core>::new(seed))
+            }
+        }
+
         #[pymethods]
         impl $name {
             #[new]
             #[pyo3(signature = (seed=None))]
             fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
                 let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-                Ok($name(<$core>::new(seed)))
+                Ok($name::new_seeded(seed))
             }
 
             fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
@@ -1002,5 +1187,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<RandomBot>()?;
     m.add_class::<GreedyBot>()?;
+    search::register(m)?;
     Ok(())
 }
