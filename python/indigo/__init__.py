@@ -6,11 +6,14 @@
 """
 
 from indigo._native import (
+    ACTION_COUNT,
     CELLS,
     CENTRE,
     CORNERS,
     GATE_CELLS,
     GEM_POINTS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
     ROUTE_CELLS,
     TILE_COUNTS,
     TILE_PATHS,
@@ -19,6 +22,7 @@ from indigo._native import (
     GreedyBot,
     IllegalMoveError,
     IndigoError,
+    IsmctsBot,
     Move,
     MoveError,
     MoveResult,
@@ -26,21 +30,28 @@ from indigo._native import (
     RecordError,
     Rules,
     RulesError,
+    SearchResult,
+    Simulation,
     __version__,
+    simulate,
 )
 from indigo.bots import Bot, make_bot
-from indigo.types import GateVariant, GemName, Outcome, ThemeName, TieBreak
+from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
 
 __all__ = [
+    "ACTION_COUNT",
     "CELLS",
     "CENTRE",
     "CORNERS",
     "GATE_CELLS",
     "GEM_POINTS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "ROUTE_CELLS",
     "TILE_COUNTS",
     "TILE_PATHS",
     "Bot",
+    "ChanceMode",
     "Game",
     "GateVariant",
     "GemName",
@@ -48,6 +59,7 @@ __all__ = [
     "GreedyBot",
     "IllegalMoveError",
     "IndigoError",
+    "IsmctsBot",
     "Move",
     "MoveError",
     "MoveResult",
@@ -56,8 +68,12 @@ __all__ = [
     "RecordError",
     "Rules",
     "RulesError",
+    "SearchResult",
+    "Simulation",
     "ThemeName",
     "TieBreak",
+    "Utility",
     "__version__",
     "make_bot",
+    "simulate",
 ]

@@ -4,17 +4,23 @@ Import from :mod:`indigo`, not from here. ``tests/test_stubs.py`` checks these s
 compiled module with mypy's ``stubtest``.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, final
 
-from indigo.types import GateVariant, GemName, Outcome, ThemeName, TieBreak
+import numpy as np
+import numpy.typing as npt
+
+from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
 
 __all__ = [
+    "ACTION_COUNT",
     "CELLS",
     "CENTRE",
     "CORNERS",
     "GATE_CELLS",
     "GEM_POINTS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "ROUTE_CELLS",
     "TILE_COUNTS",
     "TILE_PATHS",
@@ -23,6 +29,7 @@ __all__ = [
     "GreedyBot",
     "IllegalMoveError",
     "IndigoError",
+    "IsmctsBot",
     "Move",
     "MoveError",
     "MoveResult",
@@ -30,7 +37,12 @@ __all__ = [
     "RecordError",
     "Rules",
     "RulesError",
+    "SearchResult",
+    "Simulation",
     "__version__",
+    "make_bot",
+    "normalize_bot_spec",
+    "simulate",
 ]
 
 __version__: str
@@ -49,6 +61,12 @@ TILE_COUNTS: list[int]
 TILE_PATHS: list[list[tuple[int, int]]]
 """The three edge pairs of each tile type at rotation 0 (RULES.md section 3)."""
 GEM_POINTS: dict[GemName, int]
+ACTION_COUNT: int
+"""Number of actions (810): 15 distinct tile orientations x 54 route cells; see docs/search.md."""
+OBSERVATION_SIZE: int
+"""Length of :meth:`Game.observation`'s tensor (2127)."""
+OBSERVATION_LAYOUT: dict[str, tuple[int, list[int]]]
+"""Each observation segment's ``name -> (offset, shape)``; see docs/search.md."""
 
 class IndigoError(ValueError):
     """Base class of every error this package raises for bad input."""
@@ -149,6 +167,12 @@ class Move:
         """The three edge pairs this placement lays on its cell, each pair ascending, sorted."""
     def to_dict(self) -> dict[str, int]:
         """``{"tile", "rotation", "q", "r"}`` as in a record's ``moves``."""
+    @property
+    def action(self) -> int | None:
+        """This placement's action number (rotation made canonical); ``None`` off route cells."""
+    @staticmethod
+    def from_action(action: int) -> Move:
+        """The placement an action number plays. Raises :class:`MoveError` out of range."""
     def __str__(self) -> str:
         """The notation, e.g. ``"4@0:0,-3"``."""
     def __eq__(self, value: object, /) -> bool: ...
@@ -222,6 +246,7 @@ class Game:
         *,
         seed: int | None = None,
         pile: Sequence[int] | None = None,
+        chance: ChanceMode = "sampled",
     ) -> Game: ...
     @staticmethod
     def from_record(record: str | bytes | Mapping[str, Any]) -> Game:
@@ -283,10 +308,13 @@ class Game:
     @property
     def legal_moves(self) -> list[Move]:
         """Each distinct legal placement once (smallest rotation), sorted."""
-    def is_legal(self, move: Move | str) -> bool:
+    def is_legal(self, move: Move | str | int) -> bool:
         """Whether ``move`` (or an equivalent rotation of it) may be played now."""
-    def play(self, move: Move | str) -> MoveResult:
-        """Play a move (a :class:`Move` or its text). Raises :class:`IllegalMoveError`."""
+    def play(self, move: Move | str | int) -> MoveResult:
+        """Play a move (a :class:`Move`, its text or its action number).
+
+        Raises :class:`IllegalMoveError` (and changes nothing) if it is not legal now.
+        """
     def undo(self) -> Move:
         """Take back the last move and return it. Raises :class:`IndigoError` if none."""
     @property
@@ -302,6 +330,45 @@ class Game:
     def __hash__(self) -> int: ...
     def __getstate__(self) -> str: ...
     def __setstate__(self, state: str) -> None: ...
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether draws are chance nodes the caller applies (``chance="explicit"``)."""
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a draw waits for :meth:`apply_chance`."""
+    @property
+    def chance_seat(self) -> int | None:
+        """The seat that draws at a chance node, else ``None``."""
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each tile type in the pile with its probability (count / pile)."""
+    def apply_chance(self, tile: int) -> None:
+        """Give the drawing seat a tile of this type. Raises :class:`IllegalMoveError`."""
+    @property
+    def legal_actions(self) -> list[int]:
+        """The legal action numbers, ascending (the order of :attr:`legal_moves`)."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean array of ``ACTION_COUNT`` entries, true where the action is legal."""
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s view as a float32 array laid out as ``OBSERVATION_LAYOUT`` says."""
+    def observation_string(self, seat: int) -> str:
+        """``seat``'s current view as text: the public part, ``|``, its own hand."""
+    def public_information_string(self) -> str:
+        """The public part of every information state: rules, moves, draws made, the board."""
+    def private_information_string(self, seat: int) -> str:
+        """The private part of ``seat``'s information state: the tiles it has taken, in order."""
+    def information_state_string(self, seat: int) -> str:
+        """``seat``'s information state (perfect recall): public part, ``|``, private part."""
+    def information_state_hash(self, seat: int) -> int:
+        """A stable 64-bit hash (XXH3) of :meth:`information_state_string`."""
+    def resample(self, seat: int, *, seed: int | None = None) -> Game:
+        """A game consistent with what ``seat`` knows: same moves, its own tiles, every public
+        fact; the hidden tiles drawn at random from those it has not seen (never read)."""
+    def returns(self, utility: Utility = "points") -> list[float]:
+        """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1) or ``"rank"``
+        (share of opponents beaten, ties half). Win and rank are 0 until the game is over."""
+    @property
+    def rewards(self) -> list[int]:
+        """Points each seat gained with the last move (zeros before the first)."""
     def _repr_svg_(self) -> str:
         """The board as SVG (for Jupyter), drawn by ``indigo.render.svg.game_svg``."""
 
@@ -321,3 +388,96 @@ class GreedyBot:
 
     def __new__(cls, seed: int | None = None) -> GreedyBot: ...
     def choose(self, game: Game) -> Move: ...
+
+@final
+class SearchResult:
+    """What one ISMCTS search found."""
+
+    @property
+    def best(self) -> Move:
+        """The most visited move."""
+    @property
+    def visits(self) -> dict[int, int]:
+        """Root visits per action number."""
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def value(self) -> float:
+        """The mover's mean win share over the best move's visits."""
+    def policy(self) -> npt.NDArray[np.float32]:
+        """Root visits as a distribution over all ``ACTION_COUNT`` actions."""
+
+@final
+class IsmctsBot:
+    """Information-set MCTS: each simulation samples the hidden tiles from what the mover has
+    not seen, so it never reads the pile. ``simulations`` (default 1000) or ``time`` in
+    seconds; ``threads`` grow separate trees whose root visits are summed. With a seed and a
+    simulation budget its choices are reproducible for a given thread count."""
+
+    def __new__(
+        cls,
+        simulations: int | None = None,
+        *,
+        time: float | None = None,
+        exploration: float = 0.7,
+        threads: int = 1,
+        seed: int | None = None,
+    ) -> IsmctsBot: ...
+    @property
+    def spec(self) -> str:
+        """The spec naming these settings, e.g. ``"ismcts:1000"``."""
+    def choose(self, game: Game) -> Move:
+        """The move for the seat to move (GIL released while searching)."""
+    def search(self, game: Game) -> SearchResult:
+        """The whole search result (GIL released while searching)."""
+
+@final
+class Simulation:
+    """Results of :func:`simulate`, one row per game."""
+
+    @property
+    def bots(self) -> list[str]: ...
+    @property
+    def scores(self) -> npt.NDArray[np.int32]:
+        """Points, games x players."""
+    @property
+    def winners(self) -> npt.NDArray[np.bool_]:
+        """Whether each seat won, games x players (a shared win marks several)."""
+    @property
+    def placements(self) -> npt.NDArray[np.int32]:
+        """Tiles placed per game."""
+    @property
+    def seats(self) -> npt.NDArray[np.int32]:
+        """Which bot (index into :attr:`bots`) sat in each seat, games x players."""
+    @property
+    def game_seeds(self) -> npt.NDArray[np.uint64]:
+        """Each game's seed: ``Game(rules, seed=...)`` deals the same pile."""
+    @property
+    def start(self) -> int:
+        """Index of the first game."""
+    def __len__(self) -> int: ...
+
+def make_bot(spec: str, *, seed: int | None = None) -> RandomBot | GreedyBot | IsmctsBot:
+    """A bot from a spec: ``random``, ``greedy``, ``ismcts``, ``ismcts:1000``,
+    ``ismcts:time=0.5`` or ``ismcts:1000,c=0.7,threads=2``. Raises :class:`IndigoError`."""
+
+def normalize_bot_spec(spec: str) -> str:
+    """The canonical text of a spec (``"ismcts"`` becomes ``"ismcts:1000"``)."""
+
+def simulate(
+    bots: Sequence[str],
+    games: int,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
+    start: int = 0,
+    threads: int = 0,
+    progress: Callable[[int, int], object] | None = None,
+    interval: float = 0.2,
+) -> Simulation:
+    """Play ``games`` complete games inside Rust on ``threads`` threads (0: every core), the GIL
+    released. Game ``start + i`` seats ``lineups[(start + i) % len(lineups)]`` (bot indices per
+    seat; default: ``bots`` in seat order, or one bot everywhere) and depends only on ``seed``
+    and its index. ``progress(done, total)`` is called every ``interval`` seconds and at the
+    end; an exception in it, or Ctrl-C, stops the batch."""

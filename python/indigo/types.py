@@ -7,5 +7,15 @@ GateVariant = Literal["shared", "exclusive"]
 TieBreak = Literal["most-gems", "shared"]
 ThemeName = Literal["indigo", "butterfly-garden"]
 Outcome = Literal["rested", "collected", "collided"]
+ChanceMode = Literal["sampled", "explicit"]
+Utility = Literal["points", "win", "rank"]
 
-__all__ = ["GateVariant", "GemName", "Outcome", "ThemeName", "TieBreak"]
+__all__ = [
+    "ChanceMode",
+    "GateVariant",
+    "GemName",
+    "Outcome",
+    "ThemeName",
+    "TieBreak",
+    "Utility",
+]

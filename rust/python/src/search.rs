@@ -288,7 +288,7 @@ fn parse_lineups(
 #[pyfunction]
 #[pyo3(
     signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=0.2),
-    text_signature = "(bots, games, *, rules=None, seed=0, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate(
