@@ -5,6 +5,8 @@
     ``--snapshots``) as ``indigo-snapshot/1`` JSON, one object per line.
 ``indigo demo [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
     Watch a whole game between bots in the terminal.
+``indigo tournament --bots ismcts:1000,greedy,random [--players N] [--games G] [--json]``
+    Play bots against each other in every seat and report win rates.
 
 Errors in the input (a bad record, an unreadable file, invalid JSON) print one line
 ``indigo: error: ...`` on standard error and exit with status 2, as do bad arguments.
@@ -20,7 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from indigo import (
     CENTRE,
@@ -28,15 +30,15 @@ from indigo import (
     GEM_POINTS,
     Game,
     GemPath,
-    GreedyBot,
     IndigoError,
     Move,
     MoveResult,
-    RandomBot,
     RecordError,
     Rules,
     __version__,
 )
+from indigo._native import normalize_bot_spec
+from indigo.bots import Bot, make_bot
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -46,18 +48,13 @@ from indigo.render.terminal import (
     seat_label,
     status_text,
 )
+from indigo.tournament import print_table, run_with_progress, split_bot_specs
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
 PROG = "indigo"
 SEED_LIMIT = 2**63
 """Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
-
-
-class Bot(Protocol):
-    """What the demo needs of a bot."""
-
-    def choose(self, game: Game, /) -> Move: ...
 
 
 class CliError(Exception):
@@ -148,7 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="shared",
         help="three players: shared gates (standard) or one gate each (variant)",
     )
-    demo.add_argument("--bot", choices=("random", "greedy"), default="greedy")
+    demo.add_argument(
+        "--bot",
+        type=_bot_spec,
+        default="greedy",
+        help="every seat's bot: random, greedy, ismcts, ismcts:N, ismcts:time=SECONDS "
+        "(default: greedy)",
+    )
     demo.add_argument(
         "--delay", type=_delay, default=0.0, metavar="SECONDS", help="pause after each move"
     )
@@ -166,7 +169,78 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
     )
+    _add_tournament(sub)
     return parser
+
+
+def _bot_spec(text: str) -> str:
+    try:
+        return normalize_bot_spec(text)
+    except IndigoError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _bot_specs(text: str) -> list[str]:
+    return [_bot_spec(spec) for spec in split_bot_specs(text)]
+
+
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _add_tournament(sub: Any) -> None:
+    tournament = sub.add_parser(
+        "tournament",
+        help="play bots against each other and compare them",
+        description="Play bots against each other inside Rust on every core. Seats rotate so "
+        "that every bot plays every seat equally often (the game count is rounded up to whole "
+        "rotations), and game i depends only on the seed and i. Reports each bot's win rate "
+        "with a Wilson 95 %% confidence interval, its mean points and its mean points by seat. "
+        "A shared win counts as a win for each winner.",
+    )
+    tournament.add_argument(
+        "--bots",
+        type=_bot_specs,
+        required=True,
+        metavar="SPECS",
+        help="comma-separated bots, e.g. ismcts:1000,greedy,random "
+        "(ismcts settings may follow: ismcts:500,c=0.5,threads=2)",
+    )
+    tournament.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    tournament.add_argument("--games", type=_positive, default=100, help="(default: 100)")
+    tournament.add_argument("--hand-size", type=int, choices=(1, 2), default=1)
+    tournament.add_argument("--gates", choices=("shared", "exclusive"), default="shared")
+    tournament.add_argument("--seed", type=_seed, default=0, help="(default: 0)")
+    tournament.add_argument(
+        "--threads", type=_count, default=0, help="worker threads (default: 0, every core)"
+    )
+    tournament.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object instead: {"games", "players", "results": [{"bot", "wins", '
+        '"win_rate", "ci95", "mean_points", "mean_points_by_seat", "games"}]}',
+    )
+
+
+def tournament(args: argparse.Namespace) -> int:
+    """``indigo tournament``: the results table, or one JSON object with ``--json``."""
+    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    result = run_with_progress(
+        args.bots,
+        players=args.players,
+        games=args.games,
+        rules=rules,
+        seed=args.seed,
+        threads=args.threads,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_table(result)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             return replay(args.record, snapshots=args.snapshots, legal=args.legal)
         if args.command == "demo":
             return demo(args)
+        if args.command == "tournament":
+            return tournament(args)
         parser.print_help(sys.stderr)
         return 2
     except CliError as exc:
@@ -298,11 +374,9 @@ def demo_rules(
     )
 
 
-def demo_bots(kind: str, players: int, seed: int) -> list[Bot]:
+def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
     """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
-    if kind == "random":
-        return [RandomBot(seed + seat) for seat in range(players)]
-    return [GreedyBot(seed + seat) for seat in range(players)]
+    return [make_bot(spec, seed=seed + seat) for seat in range(players)]
 
 
 def move_text(move: Move) -> str:
