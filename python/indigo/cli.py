@@ -166,7 +166,38 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
     )
+    _add_see_and_play(sub)
     return parser
+
+
+def _add_see_and_play(sub: Any) -> None:
+    """The ``render``, ``play`` and ``serve`` subcommands (implemented in their own modules)."""
+    render = sub.add_parser(
+        "render",
+        help="draw a position of a game record as SVG (or PNG)",
+        description="Draw the position after move N of a record (default: the last) as SVG; "
+        "as PNG when OUT ends in .png (needs the 'png' extra).",
+    )
+    render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
+    render.add_argument("--move", type=_count, default=None, metavar="N")
+    render.add_argument("-o", "--output", default="-", metavar="OUT", help="default: stdout")
+
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots or people",
+        description="Play in the terminal. Each seat is 'human' or a bot spec (random, "
+        "greedy, ...). Type a move as T@R:Q,R; type 'help' at the prompt for more.",
+    )
+    play.add_argument("--players", default="human,greedy", metavar="SEAT,SEAT[,...]")
+    play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
+    play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
+    play.add_argument("--seed", type=_seed, default=None)
+    play.add_argument("--save", default=None, metavar="FILE", help="write the record here")
+    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+
+    serve = sub.add_parser("serve", help="play in the browser: start the local web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             return replay(args.record, snapshots=args.snapshots, legal=args.legal)
         if args.command == "demo":
             return demo(args)
+        if args.command in ("render", "play", "serve"):
+            return _see_and_play(args)
         parser.print_help(sys.stderr)
         return 2
     except CliError as exc:
@@ -193,6 +226,21 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _see_and_play(args: argparse.Namespace) -> int:
+    # Imported here: these modules import this one.
+    if args.command == "render":
+        from indigo.render.files import render_command
+
+        return render_command(args.record, move=args.move, output=args.output)
+    if args.command == "play":
+        from indigo.play import play_command
+
+        return play_command(args)
+    from indigo.web.app import serve
+
+    return serve(args.host, args.port)
 
 
 def _silence_stdout() -> None:
