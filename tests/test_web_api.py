@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -353,3 +358,31 @@ def test_the_store_is_bounded() -> None:
         _error(client.post("/api/games", json={"seats": ["human", "human"]}), 503, "3 games")
         client.delete(f"/api/games/{ids[0]}")
         _new(client)
+
+
+def test_indigo_serve_command() -> None:
+    """``indigo serve`` starts uvicorn with the app; stopped by the test once it answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "indigo", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/bots", timeout=5) as r:
+                    assert "greedy" in json.loads(r.read())["bots"]
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                assert time.monotonic() < deadline, "indigo serve did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=30)
+    assert f"serving on http://127.0.0.1:{port}/" in out

@@ -238,8 +238,12 @@ def _see_and_play(args: argparse.Namespace) -> int:
         from indigo.play import play_command
 
         return play_command(args)
-    from indigo.web.app import serve
-
+    try:
+        from indigo.web.app import serve
+    except ImportError as exc:
+        raise CliError(
+            f"indigo serve needs the 'web' extra ({exc}): pip install 'indigo[web]'"
+        ) from None
     return serve(args.host, args.port)
 
 
