@@ -28,7 +28,8 @@ class Bot(Protocol):
         ...
 
 
-BOT_SPECS = ("random", "greedy", "ismcts", "ismcts:N", "ismcts:time=SECONDS")
+BOT_NAMES = ("random", "greedy", "ismcts:200", "ismcts:1000")
+"""Bot specs offered by name in menus (the web app's seat choices); any spec works anywhere."""
 
 
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
@@ -39,3 +40,19 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     """
     bot: Bot = _make_native_bot(spec, seed=seed)
     return bot
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Split ``"ismcts:1000,c=0.5,greedy,random"`` into bot specs.
+
+    A comma-separated part holding ``=`` or only a number continues the spec before it, so
+    ``ismcts`` settings may follow their bot.
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        continues = "=" in part or part.replace(".", "", 1).isdigit()
+        if specs and continues and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs

@@ -38,7 +38,7 @@ from indigo import (
     __version__,
 )
 from indigo._native import normalize_bot_spec
-from indigo.bots import Bot, make_bot
+from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -48,7 +48,7 @@ from indigo.render.terminal import (
     seat_label,
     status_text,
 )
-from indigo.tournament import print_table, run_with_progress, split_bot_specs
+from indigo.tournament import print_table, run_with_progress
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
     )
     _add_tournament(sub)
+    _add_see_and_play(sub)
     return parser
 
 
@@ -243,6 +244,36 @@ def tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_see_and_play(sub: Any) -> None:
+    """The ``render``, ``play`` and ``serve`` subcommands (implemented in their own modules)."""
+    render = sub.add_parser(
+        "render",
+        help="draw a position of a game record as SVG (or PNG)",
+        description="Draw the position after move N of a record (default: the last) as SVG; "
+        "as PNG when OUT ends in .png (needs the 'png' extra).",
+    )
+    render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
+    render.add_argument("--move", type=_count, default=None, metavar="N")
+    render.add_argument("-o", "--output", default="-", metavar="OUT", help="default: stdout")
+
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots or people",
+        description="Play in the terminal. Each seat is 'human' or a bot spec (random, "
+        "greedy, ...). Type a move as T@R:Q,R; type 'help' at the prompt for more.",
+    )
+    play.add_argument("--players", default="human,greedy", metavar="SEAT,SEAT[,...]")
+    play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
+    play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
+    play.add_argument("--seed", type=_seed, default=None)
+    play.add_argument("--save", default=None, metavar="FILE", help="write the record here")
+    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+
+    serve = sub.add_parser("serve", help="play in the browser: start the local web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``indigo`` command with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
     parser = build_parser()
@@ -257,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             return demo(args)
         if args.command == "tournament":
             return tournament(args)
+        if args.command in ("render", "play", "serve"):
+            return _see_and_play(args)
         parser.print_help(sys.stderr)
         return 2
     except CliError as exc:
@@ -269,6 +302,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _see_and_play(args: argparse.Namespace) -> int:
+    # Imported here: these modules import this one.
+    if args.command == "render":
+        from indigo.render.files import render_command
+
+        return render_command(args.record, move=args.move, output=args.output)
+    if args.command == "play":
+        from indigo.play import play_command
+
+        return play_command(args)
+    try:
+        from indigo.web.app import serve
+    except ImportError as exc:
+        raise CliError(
+            f"indigo serve needs the 'web' extra ({exc}): pip install 'indigo[web]'"
+        ) from None
+    return serve(args.host, args.port)
 
 
 def _silence_stdout() -> None:

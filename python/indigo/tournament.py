@@ -29,7 +29,6 @@ __all__ = [
     "print_table",
     "run_tournament",
     "run_with_progress",
-    "split_bot_specs",
     "summarise",
     "wilson_interval",
 ]
@@ -78,22 +77,6 @@ class TournamentResult:
             "players": self.players,
             "results": [r.to_json() for r in self.results],
         }
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """Split ``"ismcts:1000,c=0.5,greedy,random"`` into bot specs.
-
-    A comma-separated part holding ``=`` or only a number continues the spec before it, so
-    ``ismcts`` settings may follow their bot.
-    """
-    specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        continues = "=" in part or part.replace(".", "", 1).isdigit()
-        if specs and continues and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs
 
 
 def lineups(bots: int, players: int) -> list[list[int]]:

@@ -71,8 +71,8 @@ impl Bot for GreedyBot {
             return None;
         }
         let seat = usize::from(seat);
-        // Hidden tiles do not change immediate points: any consistent sample will do.
-        let position = &info.sample(&mut self.rng);
+        // Hidden tiles do not change immediate points.
+        let position = &info.blanked();
         let before = position.scores();
         let mut best: Option<(i32, Move)> = None;
         let mut ties = 0usize;

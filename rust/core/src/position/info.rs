@@ -108,6 +108,12 @@ impl Information {
         self.position.to_move()
     }
 
+    /// The position with hidden tiles blanked: enough to see a placement's immediate effects
+    /// (hidden tiles change no gem), useless for anything later.
+    pub(crate) const fn blanked(&self) -> Position {
+        self.position
+    }
+
     /// The observer's legal placements when it is to move (others' hands are hidden).
     pub fn legal_moves(&self) -> Vec<crate::moves::Move> {
         if self.to_move() == Some(self.observer) {

@@ -1,0 +1,287 @@
+"""``indigo play``: play a game in the terminal, people and bots at one table.
+
+Each seat is ``"human"`` or a bot spec for :func:`indigo.make_bot` (seat ``i``'s bot is seeded
+with ``seed + i``, as in ``indigo demo``). At a person's turn the board, the scores and the hand
+are shown and a prompt reads one line:
+
+``T@R:Q,R``   place tile T at rotation R on cell (q, r) (the move notation)
+``T@R``       preview: tile T turned R times, its paths, and the cells where it may go
+``undo``      take back your last move (and the bot moves after it)
+``board``     draw the board again; ``help``: the commands; ``quit``: stop (the record is saved)
+
+A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, TextIO
+
+from indigo import (
+    ROUTE_CELLS,
+    TILE_PATHS,
+    Game,
+    IndigoError,
+    Move,
+    Rules,
+    make_bot,
+)
+from indigo.bots import Bot, split_bot_specs
+from indigo.cli import SEED_LIMIT, CliError, _use_colour, demo_rules, explain, result_lines
+from indigo.render.terminal import EDGE_NAMES, board_text, legend_text, seat_label, status_text
+
+__all__ = [
+    "HUMAN",
+    "TerminalPlay",
+    "legal_cells",
+    "parse_seats",
+    "path_kind",
+    "play_command",
+    "tile_picture",
+]
+
+HUMAN: Final = "human"
+_PREVIEW = re.compile(r"^\s*(\d+)\s*@\s*(\d+)\s*:?\s*$")
+HELP: Final = """\
+  T@R:Q,R   place tile T (from your hand) turned R x 60 degrees clockwise on cell (Q,R),
+            e.g. 3@2:0,-3; the empty cells show their Q,R on the board
+  T@R       preview tile T at rotation R: its paths and the cells where it may go
+  undo      take back your last move (and the bot moves after it)
+  board     draw the board again
+  help      this list
+  quit      stop now (the record is saved with --save)"""
+
+
+def parse_seats(text: str) -> list[str]:
+    """``"human,greedy"`` as a checked list of seat specs. Raises :class:`ValueError`."""
+    specs = [part.lower() for part in split_bot_specs(text)]
+    if not 2 <= len(specs) <= 4:
+        raise ValueError(f"--players: give 2 to 4 seats separated by commas, not {text!r}")
+    for spec in specs:
+        if spec != HUMAN:
+            make_bot(spec, seed=0)  # raises ValueError for an unknown spec
+    return specs
+
+
+def path_kind(a: int, b: int) -> str:
+    """``"straight"``, ``"sharp curve"`` or ``"wide curve"``: the shape joining edges a and b."""
+    sep = (b - a) % 6
+    return "straight" if sep == 3 else "sharp curve" if sep in (1, 5) else "wide curve"
+
+
+def tile_picture(tile: int, rotation: int) -> str:
+    """Tile ``tile`` at ``rotation`` as a small hexagon: edges joined by a path share a letter."""
+    label = [" "] * 6
+    pairs = [((a + rotation) % 6, (b + rotation) % 6) for a, b in TILE_PATHS[tile]]
+    for letter, (a, b) in zip("abc", pairs, strict=True):
+        label[a] = label[b] = letter
+    name = f"{tile}@{rotation}"
+    lines = [
+        f"     ____{label[0]}____",
+        "    /         \\",
+        f"   {label[5]}   {name:^5}   {label[1]}",
+        "  /             \\",
+        "  \\             /",
+        f"   {label[4]}           {label[2]}",
+        f"    \\____{label[3]}____/",
+    ]
+    joins = ", ".join(
+        f"{letter}: {EDGE_NAMES[a]}-{EDGE_NAMES[b]} {path_kind(a, b)}"
+        for letter, (a, b) in zip("abc", pairs, strict=True)
+    )
+    return "\n".join([*lines, f"  {joins}"])
+
+
+def legal_cells(game: Game) -> dict[int, dict[int, list[tuple[int, int]]]]:
+    """For each tile type the seat to move holds, each rotation 0..5: the cells it may go on."""
+    legal = game.legal_moves
+    out: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    anywhere = ROUTE_CELLS[0]
+    for tile in sorted({m.tile for m in legal}):
+        out[tile] = {}
+        for rotation in range(6):
+            canonical = Move(tile, rotation, *anywhere).canonical().rotation
+            out[tile][rotation] = [
+                m.cell for m in legal if m.tile == tile and m.rotation == canonical
+            ]
+    return out
+
+
+class TerminalPlay:
+    """One game at the terminal: reads commands from ``stdin``, writes everything to ``out``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: Sequence[str],
+        *,
+        seed: int,
+        stdin: TextIO,
+        out: TextIO,
+        colour: bool = False,
+        save: str | None = None,
+    ) -> None:
+        if len(seats) != rules.players:
+            raise ValueError(f"{len(seats)} seats for {rules.players} players")
+        self.game = Game(rules, seed=seed)
+        self.seats = list(seats)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec, seed=seed + seat)
+            for seat, spec in enumerate(seats)
+            if spec != HUMAN
+        }
+        self.seed = seed
+        self.stdin = stdin
+        self.out = out
+        self.colour = colour
+        self.save = save
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def show(self) -> None:
+        self.say(
+            "",
+            board_text(self.game, colour=self.colour),
+            status_text(self.game, colour=self.colour),
+        )
+
+    def run(self) -> int:
+        """Play until the game ends or a person quits; the exit status."""
+        game = self.game
+        names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
+        self.say(
+            f"{game.rules.theme}: {names}; hand size {game.rules.hand_size}, seed {self.seed}",
+            legend_text(game.rules, colour=self.colour),
+            "Type help for the commands.",
+        )
+        shown = False
+        while not self.game.over and self.game.to_move is not None:
+            seat = self.game.to_move
+            bot = self.bots.get(seat)
+            if bot is not None:
+                result = self.game.play(bot.choose(self.game))
+                self.say(*explain(self.game, result, colour=self.colour))
+                shown = False
+                continue
+            if not shown:
+                self.show()
+                shown = True
+            line = self._read(seat)
+            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                self.say(f"Stopped after {len(self.game.moves)} moves.")
+                return self._finish()
+            shown = self.command(seat, line.strip())
+        self.show()
+        self.say("", *result_lines(self.game, colour=self.colour))
+        return self._finish()
+
+    def _read(self, seat: int) -> str | None:
+        hand = ",".join(map(str, self.game.hand(seat)))
+        label = seat_label(self.game.rules, seat, colour=self.colour)
+        self.out.write(f"{label} hand {hand} > ")
+        self.out.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say("")
+            return None
+        if not _is_tty(self.stdin):  # echo piped input, so the transcript reads as typed
+            self.say(line.rstrip("\n"))
+        return line
+
+    def command(self, seat: int, line: str) -> bool:
+        """Carry out one line typed by ``seat``; whether the board on screen is still current."""
+        word = line.lower()
+        if not word:
+            return True
+        if word in ("help", "?"):
+            self.say(HELP)
+            return True
+        if word == "board":
+            return False
+        if word == "undo":
+            return self._undo()
+        preview = _PREVIEW.match(line)
+        if preview:
+            self._preview(seat, int(preview.group(1)), int(preview.group(2)))
+            return True
+        try:
+            move = Move.parse(line)
+        except IndigoError as exc:
+            self.say(f"error: {exc} (type help for the commands)")
+            return True
+        try:
+            result = self.game.play(move)
+        except IndigoError as exc:
+            self.say(f"error: {exc}")
+            return True
+        self.say(*explain(self.game, result, colour=self.colour))
+        return False
+
+    def _undo(self) -> bool:
+        """Undo back to before the last move a person made; an error line if there is none."""
+        trial = self.game.clone()
+        while trial.moves:
+            trial.undo()
+            if trial.to_move is not None and trial.to_move not in self.bots:
+                self.game = trial
+                self.say(f"Undone: back to move {len(trial.moves)}.")
+                return False
+        self.say("error: no move of yours to undo")
+        return True
+
+    def _preview(self, seat: int, tile: int, rotation: int) -> None:
+        if not (0 <= tile < len(TILE_PATHS) and 0 <= rotation < 6):
+            self.say("error: a preview is T@R with tile type T 0..4 and rotation R 0..5")
+            return
+        self.say(tile_picture(tile, rotation))
+        cells = legal_cells(self.game).get(tile)
+        if cells is None:
+            hand = ",".join(map(str, self.game.hand(seat)))
+            self.say(f"  you hold no tile {tile} (hand {hand})")
+            return
+        where = " ".join(f"{q},{r}" for q, r in cells[rotation])
+        self.say(f"  may go on {len(cells[rotation])} cells: {where}")
+
+    def _finish(self) -> int:
+        if self.save is not None:
+            try:
+                Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise CliError(f"{self.save}: {exc.strerror or exc}") from None
+            self.say(f"Record saved to {self.save}.")
+        return 0
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """``indigo play`` with parsed arguments."""
+    try:
+        seats = parse_seats(args.players)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
+    rules = demo_rules(len(seats), args.theme, args.hand_size)
+    session = TerminalPlay(
+        rules,
+        seats,
+        seed=seed,
+        stdin=stdin or sys.stdin,
+        out=sys.stdout,
+        colour=_use_colour(args.no_colour),
+        save=args.save,
+    )
+    return session.run()

@@ -1,0 +1,1 @@
+"""The web app (``indigo serve``): see :mod:`indigo.web.app` and ``docs/web.md``."""
