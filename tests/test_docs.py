@@ -1,6 +1,7 @@
 """Every ``>>>`` example in docs/ runs and prints what the page says."""
 
 import doctest
+import importlib
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ DOCS = sorted((Path(__file__).parent.parent / "docs").glob("*.md"))
 
 
 def test_docs_exist() -> None:
-    assert {p.name for p in DOCS} >= {"rules.md", "notation.md", "api.md"}
+    assert {p.name for p in DOCS} >= {"rules.md", "notation.md", "api.md", "search.md"}
 
 
 @pytest.mark.parametrize("page", DOCS, ids=[p.name for p in DOCS])
@@ -18,3 +19,14 @@ def test_examples_run(page: Path) -> None:
     assert result.failed == 0
     if page.name != "rules.md":
         assert result.attempted > 0
+
+
+MODULES = ["indigo", "indigo.bots", "indigo.tournament"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_examples_run(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0

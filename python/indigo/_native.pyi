@@ -268,7 +268,8 @@ class Game:
     def seed(self) -> int | None: ...
     @property
     def pile(self) -> list[int]:
-        """The whole pile, front first, as dealt at set-up (hidden information)."""
+        """The whole pile, front first (hidden information). With explicit chance: the tiles
+        drawn so far in order, then the rest by type."""
     @property
     def to_move(self) -> int | None:
         """The seat to move; ``None`` once the game is over."""

@@ -6,7 +6,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::bots::below;
 use crate::moves::Move;
-use crate::position::{IllegalDraw, IllegalMove, PileError, Position};
+use crate::position::{IllegalDraw, IllegalMove, Phase, PileError, Position};
 use crate::rules::Rules;
 use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
@@ -106,7 +106,11 @@ impl Game {
     /// The reason `mv` may not be played.
     pub fn play(&mut self, mv: Move) -> Result<&MoveEffects, IllegalMove> {
         let before = self.position;
-        let seat = before.to_move().ok_or(IllegalMove::GameOver)?;
+        let seat = match before.phase() {
+            Phase::Move(seat) => seat,
+            Phase::Draw(seat) => return Err(IllegalMove::AwaitingDraw { seat }),
+            Phase::Over => return Err(IllegalMove::GameOver),
+        };
         let mut recorder = PathRecorder::default();
         self.position.play_traced(mv, &mut recorder)?;
         let mut points = self.position.scores();

@@ -8,6 +8,15 @@
 //! seat's result. Several threads grow separate trees (root parallelism) whose root visits
 //! are summed; with a simulation budget the result depends only on the seed and the thread
 //! count.
+//!
+//! ```
+//! use indigo_core::{Ismcts, IsmctsConfig, Position, Rules, bots::Bot, setup::shuffled_pile};
+//! let position = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(1)).unwrap();
+//! let mut bot = Ismcts::new(IsmctsConfig::simulations(1000), 7);
+//! let info = position.information(position.to_move().unwrap());
+//! let best = bot.choose(&info).unwrap();
+//! assert!(position.check(best).is_ok());
+//! ```
 
 use std::time::{Duration, Instant};
 

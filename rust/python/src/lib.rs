@@ -729,7 +729,7 @@ impl Game {
 
     #[getter]
     fn pile(&self) -> Vec<u32> {
-        tile_list(self.0.initial().pile().into_iter())
+        tile_list(self.0.position().pile().into_iter())
     }
 
     #[getter]
