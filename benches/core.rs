@@ -1,12 +1,13 @@
 //! Criterion benches of the core operations. Run: `cargo bench -p indigo-core --bench core`.
-//! Throughput is reported in placements (elements) per second for the playout benches.
+//! Throughput is reported in placements (elements) per second for the playout benches and in
+//! simulations per second for the ISMCTS ones.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use indigo_core::bots::{random_placement, random_playout};
 use indigo_core::setup::shuffled_pile;
-use indigo_core::{Position, Rules};
+use indigo_core::{Ismcts, IsmctsConfig, Position, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -72,6 +73,28 @@ fn bench(c: &mut Criterion) {
         });
     });
     c.bench_function("clone_position", |b| b.iter(|| *black_box(&mid)));
+    c.bench_function("legal_action_set/2p_hand1", |b| {
+        b.iter(|| black_box(&mid).legal_action_set().len());
+    });
+
+    // One search of 1000 simulations from the opening (the longest playouts) and mid-game.
+    let mut group = c.benchmark_group("ismcts");
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(20);
+    for (name, position, threads) in [
+        ("opening_2p_1000_sims", start, 1),
+        ("midgame_2p_1000_sims", mid, 1),
+        ("opening_2p_1000_sims_2_threads", start, 2),
+    ] {
+        let info = position.information(position.to_move().unwrap());
+        let config = IsmctsConfig {
+            threads,
+            ..IsmctsConfig::simulations(1000)
+        };
+        let mut bot = Ismcts::new(config, 3);
+        group.bench_function(name, |b| b.iter(|| bot.search(black_box(&info))));
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);
