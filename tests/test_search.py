@@ -27,7 +27,7 @@ from indigo import (
     Rules,
     simulate,
 )
-from indigo.bots import Bot, make_bot, split_bot_specs
+from indigo.bots import Bot, make_bot, play_game, split_bot_specs
 from indigo.cli import main
 from indigo.tournament import lineups, run_tournament, summarise, wilson_interval
 
@@ -449,3 +449,40 @@ def test_tournament_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "random" in out
     assert "seat 2" in out
     assert "a shared win counts as a win for each winner" in out
+
+
+class FirstLegal:
+    """A bot of the user's own: the first legal move; it records what it was shown."""
+
+    def __init__(self) -> None:
+        self.piles: list[list[int]] = []
+
+    def choose(self, game: Game) -> Move:
+        self.piles.append(game.pile)
+        return game.legal_moves[0]
+
+
+def test_own_bots_play_next_to_the_native_ones() -> None:
+    mine = FirstLegal()
+    assert isinstance(mine, Bot)
+    game = play_game([mine, make_bot("ismcts:50", seed=1)], seed=12)
+    assert game.over
+    assert len(mine.piles) == len(game.moves[::2])
+    true_pile = game.pile
+    # Fair play hands each bot a resample: its pile beyond the drawn tiles is not the truth.
+    assert any(p[10:] != true_pile[10:] for p in mine.piles)
+    assert (
+        play_game([FirstLegal(), FirstLegal()], seed=3).snapshot()
+        == play_game([FirstLegal(), FirstLegal()], seed=3, fair=False).snapshot()
+    ), "resampling changes what a bot sees, not the game"
+
+
+def test_play_game_rejects_illegal_choices() -> None:
+    class Cheat:
+        def choose(self, game: Game) -> Move:
+            return Move.parse("0@0:0,0")
+
+    with pytest.raises(IllegalMoveError, match="seat 0's bot chose 0@0:0,0"):
+        play_game([Cheat(), FirstLegal()], seed=1)
+    with pytest.raises(IndigoError, match="one bot per seat"):
+        play_game([FirstLegal()], rules=Rules.indigo(2))

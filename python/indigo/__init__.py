@@ -35,7 +35,7 @@ from indigo._native import (
     __version__,
     simulate,
 )
-from indigo.bots import Bot, make_bot
+from indigo.bots import Bot, make_bot, play_game
 from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
 
 __all__ = [
@@ -75,5 +75,6 @@ __all__ = [
     "Utility",
     "__version__",
     "make_bot",
+    "play_game",
     "simulate",
 ]

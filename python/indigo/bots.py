@@ -9,9 +9,11 @@ True
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from indigo._native import Game, Move
+from indigo._native import Game, IllegalMoveError, IndigoError, Move, Rules
 from indigo._native import make_bot as _make_native_bot
 
 
@@ -26,6 +28,34 @@ class Bot(Protocol):
     def choose(self, game: Game) -> Move:
         """A legal move for ``game.to_move``."""
         ...
+
+
+def play_game(
+    bots: Sequence[Bot],
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    fair: bool = True,
+) -> Game:
+    """Play one whole game with ``bots[seat]`` choosing for each seat; returns the finished game.
+
+    Native bots and your own mix freely. With ``fair`` (the default) each bot is handed
+    ``game.resample(seat)``, a game consistent with what that seat knows, so no bot can read
+    the pile or another hidden hand; ``fair=False`` hands it a clone of the true game.
+    Raises :class:`indigo.IllegalMoveError` naming the seat whose bot chose an illegal move.
+    """
+    rules = rules if rules is not None else Rules.indigo(len(bots))
+    if len(bots) != rules.players:
+        raise IndigoError(f"give one bot per seat ({rules.players}), not {len(bots)}")
+    game = Game(rules, seed=seed)
+    views = random.Random(seed)
+    while (seat := game.to_move) is not None:
+        view = game.resample(seat, seed=views.getrandbits(64)) if fair else game.clone()
+        move = bots[seat].choose(view)
+        if not game.is_legal(move):
+            raise IllegalMoveError(f"seat {seat}'s bot chose {move}, which is not legal")
+        game.play(move)
+    return game
 
 
 BOT_NAMES = ("random", "greedy", "ismcts:200", "ismcts:1000")
