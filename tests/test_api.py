@@ -558,12 +558,12 @@ def test_legal_moves_and_is_legal(config: tuple[int, int, str]) -> None:
     for step in range(6):
         check_legal_list(game, ref)
         for tile, rotation, (q, r) in itertools.product(range(5), range(6), ALL_CELLS):
-            expected = ref.is_legal(tile, rotation, q, r)
+            expected = ref.is_legal((tile, rotation, q, r))
             assert game.is_legal(Move(tile, rotation, q, r)) is expected, (tile, rotation, q, r)
         assert game.is_legal(str(game.legal_moves[0]))
         m = game.legal_moves[(step * 37) % len(game.legal_moves)]
         game.play(m)
-        ref.play(*move_tuple(m))
+        ref.play(m)
 
 
 def test_play_accepts_notation() -> None:
