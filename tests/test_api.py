@@ -523,6 +523,14 @@ def test_game_defaults_and_os_seed() -> None:
     assert Game(Rules.tactical(3), seed=a.seed).pile == a.pile
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("make", [lambda s: Game(seed=s), indigo.RandomBot, indigo.GreedyBot])
+def test_seed_too_long_to_print_is_a_clean_error(make: Any) -> None:
+    """str() of an int over 4300 digits fails; the error message must not need it."""
+    with pytest.raises(indigo.IndigoError, match="from 0 to 2\\*\\*64 - 1"):
+        make(10**5000)
+
+
 def test_game_seed_is_deterministic() -> None:
     assert Game(seed=5).pile == Game(Rules(4, 2), seed=5).pile
     assert Game(seed=5).pile != Game(seed=6).pile

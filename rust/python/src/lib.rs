@@ -543,8 +543,12 @@ fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
 fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.extract::<u64>().or_else(|_| {
         if seed.is_instance_of::<pyo3::types::PyInt>() {
+            // Not `{seed}`: str() of an int over 4300 digits fails (a stray unraisable error).
+            let shown = seed
+                .str()
+                .map_or_else(|_| "a longer one".into(), |s| s.to_string());
             Err(IndigoError::new_err(format!(
-                "seed must be an integer from 0 to 2**64 - 1, not {seed}"
+                "seed must be an integer from 0 to 2**64 - 1, not {shown}"
             )))
         } else {
             Err(PyTypeError::new_err(format!(
