@@ -921,8 +921,10 @@ impl Game {
     }
 }
 
-fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Game) -> PyResult<Move> {
-    let position = *game.0.position();
+fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Bound<'_, Game>) -> PyResult<Move> {
+    // A copy: the game is not borrowed while the bot thinks without the GIL, so other threads
+    // may still play on it.
+    let position = *game.borrow().0.position();
     py.detach(|| bot.choose(&position))
         .map(Move)
         .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
@@ -945,7 +947,7 @@ macro_rules! seeded_bot {
             }
 
             fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-                bot_move(py, &mut self.0, &game.borrow())
+                bot_move(py, &mut self.0, game)
             }
         }
     };
