@@ -124,6 +124,18 @@ def test_game_stays_playable_while_a_bot_thinks_on_it() -> None:
     assert errors == []
 
 
+def test_one_bot_shared_by_threads() -> None:
+    """Threads sharing one bot take turns with it; each choice is a legal move."""
+    bot = GreedyBot(seed=1)
+    games = [Game(Rules(2 + s % 3), seed=s) for s in range(THREADS)]
+
+    def choose_all(game: Game) -> list[bool]:
+        return [bot.choose(game) in game.legal_moves for _ in range(50)]
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        assert all(all(ok) for ok in pool.map(choose_all, games))
+
+
 # ---------------------------------------------------------------------------------------------
 # fork
 

@@ -6,6 +6,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::{Mutex, PoisonError};
 
 use indigo_core::board::ROUTE_CELLS;
 use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
@@ -921,21 +922,29 @@ impl Game {
     }
 }
 
-fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Bound<'_, Game>) -> PyResult<Move> {
+fn bot_move(
+    py: Python<'_>,
+    bot: &Mutex<impl Bot + Send>,
+    game: &Bound<'_, Game>,
+) -> PyResult<Move> {
     // A copy: the game is not borrowed while the bot thinks without the GIL, so other threads
-    // may still play on it.
+    // may still play on it. Threads sharing one bot wait for it there, without the GIL.
     let position = *game.borrow().0.position();
-    py.detach(|| bot.choose(&position))
-        .map(Move)
-        .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
+    py.detach(|| {
+        bot.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .choose(&position)
+    })
+    .map(Move)
+    .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
 }
 
 /// A Python class around a core bot that is built from a seed (the OS seeds it without one).
 macro_rules! seeded_bot {
     ($(#[$doc:meta])* $name:ident($core:ty)) => {
         $(#[$doc])*
-        #[pyclass(module = "indigo")]
-        struct $name($core);
+        #[pyclass(module = "indigo", frozen)]
+        struct $name(Mutex<$core>);
 
         #[pymethods]
         impl $name {
@@ -943,11 +952,11 @@ macro_rules! seeded_bot {
             #[pyo3(signature = (seed=None))]
             fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
                 let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-                Ok($name(<$core>::new(seed)))
+                Ok($name(Mutex::new(<$core>::new(seed))))
             }
 
-            fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-                bot_move(py, &mut self.0, game)
+            fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+                bot_move(py, &self.0, game)
             }
         }
     };
