@@ -531,6 +531,16 @@ def test_seed_too_long_to_print_is_a_clean_error(make: Any) -> None:
         make(10**5000)
 
 
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), -float("inf")])
+def test_record_dict_with_a_non_finite_number(number: float) -> None:
+    """Refused as what it is, not as invalid JSON at a column of text the caller never wrote."""
+    record = Game(seed=1).to_record()
+    record["pile"][0] = number
+    with pytest.raises(indigo.RecordError, match=r"not JSON data .*not JSON compliant") as info:
+        Game.from_record(record)
+    assert info.value.at == "format"
+
+
 def test_game_seed_is_deterministic() -> None:
     assert Game(seed=5).pile == Game(Rules(4, 2), seed=5).pile
     assert Game(seed=5).pile != Game(seed=6).pile

@@ -585,6 +585,8 @@ impl Game {
         let py = record.py();
         let kwargs = PyDict::new(py);
         kwargs.set_item("default", py.get_type::<PyDict>())?;
+        // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
+        kwargs.set_item("allow_nan", false)?;
         let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
         match dumped {
             Ok(text) => text.extract(),
