@@ -523,6 +523,24 @@ def test_game_defaults_and_os_seed() -> None:
     assert Game(Rules.tactical(3), seed=a.seed).pile == a.pile
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("make", [lambda s: Game(seed=s), indigo.RandomBot, indigo.GreedyBot])
+def test_seed_too_long_to_print_is_a_clean_error(make: Any) -> None:
+    """str() of an int over 4300 digits fails; the error message must not need it."""
+    with pytest.raises(indigo.IndigoError, match="from 0 to 2\\*\\*64 - 1"):
+        make(10**5000)
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), -float("inf")])
+def test_record_dict_with_a_non_finite_number(number: float) -> None:
+    """Refused as what it is, not as invalid JSON at a column of text the caller never wrote."""
+    record = Game(seed=1).to_record()
+    record["pile"][0] = number
+    with pytest.raises(indigo.RecordError, match=r"not JSON data .*not JSON compliant") as info:
+        Game.from_record(record)
+    assert info.value.at == "format"
+
+
 def test_game_seed_is_deterministic() -> None:
     assert Game(seed=5).pile == Game(Rules(4, 2), seed=5).pile
     assert Game(seed=5).pile != Game(seed=6).pile
@@ -558,12 +576,12 @@ def test_legal_moves_and_is_legal(config: tuple[int, int, str]) -> None:
     for step in range(6):
         check_legal_list(game, ref)
         for tile, rotation, (q, r) in itertools.product(range(5), range(6), ALL_CELLS):
-            expected = ref.is_legal(tile, rotation, q, r)
+            expected = ref.is_legal((tile, rotation, q, r))
             assert game.is_legal(Move(tile, rotation, q, r)) is expected, (tile, rotation, q, r)
         assert game.is_legal(str(game.legal_moves[0]))
         m = game.legal_moves[(step * 37) % len(game.legal_moves)]
         game.play(m)
-        ref.play(*move_tuple(m))
+        ref.play(m)
 
 
 def test_play_accepts_notation() -> None:

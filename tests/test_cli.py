@@ -136,7 +136,11 @@ def test_replay_missing_file(tmp_path: Path, capsys) -> None:
     _check_error(rc, out, err, str(missing))
 
 
-@pytest.mark.parametrize("text", ["{", '{"format": "indigo-record/1",}', "", "\x00"])
+@pytest.mark.parametrize(
+    "text",
+    # 5000 digits: json.loads raises a plain ValueError, not a JSONDecodeError.
+    ["{", '{"format": "indigo-record/1",}', "", "\x00", '{"format": ' + "1" * 5000 + "}"],
+)
 def test_replay_invalid_json(text: str, tmp_path: Path, capsys) -> None:
     path = tmp_path / "broken.json"
     path.write_text(text, encoding="utf-8")

@@ -2,7 +2,7 @@
 
 Hypothesis draws a configuration, a seed (the pile) and a list of choice indices; each index picks
 a legal move (and, often, an equivalent non-smallest rotation of it). The engine is compared with
-``conftest.RefGame`` (an independent model of RULES.md) and with its own invariants.
+``reference.RefGame`` (an independent model of RULES.md) and with its own invariants.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def play_against_reference(
         move = pick(game, choice)
         before = snap(game)
         result = game.play(move)
-        ref.play(*move_tuple(move))
+        ref.play(move)
         got = snap(game)
         assert got == ref.snapshot(legal=True), f"after {move} (move {len(results)})"
         check_result(result, game, before, move)
@@ -359,7 +359,7 @@ def test_illegal_moves_raise_and_change_nothing(
         game.undo()
     ref = RefGame(*config, game.pile)
     for m in game.moves:
-        ref.play(*move_tuple(m))
+        ref.play(m)
     before = game.snapshot(legal=True)
     clone = game.clone()
     n_moves = len(game.moves)
@@ -373,7 +373,7 @@ def test_illegal_moves_raise_and_change_nothing(
         st.lists(st.sampled_from(candidates), min_size=1, max_size=12, unique_by=move_tuple)
     )
     for m in sample:
-        assert not ref.is_legal(*move_tuple(m))
+        assert not ref.is_legal(m)
         assert not game.is_legal(m)
         with pytest.raises(IllegalMoveError):
             game.play(m)

@@ -356,6 +356,8 @@ def read_record(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise CliError(f"{name}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer longer than int() may read
+        raise CliError(f"{name}: invalid JSON: {exc}") from None
     if not isinstance(record, dict):
         raise CliError(f"format: {name} holds a JSON {type(record).__name__}, not an object")
     return record

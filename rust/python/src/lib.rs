@@ -6,6 +6,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::{Mutex, PoisonError};
 
 use indigo_core::board::ROUTE_CELLS;
 use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
@@ -568,8 +569,12 @@ fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
 fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.extract::<u64>().or_else(|_| {
         if seed.is_instance_of::<pyo3::types::PyInt>() {
+            // Not `{seed}`: str() of an int over 4300 digits fails (a stray unraisable error).
+            let shown = seed
+                .str()
+                .map_or_else(|_| "a longer one".into(), |s| s.to_string());
             Err(IndigoError::new_err(format!(
-                "seed must be an integer from 0 to 2**64 - 1, not {seed}"
+                "seed must be an integer from 0 to 2**64 - 1, not {shown}"
             )))
         } else {
             Err(PyTypeError::new_err(format!(
@@ -605,6 +610,8 @@ impl Game {
         let py = record.py();
         let kwargs = PyDict::new(py);
         kwargs.set_item("default", py.get_type::<PyDict>())?;
+        // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
+        kwargs.set_item("allow_nan", false)?;
         let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
         match dumped {
             Ok(text) => text.extract(),
@@ -1096,23 +1103,33 @@ impl Game {
     }
 }
 
-fn bot_move(py: Python<'_>, bot: &mut (impl Bot + Send), game: &Game) -> PyResult<Move> {
-    let position = *game.0.position();
-    py.detach(|| bot.choose_in(&position))
-        .map(Move)
-        .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
+fn bot_move(
+    py: Python<'_>,
+    bot: &Mutex<impl Bot + Send>,
+    game: &Bound<'_, Game>,
+) -> PyResult<Move> {
+    // A copy: the game is not borrowed while the bot thinks without the GIL, so other threads
+    // may still play on it. Threads sharing one bot wait for it there, without the GIL.
+    let position = *game.borrow().0.position();
+    py.detach(|| {
+        bot.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .choose_in(&position)
+    })
+    .map(Move)
+    .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
 }
 
 /// A Python class around a core bot that is built from a seed (the OS seeds it without one).
 macro_rules! seeded_bot {
     ($(#[$doc:meta])* $name:ident($core:ty)) => {
         $(#[$doc])*
-        #[pyclass(module = "indigo")]
-        struct $name($core);
+        #[pyclass(module = "indigo", frozen)]
+        struct $name(Mutex<$core>);
 
         impl $name {
             fn new_seeded(seed: u64) -> Self {
-                $name(<$core>::new(seed))
+                $name(Mutex::new(<$core>::new(seed)))
             }
         }
 
@@ -1125,8 +1142,8 @@ macro_rules! seeded_bot {
                 Ok($name::new_seeded(seed))
             }
 
-            fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-                bot_move(py, &mut self.0, &game.borrow())
+            fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+                bot_move(py, &self.0, game)
             }
         }
     };

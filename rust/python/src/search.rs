@@ -1,6 +1,7 @@
 //! The search-facing part of the binding: the ISMCTS bot, bot specs and batch simulation.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use indigo_core::simulate::game_seed;
@@ -15,8 +16,9 @@ use crate::{
 };
 
 /// Information-set MCTS: determinized simulations from what the mover knows.
-#[pyclass(module = "indigo")]
-pub(crate) struct IsmctsBot(Ismcts);
+/// Threads sharing one bot take turns on its lock, which is taken without the GIL.
+#[pyclass(module = "indigo", frozen)]
+pub(crate) struct IsmctsBot(Mutex<Ismcts>);
 
 fn positive(name: &str, value: f64) -> PyResult<f64> {
     if value.is_finite() && value > 0.0 {
@@ -71,17 +73,22 @@ impl SearchResult {
 }
 
 impl IsmctsBot {
-    fn run(&mut self, py: Python<'_>, game: &Game) -> PyResult<indigo_core::SearchResult> {
-        let position = *game.0.position();
+    fn run(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<indigo_core::SearchResult> {
+        // A copy, so the game is not borrowed while the search runs without the GIL.
+        let position = *game.borrow().0.position();
         let Some(seat) = position.to_move() else {
             return Err(IllegalMoveError::new_err(
                 "no seat is to move (the game is over or a draw is waiting): nothing to search",
             ));
         };
         let info = position.information(seat);
-        let search = &mut self.0;
-        py.detach(|| search.search(&info))
-            .ok_or_else(|| IllegalMoveError::new_err("no seat is to move"))
+        py.detach(|| {
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .search(&info)
+        })
+        .ok_or_else(|| IllegalMoveError::new_err("no seat is to move"))
     }
 }
 
@@ -128,25 +135,28 @@ impl IsmctsBot {
             threads,
         };
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-        Ok(IsmctsBot(Ismcts::new(config, seed)))
+        Ok(IsmctsBot(Mutex::new(Ismcts::new(config, seed))))
     }
 
     /// The spec that names this bot's settings, e.g. `"ismcts:1000"`.
     #[getter]
     fn spec(&self) -> String {
-        BotSpec::Ismcts(*self.0.config()).to_string()
+        let config = *self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .config();
+        BotSpec::Ismcts(config).to_string()
     }
 
     /// The move for the seat to move, from what that seat knows (GIL released).
-    fn choose(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        let game = game.borrow();
-        self.run(py, &game).map(|r| Move(r.best))
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+        self.run(py, game).map(|r| Move(r.best))
     }
 
     /// The whole search result: best move, root visits per action, simulations, value.
-    fn search(&mut self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<SearchResult> {
-        let game = game.borrow();
-        let r = self.run(py, &game)?;
+    fn search(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<SearchResult> {
+        let r = self.run(py, game)?;
         Ok(SearchResult {
             best: Move(r.best),
             visits: r.visits.iter().map(|&(a, v)| (a.index(), v)).collect(),
@@ -179,7 +189,9 @@ pub(crate) fn make_bot(
     Ok(match parsed {
         BotSpec::Random => Py::new(py, RandomBot::new_seeded(seed))?.into_any(),
         BotSpec::Greedy => Py::new(py, GreedyBot::new_seeded(seed))?.into_any(),
-        BotSpec::Ismcts(config) => Py::new(py, IsmctsBot(Ismcts::new(config, seed)))?.into_any(),
+        BotSpec::Ismcts(config) => {
+            Py::new(py, IsmctsBot(Mutex::new(Ismcts::new(config, seed))))?.into_any()
+        }
     })
 }
 

@@ -1,0 +1,76 @@
+"""Write the seed corpora of the fuzz targets from the conformance vectors.
+
+``fuzz/corpus/record/``: each vector game's record and each bad record, as JSON text.
+``fuzz/corpus/differential/``: each vector game in the differential target's byte layout
+(``fuzz/src/lib.rs``: rules byte, pile choices, then one play step per move).
+
+Run from the repository root: ``python3 fuzz/seed_corpus.py``. The committed corpus is this
+output plus what ``cargo fuzz cmin`` kept from fuzzing runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from reference.engine import BOX, RefGame, canonical_rotation  # noqa: E402
+
+CONFIGS = [
+    (2, 1, "shared"),
+    (2, 2, "shared"),
+    (3, 1, "shared"),
+    (3, 2, "shared"),
+    (3, 1, "exclusive"),
+    (3, 2, "exclusive"),
+    (4, 1, "shared"),
+    (4, 2, "shared"),
+]
+
+
+def differential_bytes(record: dict) -> bytes:
+    rules = record["rules"]
+    players, hand_size = rules["players"], rules["hand_size"]
+    gates = rules.get("three_player_gates", "shared") if players == 3 else "shared"
+    head = CONFIGS.index((players, hand_size, gates))
+    if rules.get("tie_break", "most-gems") == "shared":
+        head |= 8
+    out = bytearray([head])
+    left = sorted(BOX)
+    for tile in record["pile"]:
+        i = left.index(tile)
+        out.append(i)
+        left.pop(i)
+    ref = RefGame.from_rules(rules, record["pile"])
+    for move in record["moves"]:
+        tile, rotation = move["tile"], move["rotation"]
+        rho = canonical_rotation(tile, rotation)
+        equivalent = [x for x in range(6) if canonical_rotation(tile, x) == rho]
+        index = ref.legal_moves().index((tile, rho, move["q"], move["r"]))
+        out += bytes([16 * equivalent.index(rotation)]) + index.to_bytes(2, "big")
+        ref.play(move)
+    return bytes(out)
+
+
+def write(directory: Path, data: bytes) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def main() -> None:
+    vectors = ROOT / "tests" / "vectors"
+    corpus = ROOT / "fuzz" / "corpus"
+    for path in sorted(vectors.glob("game-*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))["record"]
+        write(corpus / "record", json.dumps(record, sort_keys=True).encode())
+        write(corpus / "differential", differential_bytes(record))
+    for case in json.loads((vectors / "bad-records.json").read_text(encoding="utf-8")):
+        write(corpus / "record", json.dumps(case["record"], sort_keys=True).encode())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,443 @@
+"""Bad input everywhere: a table of hostile calls on the public API and the CLI.
+
+Each case must raise the stated ``TypeError`` / ``ValueError`` subclass (never a pyo3
+``PanicException``, which derives from ``BaseException``), finish quickly (a watchdog kills the
+run on a hang, even inside native code), and leave the game it was given unchanged. CLI cases
+must exit with status 2 and print one line on stderr.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import BOX, load_vector
+from indigo import (
+    Game,
+    GreedyBot,
+    IllegalMoveError,
+    IndigoError,
+    Move,
+    MoveError,
+    RandomBot,
+    RecordError,
+    Rules,
+    RulesError,
+)
+from indigo.cli import main
+
+SECONDS = 5.0  # each case; a case that hangs is killed by the watchdog after HANG_SECONDS
+HANG_SECONDS = 60
+BIG = 2**64
+HUGE = 10**5000  # more digits than int() may turn into text by default (4300)
+
+
+def mid_game() -> Game:
+    game = Game(Rules.indigo(2), seed=1)
+    for _ in range(5):
+        game.play(game.legal_moves[0])
+    return game
+
+
+def over_game() -> Game:
+    return Game.from_record(load_vector("game-01.json")["record"])
+
+
+GAMES = {"start": lambda: Game(Rules.tactical(3), seed=2), "mid": mid_game, "over": over_game}
+
+
+def record(**changes: Any) -> dict[str, Any]:
+    """The mid game's record with top-level fields replaced (``None`` drops the field)."""
+    out = mid_game().to_record()
+    for key, value in changes.items():
+        if value is None:
+            out.pop(key)
+        else:
+            out[key] = value
+    return out
+
+
+def with_rules(**changes: Any) -> dict[str, Any]:
+    return record(rules={**mid_game().to_record()["rules"], **changes})
+
+
+def with_move(index: int, **changes: Any) -> dict[str, Any]:
+    out = record()
+    out["moves"][index] = {**out["moves"][index], **changes}
+    return out
+
+
+def with_pile(index: int, value: Any) -> dict[str, Any]:
+    out = record()
+    out["pile"][index] = value
+    return out
+
+
+def nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def text(value: dict[str, Any]) -> str:
+    return json.dumps(value)
+
+
+def occupied(game: Game) -> Move:
+    q, r = next(iter(game.board))
+    return Move(game.hand(game.to_move or 0)[0], 0, q, r)
+
+
+def not_in_hand(game: Game) -> Move:
+    tile = next(t for t in range(5) if t not in game.hand(game.to_move or 0))
+    return Move(tile, 0, -1, 1) if game.tile_at(-1, 1) is None else Move(tile, 0, 1, -1)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    call: Callable[[Game], object]
+    error: type[Exception]
+    game: str = "mid"
+
+
+API = [
+    # Rules
+    Case("rules-players-5", lambda g: Rules(players=5), RulesError),
+    Case("rules-players-1", lambda g: Rules(players=1), RulesError),
+    Case("rules-players-0", lambda g: Rules(players=0), RulesError),
+    Case("rules-players-negative", lambda g: Rules(players=-1), RulesError),
+    Case("rules-players-2**64", lambda g: Rules(players=BIG), RulesError),
+    Case("rules-players--2**100", lambda g: Rules(players=-(2**100)), RulesError),
+    Case("rules-players-huge", lambda g: Rules(players=HUGE), RulesError),
+    Case("rules-players-str", lambda g: Rules(players="2"), TypeError),
+    Case("rules-players-float", lambda g: Rules(players=2.0), TypeError),
+    Case("rules-players-none", lambda g: Rules(players=None), TypeError),
+    Case("rules-hand-3", lambda g: Rules(hand_size=3), RulesError),
+    Case("rules-hand-0", lambda g: Rules(hand_size=0), RulesError),
+    Case("rules-hand-negative", lambda g: Rules(hand_size=-(2**70)), RulesError),
+    Case("rules-hand-str", lambda g: Rules(hand_size="1"), TypeError),
+    Case("rules-gates-unknown", lambda g: Rules(three_player_gates="both"), RulesError),
+    Case("rules-gates-int", lambda g: Rules(three_player_gates=1), TypeError),
+    Case("rules-tie-unknown", lambda g: Rules(tie_break="points"), RulesError),
+    Case("rules-tie-empty", lambda g: Rules(tie_break=""), RulesError),
+    Case("rules-theme-unknown", lambda g: Rules(theme="chess"), RulesError),
+    Case("rules-theme-bytes", lambda g: Rules(theme=b"indigo"), TypeError),
+    Case("rules-open-str", lambda g: Rules(open_hands="yes"), TypeError),
+    Case("rules-open-int", lambda g: Rules(open_hands=1), TypeError),
+    Case("rules-unknown-keyword", lambda g: Rules(colour="red"), TypeError),
+    Case("rules-indigo-5", lambda g: Rules.indigo(5), RulesError),
+    Case("rules-tactical-1", lambda g: Rules.tactical(1), RulesError),
+    Case("rules-garden-negative", lambda g: Rules.butterfly_garden(-3), RulesError),
+    Case("rules-indigo-str", lambda g: Rules.indigo("2"), TypeError),
+    Case("gate-owners-6", lambda g: g.rules.gate_owners(6), IndigoError),
+    Case("gate-owners-negative", lambda g: g.rules.gate_owners(-1), IndigoError),
+    Case("gate-owners-huge", lambda g: g.rules.gate_owners(HUGE), IndigoError),
+    Case("gate-owners-str", lambda g: g.rules.gate_owners("0"), TypeError),
+    Case("gem-name-unknown", lambda g: g.rules.gem_name("ruby"), IndigoError),
+    Case("gem-name-none", lambda g: g.rules.gem_name(None), TypeError),
+    Case("gem-colour-empty", lambda g: g.rules.gem_colour(""), IndigoError),
+    Case("seat-colour-2-of-2", lambda g: g.rules.seat_colour(2), IndigoError),
+    Case("seat-colour-negative", lambda g: g.rules.seat_colour(-1), IndigoError),
+    # Move
+    Case("move-tile-5", lambda g: Move(5, 0, 0, -3), MoveError),
+    Case("move-tile-negative", lambda g: Move(-1, 0, 0, -3), MoveError),
+    Case("move-rotation-6", lambda g: Move(0, 6, 0, -3), MoveError),
+    Case("move-rotation-negative", lambda g: Move(0, -1, 0, -3), MoveError),
+    Case("move-off-board", lambda g: Move(0, 0, 4, 4), MoveError),
+    Case("move-q-5", lambda g: Move(0, 0, 5, 0), MoveError),
+    Case("move-q-2**63", lambda g: Move(0, 0, 2**63, 0), MoveError),
+    Case("move-r--2**100", lambda g: Move(0, 0, 0, -(2**100)), MoveError),
+    Case("move-tile-huge", lambda g: Move(HUGE, 0, 0, -3), MoveError),
+    Case("move-str-part", lambda g: Move("0", 0, 0, -3), TypeError),
+    Case("move-float-part", lambda g: Move(0, 0, 0.5, -3), TypeError),
+    Case("move-missing-part", lambda g: Move(0, 0, 0), TypeError),
+    Case("parse-empty", lambda g: Move.parse(""), MoveError),
+    Case("parse-tile-only", lambda g: Move.parse("4"), MoveError),
+    Case("parse-no-cell", lambda g: Move.parse("4@0"), MoveError),
+    Case("parse-half-cell", lambda g: Move.parse("4@0:0"), MoveError),
+    Case("parse-three-coords", lambda g: Move.parse("4@0:0,-3,1"), MoveError),
+    Case("parse-letters", lambda g: Move.parse("x@y:z,w"), MoveError),
+    Case("parse-off-board", lambda g: Move.parse("4@0:0,-9"), MoveError),
+    Case("parse-rotation-9", lambda g: Move.parse("4@9:0,-3"), MoveError),
+    Case("parse-tile-9", lambda g: Move.parse("9@0:0,-3"), MoveError),
+    Case("parse-open-paren", lambda g: Move.parse("4@0:(0,-3"), MoveError),
+    Case("parse-fullwidth-digit", lambda g: Move.parse("\uff14@0:0,-3"), MoveError),
+    Case("parse-nul", lambda g: Move.parse("4@0:0,-3\x00"), MoveError),
+    Case("parse-i64-overflow", lambda g: Move.parse("4@0:99999999999999999999,0"), MoveError),
+    Case("parse-megabyte-digits", lambda g: Move.parse("1" * 10**6), MoveError),
+    Case("parse-many-ats", lambda g: Move.parse("@" * 10**6), MoveError),
+    Case("parse-lone-surrogate", lambda g: Move.parse("4@0:0,-3\ud800"), UnicodeEncodeError),
+    Case("parse-bytes", lambda g: Move.parse(b"4@0:0,-3"), TypeError),
+    Case("parse-none", lambda g: Move.parse(None), TypeError),
+    # Game()
+    Case("game-rules-str", lambda g: Game("indigo"), TypeError),
+    Case("game-positional-seed", lambda g: Game(Rules(), 5), TypeError),
+    Case("game-seed-negative", lambda g: Game(seed=-1), IndigoError),
+    Case("game-seed-2**64", lambda g: Game(seed=BIG), IndigoError),
+    Case("game-seed-huge", lambda g: Game(seed=HUGE), IndigoError),
+    Case("game-seed-float", lambda g: Game(seed=1.5), TypeError),
+    Case("game-seed-str", lambda g: Game(seed="1"), TypeError),
+    Case("game-seed-and-pile", lambda g: Game(seed=1, pile=BOX), IndigoError),
+    Case("game-pile-not-box", lambda g: Game(pile=[0] * 54), IndigoError),
+    Case("game-pile-53", lambda g: Game(pile=BOX[:53]), IndigoError),
+    Case("game-pile-55", lambda g: Game(pile=[*BOX, 0]), IndigoError),
+    Case("game-pile-empty", lambda g: Game(pile=[]), IndigoError),
+    Case("game-pile-type-5", lambda g: Game(pile=[*BOX[:53], 5]), IndigoError),
+    Case("game-pile-negative", lambda g: Game(pile=[-1, *BOX[1:]]), IndigoError),
+    Case("game-pile-huge-int", lambda g: Game(pile=[HUGE, *BOX[1:]]), IndigoError),
+    Case("game-pile-million", lambda g: Game(pile=[0] * 10**6), IndigoError),
+    Case("game-pile-str", lambda g: Game(pile="0" * 54), TypeError),
+    Case("game-pile-floats", lambda g: Game(pile=[0.0] * 54), TypeError),
+    Case("game-pile-nones", lambda g: Game(pile=[None] * 54), TypeError),
+    # Game methods
+    Case("hand-seat-2-of-2", lambda g: g.hand(2), IndigoError),
+    Case("hand-seat-negative", lambda g: g.hand(-1), IndigoError),
+    Case("hand-seat-2**64", lambda g: g.hand(BIG), IndigoError),
+    Case("hand-seat-str", lambda g: g.hand("0"), TypeError),
+    Case("visible-hands-5", lambda g: g.visible_hands(5), IndigoError),
+    Case("visible-hands-none", lambda g: g.visible_hands(None), TypeError),
+    Case("tile-at-off-board", lambda g: g.tile_at(5, 5), IndigoError),
+    Case("tile-at-2**40", lambda g: g.tile_at(2**40, 0), IndigoError),
+    Case("tile-at-str", lambda g: g.tile_at("0", 0), TypeError),
+    Case("tile-at-missing", lambda g: g.tile_at(0), TypeError),
+    Case("snapshot-seat-2", lambda g: g.snapshot(seat=2), IndigoError),
+    Case("snapshot-seat-negative", lambda g: g.snapshot(seat=-1), IndigoError),
+    Case("snapshot-seat-str", lambda g: g.snapshot(seat="0"), TypeError),
+    Case("snapshot-legal-str", lambda g: g.snapshot(legal="yes"), TypeError),
+    Case("snapshot-json-seat-huge", lambda g: g.snapshot_json(seat=HUGE), IndigoError),
+    Case("play-garbage", lambda g: g.play("garbage"), MoveError),
+    Case("play-none", lambda g: g.play(None), TypeError),
+    Case("play-int", lambda g: g.play(42), TypeError),
+    Case("play-tuple", lambda g: g.play((0, 0, 0, -3)), TypeError),
+    Case("play-centre", lambda g: g.play(Move(0, 0, 0, 0)), IllegalMoveError),
+    Case("play-corner", lambda g: g.play(Move(0, 0, 0, -4)), IllegalMoveError),
+    Case("play-occupied", lambda g: g.play(occupied(g)), IllegalMoveError),
+    Case("play-not-in-hand", lambda g: g.play(not_in_hand(g)), IllegalMoveError),
+    Case("play-gate-exits", lambda g: g.play(Move(4, 0, -1, -3)), IllegalMoveError, "start"),
+    Case("play-after-end", lambda g: g.play("0@0:0,-3"), IllegalMoveError, "over"),
+    Case("is-legal-garbage", lambda g: g.is_legal("4@"), MoveError),
+    Case("is-legal-none", lambda g: g.is_legal(None), TypeError),
+    Case("undo-at-start", lambda g: g.undo(), IndigoError, "start"),
+    Case("setstate-garbage", lambda g: g.__setstate__("garbage"), RecordError),
+    Case("setstate-bad-move", lambda g: g.__setstate__(text(with_move(2, q=9))), RecordError),
+    Case("setstate-int", lambda g: g.__setstate__(5), TypeError),
+    # Bots
+    Case("random-bot-seed-negative", lambda g: RandomBot(seed=-1), IndigoError),
+    Case("greedy-bot-seed-2**64", lambda g: GreedyBot(seed=BIG), IndigoError),
+    Case("random-bot-seed-str", lambda g: RandomBot(seed="x"), TypeError),
+    Case("bot-choose-str", lambda g: GreedyBot(seed=1).choose("game"), TypeError),
+    Case("bot-choose-none", lambda g: RandomBot(seed=1).choose(None), TypeError),
+    Case("random-bot-after-end", lambda g: RandomBot(seed=1).choose(g), IllegalMoveError, "over"),
+    Case("greedy-bot-after-end", lambda g: GreedyBot(seed=1).choose(g), IllegalMoveError, "over"),
+]
+
+FROM_RECORD = [
+    # (name, record given to Game.from_record, RecordError.at or None when unchecked)
+    ("not-json", "{", "format"),
+    ("empty-text", "", "format"),
+    ("json-array", "[]", "format"),
+    ("json-number", 5, "format"),
+    ("json-null", None, "format"),
+    ("format-missing", record(format=None), "format"),
+    ("format-other", record(format="indigo-record/2"), "format"),
+    ("format-int", record(format=1), "format"),
+    ("rules-missing", record(rules=None), "rules.players"),
+    ("rules-list", record(rules=[2, 1]), "rules.players"),
+    ("players-str", with_rules(players="2"), "rules.players"),
+    ("players-float", with_rules(players=2.0), "rules.players"),
+    ("players-bool", with_rules(players=True), "rules.players"),
+    ("players-5", with_rules(players=5), "rules.players"),
+    ("players-2**64", with_rules(players=BIG), "rules.players"),
+    ("players-nan", with_rules(players=float("nan")), "format"),
+    ("hand-size-0", with_rules(hand_size=0), "rules.hand_size"),
+    ("hand-size-null", with_rules(hand_size=None), "rules.hand_size"),
+    ("gates-unknown", with_rules(three_player_gates="both"), "rules.three_player_gates"),
+    ("gates-int", with_rules(three_player_gates=1), "rules.three_player_gates"),
+    ("tie-break-list", with_rules(tie_break=["shared"]), "rules.tie_break"),
+    ("open-hands-str", with_rules(open_hands="true"), "rules.open_hands"),
+    ("pile-missing", record(pile=None), "pile"),
+    ("pile-53", record(pile=BOX[:53]), "pile"),
+    ("pile-55", record(pile=[*BOX, 0]), "pile"),
+    ("pile-not-box", record(pile=[0] * 54), "pile"),
+    ("pile-object", record(pile={"0": 0}), "pile"),
+    ("pile-item-str", with_pile(3, "0"), "pile"),
+    ("pile-item-float", with_pile(3, 1.0), "pile"),
+    ("pile-item-negative", with_pile(3, -1), "pile"),
+    ("pile-item-null", with_pile(3, None), "pile"),
+    ("pile-item-infinity", with_pile(3, float("inf")), "format"),
+    ("pile-million", record(pile=[0] * 10**6), "pile"),
+    ("moves-missing", record(moves=None), "moves"),
+    ("moves-object", record(moves={}), "moves"),
+    ("move-not-object", record(moves=[5]), 0),
+    ("move-tile-missing", record(moves=[{"rotation": 0, "q": 0, "r": -3}]), 0),
+    ("move-tile-str", with_move(1, tile="0"), 1),
+    ("move-rotation-6", with_move(2, rotation=6), 2),
+    ("move-q-99", with_move(3, q=99), 3),
+    ("move-r-2**64", with_move(3, r=BIG), 3),
+    ("move-repeated", record(moves=record()["moves"] * 2), 5),
+    ("moves-100000", record(moves=record()["moves"] * 20000), 5),
+    ("move-after-end", None, "after-end"),  # filled in below
+    ("deep-list-text", "[" * 100_000 + "]" * 100_000, "format"),
+    ("deep-list-dict", record(extra=nested(100_000)), "format"),
+    ("deep-object-text", '{"a":' * 100_000 + "1" + "}" * 100_000, "format"),
+    ("duplicate-key-last-bad", text(record())[:-1] + ', "format": "x"}', "format"),
+    ("non-utf8-bytes", b'{"format": "\xff\xfe"}', "format"),
+    ("utf16-bytes", text(record()).encode("utf-16"), "format"),
+    ("utf8-bom", b"\xef\xbb\xbf" + text(record()).encode(), "format"),
+    ("escaped-lone-surrogate", '{"format": "\\ud800"}', "format"),
+    ("ten-megabyte-string", text(record(format="x" * 10**7)), "format"),
+    ("not-json-data", record(format=object()), "format"),
+    ("bytearray", bytearray(text(record()).encode()), "format"),
+]
+_full = load_vector("game-01.json")["record"]
+FROM_RECORD[[n for n, _, _ in FROM_RECORD].index("move-after-end")] = (
+    "move-after-end",
+    {**_full, "moves": [*_full["moves"], _full["moves"][0]]},
+    len(_full["moves"]),
+)
+
+API += [
+    Case(f"record-{name}", lambda g, r=value: Game.from_record(r), RecordError)
+    for name, value, _ in FROM_RECORD
+] + [
+    Case("record-lone-surrogate-str", lambda g: Game.from_record('{"f": "\ud800"}'), ValueError),
+    Case("record-dict-unknown-type", lambda g: Game.from_record({1j: 1}), RecordError),
+]
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Any:
+    """Kill the whole run (with every thread's traceback) if a case hangs, even in native code."""
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+def fingerprint(game: Game) -> tuple[str, str, str]:
+    return (game.snapshot_json(legal=True), game.record_json(), repr(game.moves))
+
+
+@pytest.mark.parametrize("case", API, ids=[c.name for c in API])
+def test_api_rejects(case: Case) -> None:
+    game = GAMES[case.game]()
+    before = fingerprint(game)
+    start = time.perf_counter()
+    caught: BaseException | None = None
+    try:
+        case.call(game)
+    except BaseException as exc:  # a PanicException is a BaseException
+        caught = exc
+    assert caught is not None, f"no {case.error.__name__} raised"
+    assert isinstance(caught, case.error), f"{type(caught).__mro__} is not {case.error}: {caught}"
+    assert str(caught)
+    assert time.perf_counter() - start < SECONDS
+    assert fingerprint(game) == before
+
+
+@pytest.mark.parametrize(
+    ("value", "at"), [(v, a) for _, v, a in FROM_RECORD], ids=[n for n, _, _ in FROM_RECORD]
+)
+def test_record_error_names_the_field(value: Any, at: str | int) -> None:
+    with pytest.raises(RecordError) as info:
+        Game.from_record(value)
+    assert info.value.at == at
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI: exit status 2, one line on stderr
+
+
+def _file(tmp_path: Path, content: bytes) -> str:
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    return str(path)
+
+
+REPLAY_FILES: list[tuple[str, Callable[[Path], str]]] = [
+    ("missing-file", lambda d: str(d / "nope.json")),
+    ("directory", lambda d: str(d)),
+    ("empty-file", lambda d: _file(d, b"")),
+    ("invalid-json", lambda d: _file(d, b"{")),
+    ("json-array", lambda d: _file(d, b"[]")),
+    ("non-utf8", lambda d: _file(d, b'{"format": "\xff"}')),
+    ("utf8-bom", lambda d: _file(d, b"\xef\xbb\xbf{}")),
+    ("deep-nesting", lambda d: _file(d, b"[" * 100_000 + b"]" * 100_000)),
+    ("huge-int", lambda d: _file(d, b'{"format": ' + b"1" * 5000 + b"}")),
+    ("nan", lambda d: _file(d, text(with_rules(players=float("nan"))).encode())),
+    ("infinity", lambda d: _file(d, b'{"format": "indigo-record/1", "pile": [1e999]}')),
+    ("duplicate-key", lambda d: _file(d, (text(record())[:-1] + ', "format": "x"}').encode())),
+    ("bad-format", lambda d: _file(d, text(record(format="x")).encode())),
+    ("bad-rules", lambda d: _file(d, text(with_rules(players=9)).encode())),
+    ("bad-pile", lambda d: _file(d, text(record(pile=[0] * 54)).encode())),
+    ("bad-move", lambda d: _file(d, text(with_move(2, rotation=-1)).encode())),
+    ("illegal-move", lambda d: _file(d, text(record(moves=record()["moves"] * 2)).encode())),
+    ("ten-megabytes", lambda d: _file(d, b" " * 10**7 + b"{")),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "snapshots"),
+    [(m, s) for _, m in REPLAY_FILES for s in (False, True)],
+    ids=[f"{n}{'-snapshots' if s else ''}" for n, _ in REPLAY_FILES for s in (False, True)],
+)
+def test_cli_replay_rejects(
+    make: Callable[[Path], str], snapshots: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["replay", make(tmp_path), *(["--snapshots", "--legal"] if snapshots else [])]
+    start = time.perf_counter()
+    assert main(argv) == 2
+    assert time.perf_counter() - start < SECONDS
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("indigo: error: ")
+
+
+def test_cli_replay_rejects_bad_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"format": ' + "1" * 5000 + "}"))
+    assert main(["replay", "-"]) == 2
+    _, err = capsys.readouterr()
+    assert len(err.splitlines()) == 1
+    assert err.startswith("indigo: error: <stdin>")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo", "--players", "99999999999999999999999"],
+        ["demo", "--seed", "9" * 5000],
+        ["demo", "--seed", str(2**63)],
+        ["demo", "--board-every", "-1"],
+        ["demo", "--delay", "inf"],
+        ["replay", "x.json", "--frobnicate"],
+    ],
+)
+def test_cli_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Usage errors follow argparse: a usage line, then one ``indigo ...: error:`` line."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.startswith("usage: indigo")
+    last = err.splitlines()[-1]
+    assert last.startswith("indigo")
+    assert ": error: " in last
+
+
+def test_enough_cases() -> None:
+    cli = 2 * len(REPLAY_FILES) + 1 + 6
+    assert len(API) + len(FROM_RECORD) + cli >= 100

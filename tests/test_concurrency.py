@@ -1,0 +1,221 @@
+"""Games and bots from many threads at once, and after ``fork``.
+
+Each workload is a function ``seed -> str`` (a record or a snapshot as JSON) that must give the
+same answer whether it runs sequentially, on many threads at once (``Game.from_record`` and the
+bots release the GIL), in a child process after ``os.fork()``, or in a ``multiprocessing`` pool
+with the fork start method. To cover a new engine feature, add one ``Workload`` to ``WORKLOADS``.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import pytest
+
+from conftest import GAME_FILES, load_vector
+from indigo import Game, GreedyBot, IllegalMoveError, IsmctsBot, RandomBot, Rules, simulate
+
+THREADS = 8
+SEEDS = list(range(12))
+VECTOR_RECORDS = [json.dumps(load_vector(p.name)["record"]) for p in GAME_FILES]
+
+
+def bot_game(seed: int) -> str:
+    """A whole game, greedy against random, in a configuration chosen by the seed."""
+    rules = Rules(2 + seed % 3, 1 + seed % 2)
+    game = Game(rules, seed=seed)
+    bots = [
+        GreedyBot(seed=seed + s) if s % 2 == 0 else RandomBot(seed=seed + s)
+        for s in range(rules.players)
+    ]
+    while not game.over:
+        game.play(bots[game.to_move or 0].choose(game))
+    return game.record_json()
+
+
+def record_replay(seed: int) -> str:
+    """Replays a vector record (GIL released) and snapshots the end, with the legal list."""
+    game = Game.from_record(VECTOR_RECORDS[seed % len(VECTOR_RECORDS)])
+    return game.snapshot_json(legal=True)
+
+
+def play_undo_copy(seed: int) -> str:
+    """Random play with undos, clones and a record round trip along the way."""
+    game = Game(Rules.tactical(4), seed=seed)
+    bot = RandomBot(seed=seed)
+    step = 0
+    while not game.over:
+        step += 1
+        game.play(bot.choose(game))
+        if step % 7 == 0:
+            game.undo()
+        if step % 11 == 0:
+            game = Game.from_record(game.clone().record_json())
+    return game.record_json()
+
+
+def ismcts_search(seed: int) -> str:
+    """One ISMCTS search on two threads (a rayon pool inside the bot)."""
+    game = Game(Rules(2 + seed % 3, 1 + seed % 2), seed=seed)
+    found = IsmctsBot(150, threads=2, seed=seed).search(game)
+    return json.dumps([str(found.best), sorted(found.visits.items())])
+
+
+def batch(seed: int) -> str:
+    """A batch of games on two threads (a rayon pool per batch)."""
+    result = simulate(["greedy", "ismcts:10"], 4, seed=seed, threads=2)
+    return json.dumps([result.scores.tolist(), result.placements.tolist()])
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    run: Callable[[int], str]
+
+
+WORKLOADS = [
+    Workload("bot-game", bot_game),
+    Workload("record-replay", record_replay),
+    Workload("play-undo-copy", play_undo_copy),
+    Workload("ismcts-search", ismcts_search),
+    Workload("batch", batch),
+]
+IDS = [w.name for w in WORKLOADS]
+
+
+def sequential(workload: Workload) -> list[str]:
+    return [workload.run(seed) for seed in SEEDS]
+
+
+@pytest.mark.parametrize("workload", WORKLOADS, ids=IDS)
+def test_threads_match_sequential(workload: Workload) -> None:
+    expected = sequential(workload)
+    assert len(set(expected)) > 1  # the seeds matter
+    with ThreadPoolExecutor(THREADS) as pool:
+        assert list(pool.map(workload.run, SEEDS * 3)) == expected * 3
+
+
+def test_all_workloads_at_once_match_sequential() -> None:
+    jobs = [(w, seed) for seed in SEEDS for w in WORKLOADS]
+    expected = [w.run(seed) for w, seed in jobs]
+    with ThreadPoolExecutor(THREADS) as pool:
+        assert list(pool.map(lambda job: job[0].run(job[1]), jobs)) == expected
+
+
+def test_game_stays_playable_while_a_bot_thinks_on_it() -> None:
+    """A bot on another thread only reads a copy of the position: playing is never blocked."""
+    game = Game(Rules.tactical(4), seed=3)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def think() -> None:
+        bot = GreedyBot(seed=1)
+        while not stop.is_set():
+            try:
+                bot.choose(game)
+            except IllegalMoveError:
+                pass  # the game ended between the check and the choice
+            except BaseException as exc:
+                errors.append(exc)
+
+    thinker = threading.Thread(target=think)
+    thinker.start()
+    try:
+        player = RandomBot(seed=2)
+        for _ in range(3):
+            while not game.over:
+                game.play(player.choose(game.clone()))
+            while game.moves:
+                game.undo()
+    finally:
+        stop.set()
+        thinker.join()
+    assert errors == []
+
+
+def test_one_bot_shared_by_threads() -> None:
+    """Threads sharing one bot take turns with it; each choice is a legal move."""
+    bot = GreedyBot(seed=1)
+    games = [Game(Rules(2 + s % 3), seed=s) for s in range(THREADS)]
+
+    def choose_all(game: Game) -> list[bool]:
+        return [bot.choose(game) in game.legal_moves for _ in range(50)]
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        assert all(all(ok) for ok in pool.map(choose_all, games))
+
+
+# ---------------------------------------------------------------------------------------------
+# fork
+
+
+def _warm_up_threads() -> None:
+    """Use the engine from other threads first: a fork must not inherit a broken state."""
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(bot_game, SEEDS[:4]))
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+@pytest.mark.parametrize("workload", WORKLOADS, ids=IDS)
+def test_fork_child_matches_parent(workload: Workload) -> None:
+    expected = sequential(workload)
+    _warm_up_threads()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, report, and leave without running pytest's teardown
+        status = 1
+        try:
+            os.close(read)
+            with os.fdopen(write, "w") as out:
+                json.dump(sequential(workload), out)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read) as inp:
+        got = inp.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert json.loads(got) == expected
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+@pytest.mark.parametrize("workload", WORKLOADS, ids=IDS)
+def test_multiprocessing_fork_pool(workload: Workload) -> None:
+    expected = sequential(workload)
+    _warm_up_threads()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert pool.map(workload.run, SEEDS) == expected
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_a_bots_thread_pool_survives_fork() -> None:
+    """A bot whose pool started in the parent searches in the child exactly as in the parent."""
+    game = Game(Rules.indigo(2), seed=5)
+    bot = IsmctsBot(200, threads=2, seed=9)
+    bot.search(game)  # the pool now exists in the parent
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read)
+            found = bot.search(game)
+            with os.fdopen(write, "w") as out:
+                json.dump([str(found.best), sorted(found.visits.items())], out)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    found = bot.search(game)  # the parent's next search: the same seed state as the child's
+    with os.fdopen(read) as inp:
+        got = json.loads(inp.read())
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert got == json.loads(json.dumps([str(found.best), sorted(found.visits.items())]))
