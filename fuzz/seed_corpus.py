@@ -18,18 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from reference.engine import BOX, RefGame, canonical_rotation  # noqa: E402
-
-CONFIGS = [
-    (2, 1, "shared"),
-    (2, 2, "shared"),
-    (3, 1, "shared"),
-    (3, 2, "shared"),
-    (3, 1, "exclusive"),
-    (3, 2, "exclusive"),
-    (4, 1, "shared"),
-    (4, 2, "shared"),
-]
+from reference.engine import BOX, CONFIGS, RefGame, canonical_rotation  # noqa: E402
 
 
 def differential_bytes(record: dict) -> bytes:

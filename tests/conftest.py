@@ -22,6 +22,7 @@ import indigo
 from reference.engine import (
     ALL_CELLS,
     BOX,
+    CONFIGS,
     CORNERS,
     DISTINCT_ROTATIONS,
     GATE_CELLS,
@@ -66,18 +67,6 @@ GAME_FILES = sorted(VECTORS_DIR.glob("game-*.json"))
 # --------------------------------------------------------------------------------------------
 # Configurations, piles, vectors
 # --------------------------------------------------------------------------------------------
-
-# The 8 configurations: (players, hand_size, three_player_gates).
-CONFIGS = [
-    (2, 1, "shared"),
-    (2, 2, "shared"),
-    (3, 1, "shared"),
-    (3, 2, "shared"),
-    (3, 1, "exclusive"),
-    (3, 2, "exclusive"),
-    (4, 1, "shared"),
-    (4, 2, "shared"),
-]
 
 
 def config_id(config: tuple[int, int, str]) -> str:

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import indigo
+from conftest import CONFIGS as ALL_CONFIGS
+from conftest import make_rules
 from indigo import (
     ACTION_COUNT,
     OBSERVATION_LAYOUT,
@@ -31,11 +33,7 @@ from indigo.bots import Bot, make_bot, play_game, split_bot_specs
 from indigo.cli import main
 from indigo.tournament import lineups, run_tournament, summarise, wilson_interval
 
-CONFIGS = [
-    Rules(players, hand, three_player_gates=gates)
-    for hand in (1, 2)
-    for players, gates in ((2, "shared"), (3, "shared"), (3, "exclusive"), (4, "shared"))
-]
+CONFIGS = [make_rules(config) for config in ALL_CONFIGS]
 
 
 def random_games(seed: int = 0, every: int = 5) -> Iterator[Game]:

@@ -49,6 +49,17 @@ TILE_PAIRS = [
 DISTINCT_ROTATIONS = [3, 1, 3, 6, 2]
 BOX = [t for t, n in enumerate(TILE_COUNTS) for _ in range(n)]
 GEM_POINTS = {"amber": 1, "emerald": 2, "sapphire": 3}  # section 8
+# The 8 rule configurations (section 9): (players, hand_size, three_player_gates).
+CONFIGS = [
+    (2, 1, "shared"),
+    (2, 2, "shared"),
+    (3, 1, "shared"),
+    (3, 2, "shared"),
+    (3, 1, "exclusive"),
+    (3, 2, "exclusive"),
+    (4, 1, "shared"),
+    (4, 2, "shared"),
+]
 GEMS = ("amber", "emerald", "sapphire")
 
 # Section 5, copied (not derived): gate -> owners.

@@ -20,6 +20,21 @@ use crate::{
 #[pyclass(module = "indigo", frozen)]
 pub(crate) struct IsmctsBot(Mutex<Ismcts>);
 
+/// `value` if `low <= value <= high`, else an error naming the range.
+fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
+    u64::try_from(value)
+        .ok()
+        .filter(|v| (low..=high).contains(v))
+        .ok_or_else(|| {
+            let high = if high >= 1 << 32 && high.is_power_of_two() {
+                format!("2**{}", high.trailing_zeros())
+            } else {
+                high.to_string()
+            };
+            IndigoError::new_err(format!("{name} must be {low} to {high}, not {value}"))
+        })
+}
+
 fn positive(name: &str, value: f64) -> PyResult<f64> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
@@ -123,12 +138,7 @@ impl IsmctsBot {
                 "exploration must be a number >= 0, not {exploration}"
             )));
         }
-        let threads = usize::try_from(threads.0)
-            .ok()
-            .filter(|t| (1..=1024).contains(t))
-            .ok_or_else(|| {
-                IndigoError::new_err(format!("threads must be 1 to 1024, not {}", threads.0))
-            })?;
+        let threads = in_range("threads", threads, 1, 1024)? as usize;
         let config = IsmctsConfig {
             budget,
             exploration: exploration as f32,
@@ -331,24 +341,9 @@ pub(crate) fn simulate(
     if lineups.is_empty() {
         return Err(IndigoError::new_err("lineups must not be empty"));
     }
-    let games = u64::try_from(games.0)
-        .ok()
-        .filter(|&g| g <= 1 << 32)
-        .ok_or_else(|| {
-            IndigoError::new_err(format!("games must be 0 to 2**32, not {}", games.0))
-        })?;
-    let start = u64::try_from(start.0)
-        .ok()
-        .filter(|&s| s <= 1 << 62)
-        .ok_or_else(|| {
-            IndigoError::new_err(format!("start must be 0 to 2**62, not {}", start.0))
-        })?;
-    let threads = usize::try_from(threads.0)
-        .ok()
-        .filter(|&t| t <= 1024)
-        .ok_or_else(|| {
-            IndigoError::new_err(format!("threads must be 0 to 1024, not {}", threads.0))
-        })?;
+    let games = in_range("games", games, 0, 1 << 32)?;
+    let start = in_range("start", start, 0, 1 << 62)?;
+    let threads = in_range("threads", threads, 0, 1024)? as usize;
     let interval = Duration::from_secs_f64(positive("interval", interval)?.min(3600.0));
     let batch = Batch {
         rules,
