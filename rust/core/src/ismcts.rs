@@ -155,6 +155,9 @@ impl Tree {
                     .unwrap_or_else(|| unreachable!("a set bit below len"));
                 self.add_child(node, action, seat)
             };
+            if next == NONE {
+                break; // no legal action: cannot happen while a seat is to move
+            }
             let expanded = !untried.is_empty();
             position.apply(self.nodes[next as usize].action.to_move(), &mut ());
             path.push(next);
