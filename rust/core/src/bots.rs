@@ -3,6 +3,7 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use crate::action::Action;
 use crate::board::ROUTE_CELLS;
 use crate::moves::Move;
 use crate::position::{ALLOWED, Information, Position};
@@ -44,8 +45,10 @@ pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
 
 impl Bot for RandomBot {
     fn choose(&mut self, info: &Information) -> Option<Move> {
-        let moves = info.legal_moves();
-        (!moves.is_empty()).then(|| moves[below(&mut self.rng, moves.len())])
+        // Actions ascend in legal-move order, so the k-th action is the k-th legal move.
+        let legal = info.legal_action_set();
+        let count = legal.len();
+        (count > 0).then(|| legal.nth(below(&mut self.rng, count)).map(Action::to_move))?
     }
 }
 

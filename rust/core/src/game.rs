@@ -202,21 +202,23 @@ impl Game {
                 }
             }
         }
+        // With open hands each draw is public: seat k's n-th draw after the deal.
+        let open: Vec<Vec<TileType>> = if rules.open_hands() {
+            (0..rules.players()).map(|seat| self.draws(seat)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut next = [usize::from(rules.hand_size()); crate::position::MAX_PLAYERS];
         for (i, turn) in self.turns.iter().enumerate() {
-            let _ = write!(s, "; {}:{}", turn.effects.seat, turn.effects.mv.canonical());
+            let seat = turn.effects.seat;
+            let _ = write!(s, "; {seat}:{}", turn.effects.mv.canonical());
             if self.drew_after(i) {
                 s.push_str(" +");
-                if rules.open_hands() {
-                    let drawn = self.draws(turn.effects.seat);
-                    let before = self.turns[..i]
-                        .iter()
-                        .filter(|t| t.effects.seat == turn.effects.seat)
-                        .count();
-                    let dealt = usize::from(rules.hand_size());
-                    if let Some(t) = drawn.get(dealt + before) {
-                        let _ = write!(s, "{t}");
-                    }
+                let k = usize::from(seat);
+                if let Some(t) = open.get(k).and_then(|d| d.get(next[k])) {
+                    let _ = write!(s, "{t}");
                 }
+                next[k] += 1;
             }
         }
         let _ = write!(s, "; {}", self.position.information(0).public_string());

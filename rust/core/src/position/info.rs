@@ -114,12 +114,12 @@ impl Information {
         self.position
     }
 
-    /// The observer's legal placements when it is to move (others' hands are hidden).
-    pub fn legal_moves(&self) -> Vec<crate::moves::Move> {
+    /// The observer's legal actions when it is to move, else none.
+    pub fn legal_action_set(&self) -> crate::action::ActionSet {
         if self.to_move() == Some(self.observer) {
-            self.position.legal_moves()
+            self.position.legal_action_set()
         } else {
-            Vec::new()
+            crate::action::ActionSet::default()
         }
     }
 
