@@ -109,6 +109,54 @@ const fn build_neighbours() -> [[u8; 6]; CELL_COUNT] {
 /// `NEIGHBOURS[cell][edge]`: the neighbouring cell index, or [`OFF_BOARD`].
 pub(crate) const NEIGHBOURS: [[u8; 6]; CELL_COUNT] = build_neighbours();
 
+/// [`ACROSS`]'s cell beyond the rim: one past the last cell, so a table with a spare row
+/// there (always empty) can be read without a branch.
+pub(crate) const BEYOND: u8 = CELL_COUNT as u8;
+
+/// The far side of an edge: the neighbouring cell and its edge facing back.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Across {
+    /// The neighbour's index, or [`BEYOND`].
+    pub cell: u8,
+    /// The neighbour's edge that touches this one (`opposite(edge)`).
+    pub edge: u8,
+}
+
+/// `ACROSS[cell][edge]`: [`NEIGHBOURS`] with the facing edge, so gem movement computes no
+/// opposite edges.
+pub(crate) const ACROSS: [[Across; 6]; CELL_COUNT] = {
+    let mut out = [[Across {
+        cell: BEYOND,
+        edge: 0,
+    }; 6]; CELL_COUNT];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        let mut e = 0;
+        while e < 6 {
+            let n = NEIGHBOURS[i][e];
+            out[i][e] = Across {
+                cell: if n == OFF_BOARD { BEYOND } else { n },
+                edge: opposite(e as u8),
+            };
+            e += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// For each cell, the centre's edge that faces it, or 6 when it does not touch the centre.
+pub(crate) const CENTRE_FACING: [u8; CELL_COUNT] = {
+    let mut out = [6u8; CELL_COUNT];
+    let centre = index_of(0, 0) as usize;
+    let mut e = 0;
+    while e < 6 {
+        out[NEIGHBOURS[centre][e] as usize] = e as u8;
+        e += 1;
+    }
+    out
+};
+
 const fn build_kinds() -> [CellKind; CELL_COUNT] {
     let mut out = [CellKind::Route; CELL_COUNT];
     out[index_of(0, 0) as usize] = CellKind::Centre;

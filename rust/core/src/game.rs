@@ -1,6 +1,7 @@
 //! A game: a [`Position`] plus what apps need around it: the moves played, what each did, undo.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use rand_pcg::Pcg64Mcg;
 
@@ -19,12 +20,13 @@ struct Turn {
     effects: MoveEffects,
 }
 
-/// A game in progress with its history. Cloning copies the history too.
+/// A game in progress with its history. Clones share the turns played so far (each is
+/// immutable once played), so cloning costs a pointer per move, not a position.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
     seed: Option<u64>,
-    turns: Vec<Turn>,
+    turns: Vec<Arc<Turn>>,
 }
 
 impl Game {
@@ -124,7 +126,7 @@ impl Game {
             points,
             game_over: self.position.is_over(),
         };
-        self.turns.push(Turn { before, effects });
+        self.turns.push(Arc::new(Turn { before, effects }));
         Ok(&self.turns[self.turns.len() - 1].effects)
     }
 

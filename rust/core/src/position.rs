@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::action::ActionSet;
 use crate::board::{
-    CELL_COUNT, Cell, CellKind, GATE_OF, NEIGHBOURS, NO_GATE, OFF_BOARD, ROUTE_CELL_COUNT,
-    ROUTE_CELLS, ROUTE_SLOT, opposite,
+    ACROSS, Across, BEYOND, CELL_COUNT, CENTRE_FACING, Cell, CellKind, GATE_OF, NO_GATE,
+    ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT, opposite,
 };
 use crate::gem::Gem;
 use crate::moves::Move;
@@ -74,7 +74,8 @@ pub struct Position {
     /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
     empty: u64,
     /// `gems[cell][edge]`: the gem resting at that end of a path (`Gem::to_slot`), 0 for none.
-    gems: [[u8; 6]; CELL_COUNT],
+    /// Row [`BEYOND`] stands for off the board and stays empty.
+    gems: [[u8; 6]; CELL_COUNT + 1],
     /// Each hand as tile types ascending, `NO_TILE` in unused slots.
     hands: [[u8; 2]; MAX_PLAYERS],
     pile: [u8; TILE_TOTAL],
@@ -233,7 +234,7 @@ impl Position {
             )));
         }
         let mut tiles = [EMPTY_CODE; CELL_COUNT];
-        let mut gems = [[0u8; 6]; CELL_COUNT];
+        let mut gems = [[0u8; 6]; CELL_COUNT + 1];
         tiles[Cell::CENTRE.index()] = CENTRE_CODE;
         for d in 0..6u8 {
             let corner = Cell::corner(d);
@@ -584,22 +585,18 @@ impl Position {
         self.placed += 1;
 
         // Gems facing the new tile start to move; the centre releases one gem next to it.
+        let centre_edge = CENTRE_FACING[y];
+        if centre_edge < 6 && (self.released as usize) < CENTRE_ORDER.len() {
+            self.gems[Cell::CENTRE.index()][centre_edge as usize] =
+                CENTRE_ORDER[self.released as usize].to_slot();
+            self.released += 1;
+        }
+        // Branch-free: every edge is written, only those with a gem are kept.
         let mut movers = [(0u8, 0u8); 6];
         let mut count = 0;
-        for e in 0..6u8 {
-            let n = NEIGHBOURS[y][e as usize];
-            if n == OFF_BOARD {
-                continue;
-            }
-            let f = opposite(e);
-            if n as usize == Cell::CENTRE.index() && (self.released as usize) < CENTRE_ORDER.len() {
-                self.gems[n as usize][f as usize] = CENTRE_ORDER[self.released as usize].to_slot();
-                self.released += 1;
-            }
-            if self.gems[n as usize][f as usize] != 0 {
-                movers[count] = (n, f);
-                count += 1;
-            }
+        for across in ACROSS[y] {
+            movers[count] = (across.cell, across.edge);
+            count += usize::from(self.gems[across.cell as usize][across.edge as usize] != 0);
         }
         for i in 0..count {
             let (cell, edge) = movers[if REVERSED { count - 1 - i } else { i }];
@@ -645,12 +642,11 @@ impl Position {
         tracer.start(gem, cell_at(cell), edge);
         let (mut c, mut b) = (cell, edge);
         loop {
-            let m = NEIGHBOURS[c as usize][b as usize];
-            if m == OFF_BOARD {
+            let Across { cell: m, edge: f } = ACROSS[c as usize][b as usize];
+            if m == BEYOND {
                 self.collect(gem, GATE_OF[c as usize], tracer);
                 return;
             }
-            let f = opposite(b);
             let exit = PARTNERS[self.tiles[m as usize] as usize][f as usize];
             if exit == NO_EXIT {
                 // An empty cell or a dead end (centre, corner arrow).
@@ -747,6 +743,23 @@ impl Position {
             set.insert_slots(crate::action::action_base(tile, rho), slots);
         });
         set
+    }
+
+    /// A seat's hand as (first, second) types ascending, hidden tiles left out.
+    #[inline]
+    pub fn hand_pair(&self, seat: u8) -> (Option<TileType>, Option<TileType>) {
+        let [a, b] = self.hands[seat as usize];
+        let known = |t: u8| (t < HIDDEN).then(|| tile_type(t));
+        match (known(a), known(b)) {
+            (None, b) => (b, None),
+            pair => pair,
+        }
+    }
+
+    /// How many route cells are empty.
+    #[inline]
+    pub const fn empty_count(&self) -> usize {
+        ROUTE_CELL_COUNT - self.placed as usize
     }
 
     /// The empty route cells as a bitset over [`ROUTE_CELLS`] slots.
