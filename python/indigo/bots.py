@@ -63,7 +63,7 @@ BOT_NAMES = ("random", "greedy", "ismcts:200", "ismcts:1000")
 
 
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
-    """A native bot from a spec: ``random``, ``greedy``, ``ismcts`` (1000 simulations),
+    """A native bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts`` (1000 simulations),
     ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,c=0.7,threads=2``.
 
     Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec.

@@ -15,6 +15,7 @@
 //! ```
 
 pub mod action;
+pub mod bench;
 pub mod board;
 pub mod bots;
 pub mod game;
@@ -38,7 +39,7 @@ pub use moves::{Move, MoveError};
 pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Position, Utility};
 pub use record::{ErrorAt, RecordError};
 pub use rules::{GateVariant, Rules, RulesError, Theme, TieBreak};
-pub use simulate::{Batch, BotSpec, Outcome};
+pub use simulate::{Batch, BotSpec, Deal, NativeBot, Outcome};
 pub use tile::{Rotation, TileType};
 pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
 

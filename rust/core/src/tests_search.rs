@@ -18,7 +18,7 @@ use crate::position::{Information, OBSERVATION_SIZE, Phase, Position};
 use crate::record::snapshot;
 use crate::rules::Rules;
 use crate::setup::shuffled_pile;
-use crate::simulate::{Batch, BotSpec, play_game};
+use crate::simulate::{Batch, BotSpec, Deal, play_game};
 use crate::tests::all_configurations;
 use crate::tile::{TILE_TYPE_COUNT, TileType};
 
@@ -342,10 +342,10 @@ fn bots_play_only_legal_moves_in_every_configuration() {
         let seats: Vec<BotSpec> = (0..players).map(|s| specs[s % 3]).collect();
         for index in 0..2 {
             // play_game stops early on an illegal move; a full game proves every move legal.
-            let outcome = play_game(rules, &seats, 11, index);
+            let outcome = play_game(rules, &seats, 11, index, Deal::Python);
             let mut p = Position::new(rules, &shuffled_pile(crate::simulate::game_seed(11, index)))
                 .unwrap();
-            let mut bots: Vec<Box<dyn Bot + Send>> = (0..)
+            let mut bots: Vec<crate::simulate::NativeBot> = (0..)
                 .zip(&seats)
                 .map(|(s, spec)| {
                     spec.build(crate::simulate::mix(
@@ -412,6 +412,7 @@ fn ismcts_beats_random_play() {
         ],
         lineups: vec![vec![0, 1], vec![1, 0]],
         seed: 5,
+        deal: Deal::Python,
     };
     let outcomes = batch
         .run(0..20, 0, &AtomicU64::new(0), &AtomicBool::new(false))
@@ -428,6 +429,7 @@ fn bot_specs_parse_and_print() {
     for text in [
         "random",
         "greedy",
+        "playout",
         "ismcts:1000",
         "ismcts:time=0.5",
         "ismcts:200,c=0.5,threads=2",
@@ -443,6 +445,7 @@ fn bot_specs_parse_and_print() {
         "",
         "minimax",
         "random:3",
+        "playout:1",
         "ismcts:-1",
         "ismcts:1.5",
         "ismcts:c=nan",
@@ -460,6 +463,7 @@ fn batches_do_not_depend_on_threads_or_splitting() {
         bots: vec![BotSpec::Random, BotSpec::Greedy],
         lineups: vec![vec![0, 1], vec![1, 0]],
         seed: 99,
+        deal: Deal::Pcg,
     };
     let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
     let whole = batch.run(0..40, 1, &done, &cancel).unwrap();
@@ -499,4 +503,63 @@ fn returns_follow_the_result() {
             }
         }
     }
+}
+
+#[test]
+fn native_playouts_are_the_batch_games_of_playout_bots() {
+    for rules in [Rules::indigo(2).unwrap(), Rules::tactical(4).unwrap()] {
+        let batch = Batch {
+            rules,
+            bots: vec![BotSpec::Playout],
+            lineups: vec![vec![0; usize::from(rules.players())]],
+            seed: 17,
+            deal: Deal::Pcg,
+        };
+        let outcomes = batch
+            .run(3..203, 2, &AtomicU64::new(0), &AtomicBool::new(false))
+            .unwrap();
+        let native = crate::bench::playouts(rules, 17, 3..203);
+        assert_eq!(native, crate::bench::GamesSummary::of(&outcomes));
+        assert_eq!(native.games, 200);
+        // Every game ran to the end: 54 tiles or all gems gone.
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| o.placements == 54 || o.scores.iter().sum::<u16>() > 0)
+        );
+        // The checksum sees a change in any game.
+        let shifted = crate::bench::playouts(rules, 17, 4..204);
+        assert_ne!(native.checksum, shifted.checksum);
+    }
+}
+
+#[test]
+fn playout_bot_reads_only_what_the_mover_sees() {
+    use crate::bots::PlayoutBot;
+    for rules in all_configurations() {
+        for seed in 0..10u64 {
+            let mut p = Position::new(rules, &crate::simulate::pcg_pile(seed)).unwrap();
+            let (mut direct, mut informed) = (PlayoutBot::new(seed), PlayoutBot::new(seed));
+            while let Some(seat) = p.to_move() {
+                let mv = direct.choose_in(&p).unwrap();
+                assert_eq!(informed.choose(&p.information(seat)), Some(mv));
+                p.play(mv).unwrap();
+            }
+            assert!(p.is_over());
+        }
+    }
+}
+
+#[test]
+fn pcg_deals_are_shuffled_boxes() {
+    let piles: Vec<_> = (0..50).map(crate::simulate::pcg_pile).collect();
+    for pile in &piles {
+        assert!(Position::new(Rules::indigo(2).unwrap(), pile).is_ok());
+    }
+    let distinct: std::collections::HashSet<_> = piles.iter().collect();
+    assert_eq!(distinct.len(), 50);
+    assert_eq!(Deal::Pcg.pile(9), crate::simulate::pcg_pile(9));
+    assert_eq!(Deal::Python.pile(9), shuffled_pile(9));
+    assert_eq!("pcg".parse::<Deal>(), Ok(Deal::Pcg));
+    assert!("mt".parse::<Deal>().is_err());
 }

@@ -9,7 +9,9 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Mutex, PoisonError};
 
 use indigo_core::board::ROUTE_CELLS;
-use indigo_core::bots::{Bot, GreedyBot as CoreGreedy, RandomBot as CoreRandom};
+use indigo_core::bots::{
+    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
+};
 use indigo_core::position::OBSERVATION_SIZE;
 use indigo_core::record::{self, RecordError as CoreRecordError};
 use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
@@ -26,6 +28,7 @@ use pyo3::types::{PyBytes, PyDict, PyString, PyType};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+mod bench;
 mod search;
 
 pyo3::create_exception!(
@@ -403,11 +406,31 @@ impl Move {
 }
 
 /// A move given as a `Move`, as its text, or as an action number.
-#[derive(FromPyObject)]
 enum MoveArg {
     Move(Move),
     Text(String),
     Action(Int),
+}
+
+impl<'py> FromPyObject<'_, 'py> for MoveArg {
+    type Error = PyErr;
+
+    /// Checks each type in turn without raising, so action numbers cost no failed extraction.
+    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(m) = obj.cast::<Move>() {
+            return Ok(MoveArg::Move(*m.get()));
+        }
+        if obj.is_instance_of::<pyo3::types::PyInt>() {
+            return obj.extract().map(MoveArg::Action);
+        }
+        if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
+            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a move is a Move, its text such as \"3@0:-4,1\", or an action number, not {}",
+            obj.get_type().name()?
+        )))
+    }
 }
 
 impl MoveArg {
@@ -1157,6 +1180,11 @@ seeded_bot!(
     /// Plays the placement that gains most points for itself, then fewest for its opponents.
     GreedyBot(CoreGreedy)
 );
+seeded_bot!(
+    /// The benchmarks' playout policy: a uniformly random empty route cell, then a uniformly
+    /// random legal rotation of a random tile in hand. Cheaper than :class:`RandomBot`.
+    PlayoutBot(CorePlayout)
+);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1204,6 +1232,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<RandomBot>()?;
     m.add_class::<GreedyBot>()?;
+    m.add_class::<PlayoutBot>()?;
     search::register(m)?;
+    bench::register(m)?;
     Ok(())
 }

@@ -1,0 +1,116 @@
+//! The native workloads of `indigo bench`: seeded, so their checksums change only when the
+//! engine's behaviour does.
+
+use std::hint::black_box;
+use std::ops::Range;
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::bots::random_placement;
+use crate::moves::Move;
+use crate::position::{MAX_PLAYERS, Position};
+use crate::rules::Rules;
+use crate::simulate::{Outcome, game_seed, mix, pcg_pile};
+
+/// What a run of games came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct GamesSummary {
+    /// Games played.
+    pub games: u64,
+    /// Tiles placed in them.
+    pub placements: u64,
+    /// [`Outcome::fold_into`] over the games in index order.
+    pub checksum: u64,
+}
+
+impl GamesSummary {
+    /// The summary of `outcomes`, in order.
+    pub fn of<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> GamesSummary {
+        outcomes
+            .into_iter()
+            .fold(GamesSummary::default(), GamesSummary::with)
+    }
+
+    fn with(self, outcome: &Outcome) -> GamesSummary {
+        GamesSummary {
+            games: self.games + 1,
+            placements: self.placements + u64::from(outcome.placements),
+            checksum: outcome.fold_into(self.checksum),
+        }
+    }
+}
+
+/// Random playouts in a plain loop: games `games` of a batch seeded with `seed` in which every
+/// seat is a [`crate::bots::PlayoutBot`] and piles are dealt with [`crate::simulate::Deal::Pcg`].
+/// These are exactly the games [`crate::Batch::run`] plays for that batch (tested), without
+/// its bot objects, outcome list and thread pool.
+pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
+    let mut summary = GamesSummary::default();
+    for index in games {
+        let game = game_seed(seed, index);
+        let mut position =
+            Position::new(rules, &pcg_pile(game)).unwrap_or_else(|_| unreachable!("a box"));
+        let mut rngs: [Pcg64Mcg; MAX_PLAYERS] =
+            std::array::from_fn(|s| Pcg64Mcg::seed_from_u64(mix(game, s as u64)));
+        while let Some(seat) = position.to_move() {
+            let Some(mv) = random_placement(&position, &mut rngs[usize::from(seat)]) else {
+                break;
+            };
+            position.apply(mv, &mut ());
+        }
+        summary = summary.with(&Outcome::of(&position));
+    }
+    summary
+}
+
+/// Mean cost in nanoseconds of the core calls on positions met in seeded playouts.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct CallCosts {
+    /// [`Position::legal_moves`]: the sorted list, allocation included.
+    pub legal_moves_ns: f64,
+    /// [`Position::legal_action_set`]: the legal actions as a bitset.
+    pub legal_action_set_ns: f64,
+    /// [`Position::play`]: a checked placement on a copy, the copy included.
+    pub play_ns: f64,
+    /// Copying a [`Position`].
+    pub clone_ns: f64,
+}
+
+/// Times each core call over the positions of `games` seeded playouts, `rounds` times over.
+pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts {
+    let mut positions: Vec<(Position, Move)> = Vec::new();
+    for index in 0..games {
+        let mut position = Position::new(rules, &pcg_pile(game_seed(seed, index)))
+            .unwrap_or_else(|_| unreachable!("a box"));
+        let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, index));
+        while let Some(mv) = random_placement(&position, &mut rng) {
+            positions.push((position, mv));
+            position.apply(mv, &mut ());
+        }
+    }
+    let time = |f: &mut dyn FnMut(&(Position, Move))| {
+        let start = Instant::now();
+        for _ in 0..rounds {
+            positions.iter().for_each(&mut *f);
+        }
+        start.elapsed().as_secs_f64() * 1e9 / (positions.len() as f64 * f64::from(rounds))
+    };
+    CallCosts {
+        legal_moves_ns: time(&mut |(p, _)| {
+            black_box(black_box(p).legal_moves());
+        }),
+        legal_action_set_ns: time(&mut |(p, _)| {
+            black_box(black_box(p).legal_action_set());
+        }),
+        play_ns: time(&mut |(p, mv)| {
+            let mut next = *black_box(p);
+            black_box(next.play(black_box(*mv)).is_ok());
+            black_box(&next);
+        }),
+        clone_ns: time(&mut |(p, _)| {
+            black_box(*black_box(p));
+        }),
+    }
+}
