@@ -12,13 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from reference.engine import BOX, CONFIGS, RefGame, canonical_rotation  # noqa: E402
+from indigo.reference import BOX, CONFIGS, RefGame, canonical_rotation
 
 
 def differential_bytes(record: dict) -> bytes:

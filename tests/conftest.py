@@ -1,6 +1,6 @@
 """Shared fixtures and helpers for the indigo test suite.
 
-The rules tables and ``RefGame`` come from ``tests/reference/engine.py``, a pure-Python reference
+The rules tables and ``RefGame`` come from ``indigo.reference``, a pure-Python reference
 engine copied from ``shared/spec/RULES.md`` on purpose, not read from the engine: the tests compare
 the engine with an independent statement of the rules. They are re-exported here for the tests.
 """
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import indigo
-from reference.engine import (
+from indigo.reference import (
     ALL_CELLS,
     BOX,
     CONFIGS,

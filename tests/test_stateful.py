@@ -3,7 +3,7 @@
 Hypothesis drives a :class:`~hypothesis.stateful.RuleBasedStateMachine` through legal and
 illegal plays, undo, clone, pickle, record round trips (dict, JSON text, bytes), snapshots and
 bot choices, in every configuration. After every step the game must equal the pure-Python
-reference engine (``tests/reference``), and every rejected call must leave the game exactly as
+reference engine (``indigo.reference``), and every rejected call must leave the game exactly as
 it was (snapshot with legal list, record and history).
 """
 
@@ -29,7 +29,7 @@ from indigo import (
     RandomBot,
     RecordError,
 )
-from reference import RefGame
+from indigo.reference import RefGame
 
 
 def state(game: Game) -> tuple[Any, ...]:

@@ -467,7 +467,7 @@ def test_unreadable_record_bytes() -> None:
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_reference_engine_replays_vector(name: str) -> None:
-    """The pure-Python oracle (tests/reference) agrees with the public vectors, move by move."""
+    """The pure-Python oracle (indigo.reference) agrees with the public vectors, move by move."""
     vector = load_vector(name)
     record = vector["record"]
     ref = RefGame.from_rules(record["rules"], record["pile"])

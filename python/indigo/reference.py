@@ -1,7 +1,7 @@
 """A pure-Python reference engine for Indigo, written straight from ``shared/spec/RULES.md``.
 
 It is slow, short and obviously correct on purpose: every table is copied from the spec (nothing
-is derived from the engine under test, and nothing here imports ``indigo``), and
+is derived from the engine under test, and nothing here imports the rest of ``indigo``), and
 :meth:`RefGame.play` follows the reference algorithm of RULES.md section 7 line by line. It is the
 oracle of the property and stateful tests, a differential oracle for other engines and a speed
 baseline.
@@ -196,10 +196,15 @@ class RefGame:
     @classmethod
     def from_rules(cls, rules: Any, pile: Sequence[int]) -> RefGame:
         """From a record's ``rules`` dict or an object with those attributes (``indigo.Rules``)."""
-        get = rules.get if isinstance(rules, Mapping) else lambda k, d=None: getattr(rules, k, d)
+
+        def get(key: str, default: Any = None) -> Any:
+            if isinstance(rules, Mapping):
+                return rules.get(key, default)
+            return getattr(rules, key, default)
+
         return cls(
-            get("players"),
-            get("hand_size"),
+            int(get("players")),
+            int(get("hand_size")),
             get("three_player_gates", "shared"),
             pile,
             get("tie_break", "most-gems"),
