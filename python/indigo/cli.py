@@ -7,6 +7,8 @@
     Watch a whole game between bots in the terminal.
 ``indigo tournament --bots ismcts:1000,greedy,random [--players N] [--games G] [--json]``
     Play bots against each other in every seat and report win rates.
+``indigo bench [--json] [--quick]``
+    Time a fixed, seeded workload at every layer; print the figures and a checksum.
 
 Errors in the input (a bad record, an unreadable file, invalid JSON) print one line
 ``indigo: error: ...`` on standard error and exit with status 2, as do bad arguments.
@@ -170,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
     )
     _add_tournament(sub)
+    _add_bench(sub)
     _add_see_and_play(sub)
     return parser
 
@@ -244,6 +247,29 @@ def tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_bench(sub: Any) -> None:
+    bench = sub.add_parser(
+        "bench",
+        help="time the engine on a fixed workload",
+        description="Time a fixed, seeded workload at every layer (Rust playouts, the batch "
+        "API, Python calls, the pure-Python reference engine, ISMCTS on one and two threads) "
+        "and print each figure with its unit, the targets it meets, and a checksum of the games "
+        "played, which changes only when the engine's behaviour does. Each figure is the best "
+        "of three runs; compare figures as ratios within one run (docs/benchmarks.md).",
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead")
+    bench.add_argument("--quick", action="store_true", help="a tenth of the work: about a second")
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``indigo bench``: the figures as a table, or one JSON object with ``--json``."""
+    from indigo.bench import report, run
+
+    figures = run(quick=args.quick)
+    print(json.dumps(figures) if args.json else report(figures))
+    return 0
+
+
 def _add_see_and_play(sub: Any) -> None:
     """The ``render``, ``play`` and ``serve`` subcommands (implemented in their own modules)."""
     render = sub.add_parser(
@@ -288,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             return demo(args)
         if args.command == "tournament":
             return tournament(args)
+        if args.command == "bench":
+            return bench(args)
         if args.command in ("render", "play", "serve"):
             return _see_and_play(args)
         parser.print_help(sys.stderr)

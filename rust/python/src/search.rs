@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use indigo_core::bench::GamesSummary;
 use indigo_core::simulate::game_seed;
-use indigo_core::{
-    ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, TileType,
-};
+use indigo_core::{ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -261,13 +259,16 @@ impl Simulation {
     }
 
     /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
-    fn pile(&self, index: Int) -> PyResult<Vec<u8>> {
+    fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
         let last = self.games.checked_sub(1).ok_or_else(|| {
             IndigoError::new_err("this simulation holds no games: there is no pile")
         })?;
         let i = in_range("index", index, 0, last as u64)? as usize;
         let deal: Deal = self.deal.parse().unwrap_or_default();
-        Ok(deal.pile(self.seeds[i]).map(TileType::index).to_vec())
+        Ok(deal
+            .pile(self.seeds[i])
+            .map(|t| u32::from(t.index()))
+            .to_vec())
     }
 }
 

@@ -1,0 +1,325 @@
+"""``indigo bench``: a fixed, seeded workload timing every layer of the engine in one run.
+
+Each figure comes with its unit, and the run ends with a checksum of the games played, so a change
+in behaviour shows as well as a change in speed. Timings are the best of ``repeat`` runs of each
+workload (noise on a shared machine only ever adds time); compare figures as ratios within one
+run. See ``docs/benchmarks.md``.
+
+>>> figures = run(quick=True, repeat=1)
+>>> figures["batch_checksum"] == figures["native_checksum"]  # the same games, two ways
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from indigo import _native
+from indigo._native import Game, IsmctsBot, Move, Rules, simulate
+from indigo.reference import ROUTE_CELLS, RefGame, canonical_rotations
+
+SEED = 2026
+"""Seed of every workload: change it and the checksum changes."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Workload:
+    """How much of each kind of work one run does."""
+
+    playout_games: int  # native and batch random playouts
+    python_games: int  # Python loops of legal_moves + play, and the per-call timings
+    reference_games: int  # the pure-Python reference engine
+    searches: int  # ISMCTS searches per thread count
+    simulations: int  # per search
+
+
+FULL = Workload(
+    playout_games=200_000, python_games=400, reference_games=20, searches=8, simulations=4000
+)
+QUICK = Workload(
+    playout_games=20_000, python_games=40, reference_games=3, searches=2, simulations=1000
+)
+
+TARGETS: dict[str, tuple[str, float]] = {
+    "native_placements_per_s": (">=", 20_000_000),
+    "batch_over_native": (">=", 0.9),
+    "play_call_ns": ("<=", 1000),
+    "native_legal_moves_ns": ("<=", 1000),
+    "native_over_reference": (">=", 1000),
+    "ismcts_sims_per_s": (">=", 200_000),
+    "threads_speedup_2": (">=", 1.8),
+}
+"""The performance targets of issue 4: figure -> (comparison, bound)."""
+
+UNITS = {
+    "_per_s": "/s",
+    "_ns": "ns",
+    "_over_": "x",
+    "_speedup_": "x",
+}
+
+
+def best_of(repeat: int, work: Callable[[], tuple[float, T]]) -> tuple[float, T]:
+    """The shortest of ``repeat`` timed runs of ``work`` (which returns seconds and a result);
+    every run must give the same result."""
+    runs = [work() for _ in range(repeat)]
+    results = {json.dumps(result, sort_keys=True, default=str) for _, result in runs}
+    if len(results) != 1:
+        raise AssertionError(f"a seeded workload gave different results: {sorted(results)}")
+    return min(seconds for seconds, _ in runs), runs[0][1]
+
+
+def timed(work: Callable[[], T]) -> tuple[float, T]:
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
+def python_loop(rules: Rules, games: int) -> tuple[int, list[list[int]], list[list[Move]]]:
+    """The loop a Python user writes: ``legal_moves``, pick one uniformly, ``play``. Returns the
+    placements, each game's scores and each game's moves (game ``i`` is dealt by seed
+    ``SEED + i``)."""
+    choose = random.Random(SEED)
+    placements = 0
+    scores = []
+    played = []
+    for index in range(games):
+        game = Game(rules, seed=SEED + index)
+        while not game.over:
+            moves = game.legal_moves
+            game.play(moves[choose.randrange(len(moves))])
+            placements += 1
+        scores.append(game.scores)
+        played.append(game.moves)
+    return placements, scores, played
+
+
+def reference_playouts(rules: Rules, games: int) -> tuple[int, list[list[int]]]:
+    """The benchmark policy on the reference engine: a uniformly random empty route cell, then
+    a uniformly random legal distinct rotation of the tile in hand."""
+    choose = random.Random(SEED)
+    placements = 0
+    scores = []
+    for index in range(games):
+        pile = list(Game(rules, seed=SEED + index).pile)
+        ref = RefGame.from_rules(rules, pile)
+        while not ref.over and ref.to_move is not None:
+            tile = choose.choice(ref.hands[ref.to_move])
+            q, r = choose.choice([cell for cell in ROUTE_CELLS if cell not in ref.tiles])
+            rotations = [
+                rho for rho in canonical_rotations(tile) if ref.is_legal((tile, rho, q, r))
+            ]
+            ref.play((tile, choose.choice(rotations), q, r))
+            placements += 1
+        scores.append(ref.scores)
+    return placements, scores
+
+
+def reference_loop(rules: Rules, games: int) -> tuple[int, list[list[int]]]:
+    """:func:`python_loop` on the reference engine: the same choices give the same games."""
+    choose = random.Random(SEED)
+    placements = 0
+    scores = []
+    for index in range(games):
+        ref = RefGame.from_rules(rules, list(Game(rules, seed=SEED + index).pile))
+        while moves := ref.legal_moves():
+            ref.play(moves[choose.randrange(len(moves))])
+            placements += 1
+        scores.append(ref.scores)
+    return placements, scores
+
+
+def call_costs(rules: Rules, played: list[list[Move]], repeat: int) -> dict[str, float]:
+    """Nanoseconds per Python call of ``play(move)`` (replaying the games :func:`python_loop`
+    played), and of ``legal_moves`` and ``clone()`` on every position met in them."""
+    positions: list[Game] = []
+    for index, moves in enumerate(played):
+        game = Game(rules, seed=SEED + index)
+        for move in moves:
+            positions.append(game.clone())
+            game.play(move)
+    calls = len(positions)
+
+    def replay() -> tuple[float, int]:
+        fresh = [Game(rules, seed=SEED + index) for index in range(len(played))]
+        start = time.perf_counter()
+        for game, moves in zip(fresh, played, strict=True):
+            for move in moves:
+                game.play(move)
+        return time.perf_counter() - start, calls
+
+    def legal_all() -> tuple[float, int]:
+        return timed(lambda: sum(len(g.legal_moves) for g in positions))
+
+    def clone_all() -> tuple[float, int]:
+        return timed(lambda: len([g.clone() for g in positions]))
+
+    return {
+        "play_call_ns": best_of(repeat, replay)[0] / calls * 1e9,
+        "legal_moves_call_ns": best_of(repeat, legal_all)[0] / calls * 1e9,
+        "clone_call_ns": best_of(repeat, clone_all)[0] / calls * 1e9,
+    }
+
+
+def ismcts_rate(position: Game, work: Workload, threads: int, repeat: int) -> float:
+    """Simulations per second of ``work.searches`` searches from ``position``."""
+
+    def searches() -> tuple[float, list[str]]:
+        bot = IsmctsBot(work.simulations, threads=threads, seed=SEED)
+        start = time.perf_counter()
+        results = [bot.search(position) for _ in range(work.searches)]
+        seconds = time.perf_counter() - start
+        if any(r.simulations != work.simulations for r in results):
+            raise AssertionError("a search stopped short of its simulation budget")
+        # Root-parallel searches are seeded per thread, so one thread count gives one result.
+        return seconds, [str(r.best) for r in results]
+
+    seconds, _ = best_of(repeat, searches)
+    return work.searches * work.simulations / seconds
+
+
+def midgame(rules: Rules) -> Game:
+    """A seeded position 20 placements into a game."""
+    game = Game(rules, seed=SEED)
+    choose = random.Random(SEED)
+    for _ in range(20):
+        moves = game.legal_moves
+        game.play(moves[choose.randrange(len(moves))])
+    return game
+
+
+def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
+    """Every figure of the benchmark, with its checksum, as one dict (``indigo bench --json``)."""
+    work = QUICK if quick else FULL
+    rules = Rules.indigo(2)
+    clock = time.perf_counter()
+    out: dict[str, Any] = {}
+
+    def native() -> tuple[float, tuple[int, int]]:
+        _, placements, checksum, seconds = _native.native_playouts(rules, SEED, work.playout_games)
+        return seconds, (placements, checksum)
+
+    def batch() -> tuple[float, tuple[int, int]]:
+        seconds, result = timed(
+            lambda: simulate(
+                ["playout"], work.playout_games, rules=rules, seed=SEED, threads=1, deal="pcg"
+            )
+        )
+        return seconds, (int(result.placements.sum()), result.checksum)
+
+    def batch_two_threads() -> tuple[float, int]:
+        seconds, result = timed(
+            lambda: simulate(
+                ["playout"], work.playout_games, rules=rules, seed=SEED, threads=2, deal="pcg"
+            )
+        )
+        return seconds, result.checksum
+
+    # Warm up: the first batch imports numpy and starts the thread pool.
+    simulate(["playout"], 10, rules=rules, seed=SEED, threads=2, deal="pcg")
+    native_s, (placements, native_checksum) = best_of(repeat, native)
+    batch_s, (batch_placements, batch_checksum) = best_of(repeat, batch)
+    batch2_s, _ = best_of(repeat, batch_two_threads)
+    out["native_placements_per_s"] = placements / native_s
+    out["batch_placements_per_s"] = batch_placements / batch_s
+    out["batch_over_native"] = out["batch_placements_per_s"] / out["native_placements_per_s"]
+    out["batch_threads_speedup_2"] = batch_s / batch2_s
+    out["native_checksum"] = f"{native_checksum:016x}"
+    out["batch_checksum"] = f"{batch_checksum:016x}"
+    if batch_checksum != native_checksum or batch_placements != placements:
+        raise AssertionError("the batch API played other games than the native loop")
+
+    native_costs = _native.native_call_costs(rules, SEED, 100, 5 if quick else 40)
+    for name, ns in native_costs.items():
+        out[f"native_{name}"] = ns
+
+    loop_s, (loop_placements, loop_scores, played) = best_of(
+        repeat, lambda: timed(lambda: python_loop(rules, work.python_games))
+    )
+    out["python_loop_placements_per_s"] = loop_placements / loop_s
+    out.update(call_costs(rules, played, repeat))
+
+    ref_s, (ref_placements, ref_scores) = best_of(
+        1, lambda: timed(lambda: reference_playouts(rules, work.reference_games))
+    )
+    out["reference_placements_per_s"] = ref_placements / ref_s
+    ref_loop_s, (ref_loop_placements, ref_loop_scores) = best_of(
+        1, lambda: timed(lambda: reference_loop(rules, work.reference_games))
+    )
+    out["reference_loop_placements_per_s"] = ref_loop_placements / ref_loop_s
+    out["python_loop_over_reference_loop"] = (
+        out["python_loop_placements_per_s"] / out["reference_loop_placements_per_s"]
+    )
+    if ref_loop_scores != loop_scores[: work.reference_games]:
+        raise AssertionError("the reference engine and indigo disagree on the same games")
+    out["native_over_reference"] = (
+        out["native_placements_per_s"] / out["reference_placements_per_s"]
+    )
+
+    opening = Game(rules, seed=SEED)
+    one = ismcts_rate(opening, work, 1, repeat)
+    two = ismcts_rate(opening, work, 2, repeat)
+    out["ismcts_sims_per_s"] = one
+    out["ismcts_midgame_sims_per_s"] = ismcts_rate(midgame(rules), work, 1, repeat)
+    out["threads_speedup_2"] = two / one
+
+    games = {
+        "playouts": [placements, native_checksum],
+        "python_loop": loop_scores,
+        "reference": ref_scores,
+        "reference_loop": ref_loop_scores,
+    }
+    digest = hashlib.blake2b(json.dumps(games).encode(), digest_size=8)
+    out["checksum"] = digest.hexdigest()
+    out["workload"] = {**work.__dict__, "seed": SEED, "repeat": repeat, "quick": quick}
+    out["machine"] = {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+    out["seconds"] = time.perf_counter() - clock
+    out["targets"] = {
+        name: {"bound": f"{op} {bound:g}", "met": met(out[name], op, bound)}
+        for name, (op, bound) in TARGETS.items()
+    }
+    return out
+
+
+def met(value: float, op: str, bound: float) -> bool:
+    return value >= bound if op == ">=" else value <= bound
+
+
+def unit(name: str) -> str:
+    return next((u for key, u in UNITS.items() if key in name), "")
+
+
+def report(figures: dict[str, Any]) -> str:
+    """The figures as an aligned table, one per line, with units and the targets they meet."""
+    lines = []
+    for name, value in figures.items():
+        if not isinstance(value, float) or name == "seconds":
+            continue
+        target = figures["targets"].get(name)
+        verdict = (
+            f"  target {target['bound']}: {'met' if target['met'] else 'MISSED'}" if target else ""
+        )
+        shown = f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
+        lines.append(f"{name:<32}{shown:>16} {unit(name):<3}{verdict}")
+    work = figures["workload"]
+    lines.append(f"{'checksum':<32}{figures['checksum']:>16}")
+    lines.append(
+        f"workload: seed {work['seed']}, {'quick' if work['quick'] else 'full'}, best of "
+        f"{work['repeat']}; {figures['seconds']:.1f} s on {figures['machine']['cpus']} CPUs"
+    )
+    return "\n".join(lines)
