@@ -1,13 +1,17 @@
 //! Criterion benches of the core operations. Run: `cargo bench -p indigo-core --bench core`.
 //! Throughput is reported in placements (elements) per second for the playout benches and in
-//! simulations per second for the ISMCTS ones.
+//! simulations per second for the ISMCTS ones. `indigo bench` times the same workloads from
+//! Python; see docs/benchmarks.md.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use indigo_core::bench::playouts;
 use indigo_core::bots::{random_placement, random_playout};
 use indigo_core::setup::shuffled_pile;
-use indigo_core::{Ismcts, IsmctsConfig, Position, Rules};
+use indigo_core::{Batch, BotSpec, Deal, Ismcts, IsmctsConfig, Position, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -46,6 +50,24 @@ fn bench(c: &mut Criterion) {
             let mut p = start;
             black_box(random_playout(&mut p, &mut rng))
         });
+    });
+    // The `indigo bench` workload: fresh PCG deals, two seats of the playout policy, in a plain
+    // loop and through the batch API on one thread (the same games: tested).
+    let games = 200u64;
+    let placements = playouts(rules, 2026, 0..games).placements;
+    group.throughput(Throughput::Elements(placements));
+    group.bench_function("bench_workload_200_games", |b| {
+        b.iter(|| playouts(rules, black_box(2026), 0..games));
+    });
+    let batch = Batch {
+        rules,
+        bots: vec![BotSpec::Playout],
+        lineups: vec![vec![0, 0]],
+        seed: 2026,
+        deal: Deal::Pcg,
+    };
+    group.bench_function("batch_200_games_1_thread", |b| {
+        b.iter(|| batch.run(0..games, 1, &AtomicU64::new(0), &AtomicBool::new(false)));
     });
     group.finish();
 
