@@ -21,7 +21,7 @@ def test_examples_run(page: Path) -> None:
         assert result.attempted > 0
 
 
-MODULES = ["indigo", "indigo.bots", "indigo.tournament"]
+MODULES = ["indigo", "indigo.bots", "indigo.tournament", "indigo.bench"]
 
 
 @pytest.mark.parametrize("name", MODULES)
