@@ -32,6 +32,7 @@ from indigo._native import (
     RulesError,
     SearchResult,
     Simulation,
+    VectorGames,
     __version__,
     simulate,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "ThemeName",
     "TieBreak",
     "Utility",
+    "VectorGames",
     "__version__",
     "make_bot",
     "play_game",

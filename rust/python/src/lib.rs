@@ -27,6 +27,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 mod search;
+mod vector;
 
 pyo3::create_exception!(
     indigo,
@@ -102,6 +103,10 @@ impl<'py> FromPyObject<'_, 'py> for Int {
             Err(e) => Err(e),
         }
     }
+}
+
+fn parse_utility(name: &str) -> PyResult<Utility> {
+    name.parse().map_err(IndigoError::new_err)
 }
 
 fn parse_gem(name: &str) -> PyResult<Gem> {
@@ -1060,16 +1065,7 @@ impl Game {
     /// of opponents beaten, ties half); win and rank are 0 until the game is over.
     #[pyo3(signature = (utility="points"))]
     fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
-        let utility = match utility {
-            "points" => Utility::Points,
-            "win" => Utility::Win,
-            "rank" => Utility::Rank,
-            other => {
-                return Err(IndigoError::new_err(format!(
-                    "utility must be 'points', 'win' or 'rank', not {other:?}"
-                )));
-            }
-        };
+        let utility = parse_utility(utility)?;
         let players = usize::from(self.0.rules().players());
         Ok(self.0.position().returns(utility)[..players].to_vec())
     }
@@ -1205,5 +1201,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RandomBot>()?;
     m.add_class::<GreedyBot>()?;
     search::register(m)?;
+    m.add_class::<vector::VectorGames>()?;
     Ok(())
 }

@@ -21,7 +21,7 @@ use crate::{
 pub(crate) struct IsmctsBot(Mutex<Ismcts>);
 
 /// `value` if `low <= value <= high`, else an error naming the range.
-fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
+pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
     u64::try_from(value)
         .ok()
         .filter(|v| (low..=high).contains(v))
