@@ -7,10 +7,12 @@ Run (one core, as the note's figures were made):
 ``throughput`` steps ``indigo.VectorGames`` (one Rust call per step for all games, random legal
 actions picked with numpy) and the PettingZoo env ``indigo_v0.env()`` (random legal actions from
 the observation's mask, one Python call per move) and prints one JSON object: moves per second
-of each and their ratio. ``match`` plays seat-balanced 2-player games of ``indigo.IsmctsBot``
-(``time=T``, one thread) against OpenSpiel's Python ``ISMCTSBot`` on ``python_indigo`` with the
-same wall time per move; each pair of games shares a deal with the seats swapped. It prints the
-settings, the mean seconds per move of each bot, and our win share with a Wilson 95% interval.
+of each and their ratio (the vector loop includes picking the actions with numpy; the rate of
+its ``step`` calls alone is given too). ``match`` plays seat-balanced 2-player games of
+``indigo.IsmctsBot`` (``time=T``, one thread) against OpenSpiel's Python ``ISMCTSBot`` on
+``python_indigo`` with the same wall time per move; each pair of games shares a deal with the
+seats swapped. It prints the settings, the mean seconds per move of each bot, and our win share
+with a Wilson 95% interval.
 """
 
 from __future__ import annotations
@@ -31,19 +33,23 @@ from indigo.envs import indigo_v0
 from indigo.tournament import wilson_interval
 
 
-def vector_rate(envs: int, seconds: float) -> float:
-    """Moves per second of ``VectorGames`` (steps that start a new episode not counted)."""
+def vector_rate(envs: int, seconds: float) -> tuple[float, float]:
+    """Moves per second of ``VectorGames`` (steps that start a new episode not counted): of the
+    whole loop, and of the ``step`` calls alone (without picking the actions in numpy)."""
     games = indigo.VectorGames(envs, seed=1)
     _, masks, _ = games.reset()
     rng = np.random.default_rng(1)
     moves = 0
+    stepping = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         # A random legal action per game: the legal action with the largest random key.
         actions = np.argmax(np.where(masks, rng.random(masks.shape), -1.0), axis=1)
         moves += int(masks.any(axis=1).sum())
+        t0 = time.perf_counter()
         _, masks, _, _, _ = games.step(actions)
-    return moves / (time.perf_counter() - start)
+        stepping += time.perf_counter() - t0
+    return moves / (time.perf_counter() - start), moves / stepping
 
 
 def pettingzoo_rate(seconds: float) -> float:
@@ -168,11 +174,12 @@ def main() -> None:
     duel.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.command == "throughput":
-        vector = vector_rate(args.envs, args.seconds)
+        vector, step_only = vector_rate(args.envs, args.seconds)
         pettingzoo = pettingzoo_rate(args.seconds)
         result: dict[str, Any] = {
             "vector_envs": args.envs,
             "vector_moves_per_s": vector,
+            "vector_step_calls_only_moves_per_s": step_only,
             "pettingzoo_moves_per_s": pettingzoo,
             "ratio": vector / pettingzoo,
         }

@@ -6,7 +6,7 @@ import importlib
 import io
 import random
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Final, get_args
+from typing import TYPE_CHECKING, Any, Final, cast, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -37,13 +37,13 @@ def make_rules(players: int, hand_size: int, rules: Rules | None) -> Rules:
 
 def check_utility(utility: str) -> Utility:
     """``utility`` if it names one, else :class:`~indigo.IndigoError`."""
-    for name in get_args(Utility):
-        if utility == name:
-            return name  # type: ignore[no-any-return]
+    if utility in get_args(Utility):
+        return cast("Utility", utility)
     raise IndigoError(f"utility must be 'points', 'win' or 'rank', not {utility!r}")
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else an error."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise IndigoError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
     return render_mode
@@ -57,6 +57,7 @@ def observation_space() -> spaces.Box:
 
 
 def mask_space() -> spaces.Box:
+    """The int8 action mask of the PettingZoo observation."""
     from gymnasium import spaces
 
     return spaces.Box(0, 1, (ACTION_COUNT,), np.int8)
