@@ -332,6 +332,7 @@ API += [
     Case("vector-envs-0", lambda g: VectorGames(0), IndigoError),
     Case("vector-envs-negative", lambda g: VectorGames(-1), IndigoError),
     Case("vector-envs-huge", lambda g: VectorGames(HUGE), IndigoError),
+    Case("vector-envs-65537", lambda g: VectorGames(2**16 + 1), IndigoError),
     Case("vector-envs-str", lambda g: VectorGames("2"), TypeError),
     Case("vector-rules-str", lambda g: VectorGames(1, "indigo"), TypeError),
     Case("vector-utility-unknown", lambda g: VectorGames(1, utility="score"), IndigoError),

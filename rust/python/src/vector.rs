@@ -135,7 +135,7 @@ impl VectorGames {
         seed: Option<&Bound<'_, PyAny>>,
         utility: &str,
     ) -> PyResult<Self> {
-        let num_envs = in_range("num_envs", num_envs, 1, 1 << 20)? as usize;
+        let num_envs = in_range("num_envs", num_envs, 1, 1 << 16)? as usize;
         let rules = match rules {
             Some(r) => r.0,
             None => CoreRules::indigo(2).unwrap_or_else(|_| unreachable!("2 players is valid")),
