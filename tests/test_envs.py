@@ -15,7 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import indigo
 import indigo.envs.openspiel
@@ -129,7 +129,12 @@ def test_pettingzoo_render() -> None:
     assert picture.shape[2] == 3
     assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10
     with pytest.raises(indigo.IndigoError, match="render_mode"):
-        indigo_v0.env(render_mode="human")
+        indigo_v0.env(render_mode="window")
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(indigo_v0.env, {"ansi": lambda text: "pile" in text})
+    assert "\x1b[" in capsys.readouterr().out  # human mode printed the board in colour
 
 
 # --- Gymnasium ----------------------------------------------------------------------------
@@ -141,6 +146,7 @@ def test_pettingzoo_render() -> None:
         {},
         {"players": 3, "seat": None, "opponents": ["random", "ismcts:30"], "utility": "rank"},
         {"render_mode": "ansi", "hand_size": 2},
+        {"render_mode": "human", "seat": 1},
     ],
 )
 def test_gymnasium_check_env(kwargs: dict[str, object]) -> None:

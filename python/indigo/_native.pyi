@@ -462,10 +462,10 @@ class Simulation:
 @final
 class VectorGames:
     """``num_envs`` (1 to 65536) games stepped together with one call into Rust per step (GIL
-    released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from the seed of
-    game ``k * num_envs + env`` of :func:`simulate` with the same ``seed``. Autoreset is
-    Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its action and starts its
-    next episode."""
+    released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from
+    the seed of game ``k * num_envs + env`` of :func:`simulate` with the same ``seed``.
+    Autoreset is Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its action and
+    starts its next episode."""
 
     def __new__(
         cls,

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 OBSERVATION_HIGH: Final[float] = float(sum(TILE_COUNTS))
 """No value of the observation tensor exceeds the 54 tiles of the box (scores are at most 19)."""
 
-RENDER_MODES: Final[list[str]] = ["ansi", "rgb_array"]
+RENDER_MODES: Final[list[str]] = ["human", "ansi", "rgb_array"]
 
 
 def require(module: str, extra: str) -> ModuleType:
@@ -45,7 +45,7 @@ def check_utility(utility: str) -> Utility:
 def check_render_mode(render_mode: str | None) -> str | None:
     """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else an error."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise IndigoError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+        raise IndigoError(f"render_mode must be None or one of {RENDER_MODES}, not {render_mode!r}")
     return render_mode
 
 
@@ -75,13 +75,18 @@ def next_seed(seeds: random.Random) -> int:
 
 
 def render(game: Game, mode: str | None) -> Any:
-    """``ansi``: the board and status as plain text; ``rgb_array``: the SVG picture as an
-    ``H x W x 3`` uint8 array (needs resvg-py and Pillow: the pettingzoo and gymnasium extras
-    bring both)."""
-    if mode == "ansi":
+    """``human``: prints the board and status in colour, returns None; ``ansi``: returns them as
+    plain text; ``rgb_array``: the SVG picture as an ``H x W x 3`` uint8 array (needs resvg-py
+    and Pillow: the pettingzoo and gymnasium extras bring both)."""
+    if mode in ("human", "ansi"):
         from indigo.render.terminal import board_text, status_text
 
-        return f"{board_text(game, colour=False)}\n{status_text(game, colour=False)}\n"
+        colour = mode == "human"
+        text = f"{board_text(game, colour=colour)}\n{status_text(game, colour=colour)}\n"
+        if colour:
+            print(text, flush=True)
+            return None
+        return text
     if mode == "rgb_array":
         from indigo.render.files import svg_to_png
         from indigo.render.svg import game_svg

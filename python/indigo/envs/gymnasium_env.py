@@ -96,6 +96,8 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         self.game = Game(self.rules, seed=game_seed)
         self._ended = False
         self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
         return self.game.observation(self.seat), self._info()
 
     def _play_opponents(self) -> None:
@@ -119,6 +121,8 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
             return self.game.observation(self.seat), float(self.illegal_reward), True, False, info
         self.game.play(int(action))
         self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
         self._ended = self.game.over
         reward = self.game.returns(self.utility)[self.seat] if self._ended else 0.0
         return self.game.observation(self.seat), reward, self._ended, False, self._info()

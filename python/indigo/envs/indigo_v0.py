@@ -18,7 +18,8 @@ Agents are ``player_0`` .. ``player_{n-1}`` for seats 0 .. n-1. An observation i
 ``action_mask``, int8 over the 810 actions, all zero unless the agent is to move. Rewards come
 at the end: each seat's return under ``utility`` (``"win"``: the winners share 1; ``"points"``;
 ``"rank"``). ``reset(seed=s)`` plays ``Game(rules, seed=s)``; a reset without a seed draws the
-next game's seed from the last seed given (from the OS before any).
+next game's seed from the last seed given (from the OS before any). ``render_mode="human"``
+prints the board in colour after every reset and move.
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[self.game.to_move or 0]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Observation:
         seat = self._seat(agent)
@@ -139,6 +142,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         self.agent_selection = self.possible_agents[
             nxt if nxt is not None else (seat + 1) % len(self.possible_agents)
         ]
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> Any:
         return _common.render(self.game, self.render_mode)
