@@ -30,6 +30,7 @@ from indigo import (
     RecordError,
     Rules,
     RulesError,
+    VectorGames,
 )
 from indigo.cli import main
 
@@ -319,6 +320,37 @@ API += [
 ] + [
     Case("record-lone-surrogate-str", lambda g: Game.from_record('{"f": "\ud800"}'), ValueError),
     Case("record-dict-unknown-type", lambda g: Game.from_record({1j: 1}), RecordError),
+]
+
+
+def vector_step(actions: Any) -> object:
+    """Steps two fresh games with ``actions``."""
+    return VectorGames(2, seed=1).step(actions)
+
+
+API += [
+    Case("vector-envs-0", lambda g: VectorGames(0), IndigoError),
+    Case("vector-envs-negative", lambda g: VectorGames(-1), IndigoError),
+    Case("vector-envs-huge", lambda g: VectorGames(HUGE), IndigoError),
+    Case("vector-envs-65537", lambda g: VectorGames(2**16 + 1), IndigoError),
+    Case("vector-envs-str", lambda g: VectorGames("2"), TypeError),
+    Case("vector-rules-str", lambda g: VectorGames(1, "indigo"), TypeError),
+    Case("vector-utility-unknown", lambda g: VectorGames(1, utility="score"), IndigoError),
+    Case("vector-seed-negative", lambda g: VectorGames(1, seed=-1), IndigoError),
+    Case("vector-reset-seed-str", lambda g: VectorGames(1).reset(seed="1"), TypeError),
+    Case("vector-step-short", lambda g: vector_step([0]), IndigoError),
+    Case("vector-step-long", lambda g: vector_step([0] * 3), IndigoError),
+    Case("vector-step-illegal", lambda g: vector_step([0, 0]), IllegalMoveError),
+    Case("vector-step-negative", lambda g: vector_step([-1, -1]), IllegalMoveError),
+    Case("vector-step-2**64-1", lambda g: vector_step([BIG - 1] * 2), IllegalMoveError),
+    Case("vector-step-huge", lambda g: vector_step([HUGE, 0]), TypeError),
+    Case("vector-step-float", lambda g: vector_step([0.0, 1.0]), TypeError),
+    Case("vector-step-bool", lambda g: vector_step([True, False]), TypeError),
+    Case("vector-step-str", lambda g: vector_step(["0", "1"]), TypeError),
+    Case("vector-step-none", lambda g: vector_step(None), TypeError),
+    Case("vector-step-2d", lambda g: vector_step([[0, 1]]), TypeError),
+    Case("vector-step-scalar", lambda g: vector_step(0), TypeError),
+    Case("vector-step-empty", lambda g: vector_step([]), TypeError),
 ]
 
 

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 import pytest
 
 from conftest import GAME_FILES, load_vector
-from indigo import Game, GreedyBot, IllegalMoveError, IsmctsBot, RandomBot, Rules, simulate
+from indigo import (
+    Game,
+    GreedyBot,
+    IllegalMoveError,
+    IsmctsBot,
+    RandomBot,
+    Rules,
+    VectorGames,
+    simulate,
+)
 
 THREADS = 8
 SEEDS = list(range(12))
@@ -73,6 +82,15 @@ def batch(seed: int) -> str:
     return json.dumps([result.scores.tolist(), result.placements.tolist()])
 
 
+def vector_steps(seed: int) -> str:
+    """Six games stepped together (GIL released) through an autoreset, first legal actions."""
+    games = VectorGames(6, Rules(2 + seed % 3, 1), seed=seed)
+    _, masks, _ = games.reset()
+    for _ in range(70):
+        observations, masks, rewards, _, _ = games.step(masks.argmax(axis=1))
+    return json.dumps([games.episodes, rewards.tolist(), observations.sum(axis=1).tolist()])
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
@@ -85,6 +103,7 @@ WORKLOADS = [
     Workload("play-undo-copy", play_undo_copy),
     Workload("ismcts-search", ismcts_search),
     Workload("batch", batch),
+    Workload("vector-steps", vector_steps),
 ]
 IDS = [w.name for w in WORKLOADS]
 
@@ -219,3 +238,25 @@ def test_a_bots_thread_pool_survives_fork() -> None:
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert got == json.loads(json.dumps([str(found.best), sorted(found.visits.items())]))
+
+
+def test_one_vector_shared_by_threads() -> None:
+    """Threads stepping and reading one VectorGames take turns on its lock without deadlock;
+    a step chosen from a stale mask is refused whole, never half applied."""
+    games = VectorGames(4, seed=3)
+    _, first, _ = games.reset()
+
+    def stepper(_: int) -> int:
+        masks, refused = first, 0
+        for _ in range(60):
+            try:
+                masks = games.step(masks.argmax(axis=1))[1]
+            except IllegalMoveError:
+                refused += 1
+                masks = games.reset()[1]
+            assert len(games.game_seeds) == len(games.episodes) == 4
+        return refused
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(stepper, range(4)))
+    assert len(games) == 4

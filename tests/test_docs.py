@@ -10,7 +10,7 @@ DOCS = sorted((Path(__file__).parent.parent / "docs").glob("*.md"))
 
 
 def test_docs_exist() -> None:
-    assert {p.name for p in DOCS} >= {"rules.md", "notation.md", "api.md", "search.md"}
+    assert {p.name for p in DOCS} >= {"rules.md", "notation.md", "api.md", "search.md", "envs.md"}
 
 
 @pytest.mark.parametrize("page", DOCS, ids=[p.name for p in DOCS])
@@ -21,7 +21,16 @@ def test_examples_run(page: Path) -> None:
         assert result.attempted > 0
 
 
-MODULES = ["indigo", "indigo.bots", "indigo.tournament", "indigo.bench"]
+MODULES = [
+    "indigo",
+    "indigo.bots",
+    "indigo.tournament",
+    "indigo.bench",
+    "indigo.envs.indigo_v0",
+    "indigo.envs.gymnasium_env",
+    "indigo.envs.vector",
+    "indigo.envs.openspiel",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

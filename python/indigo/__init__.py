@@ -33,6 +33,7 @@ from indigo._native import (
     RulesError,
     SearchResult,
     Simulation,
+    VectorGames,
     __version__,
     simulate,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "ThemeName",
     "TieBreak",
     "Utility",
+    "VectorGames",
     "__version__",
     "make_bot",
     "play_game",

@@ -40,6 +40,7 @@ __all__ = [
     "RulesError",
     "SearchResult",
     "Simulation",
+    "VectorGames",
     "__version__",
     "make_bot",
     "native_call_costs",
@@ -478,6 +479,56 @@ class Simulation:
     def start(self) -> int:
         """Index of the first game."""
     def __len__(self) -> int: ...
+
+@final
+class VectorGames:
+    """``num_envs`` (1 to 65536) games stepped together with one call into Rust per step (GIL
+    released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from
+    the seed of game ``k * num_envs + env`` of :func:`simulate` with the same ``seed``.
+    Autoreset is Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its action and
+    starts its next episode."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        utility: Utility = "win",
+    ) -> VectorGames: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def utility(self) -> Utility:
+        """What the step that ends a game rewards each seat (see :meth:`Game.returns`)."""
+    @property
+    def game_seeds(self) -> list[int]:
+        """Each game's current seed: ``Game(rules, seed=...)`` deals the same pile."""
+    @property
+    def episodes(self) -> list[int]:
+        """Each game's episode number, from 0."""
+    def __len__(self) -> int: ...
+    def reset(
+        self, *, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]:
+        """Start every game's first episode from ``seed`` (default: the last seed given).
+        Returns ``(observations, masks, to_play)``: ``num_envs x OBSERVATION_SIZE`` float32,
+        ``num_envs x ACTION_COUNT`` bool and the seat whose view each row is."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int8],
+    ]:
+        """Play ``actions[env]`` for the seat to move in each game. Returns ``(observations,
+        masks, rewards, terminations, to_play)``; ``rewards`` is ``num_envs x players``, zero
+        except on the step that ends a game. An illegal action raises
+        :class:`IllegalMoveError` and steps no game; a non-integer array, ``TypeError``."""
 
 def make_bot(
     spec: str, *, seed: int | None = None

@@ -29,6 +29,7 @@ pub mod setup;
 pub mod simulate;
 pub mod tile;
 pub mod trace;
+pub mod vector;
 
 pub use action::{ACTION_COUNT, Action, ActionSet};
 pub use board::Cell;
@@ -42,6 +43,7 @@ pub use rules::{GateVariant, Rules, RulesError, Theme, TieBreak};
 pub use simulate::{Batch, BotSpec, Deal, NativeBot, Outcome};
 pub use tile::{Rotation, TileType};
 pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
+pub use vector::{VectorError, VectorGames};
 
 #[cfg(test)]
 mod tests;

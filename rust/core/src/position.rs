@@ -55,6 +55,32 @@ pub enum Utility {
     Rank,
 }
 
+impl Utility {
+    /// The name [`Utility::from_str`](std::str::FromStr) reads.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Utility::Points => "points",
+            Utility::Win => "win",
+            Utility::Rank => "rank",
+        }
+    }
+}
+
+impl std::str::FromStr for Utility {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Utility, String> {
+        match name {
+            "points" => Ok(Utility::Points),
+            "win" => Ok(Utility::Win),
+            "rank" => Ok(Utility::Rank),
+            other => Err(format!(
+                "utility must be 'points', 'win' or 'rank', not {other:?}"
+            )),
+        }
+    }
+}
+
 /// Who acts next.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {

@@ -30,6 +30,7 @@ use rand_pcg::Pcg64Mcg;
 
 mod bench;
 mod search;
+mod vector;
 
 pyo3::create_exception!(
     indigo,
@@ -105,6 +106,10 @@ impl<'py> FromPyObject<'_, 'py> for Int {
             Err(e) => Err(e),
         }
     }
+}
+
+fn parse_utility(name: &str) -> PyResult<Utility> {
+    name.parse().map_err(IndigoError::new_err)
 }
 
 fn parse_gem(name: &str) -> PyResult<Gem> {
@@ -1083,16 +1088,7 @@ impl Game {
     /// of opponents beaten, ties half); win and rank are 0 until the game is over.
     #[pyo3(signature = (utility="points"))]
     fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
-        let utility = match utility {
-            "points" => Utility::Points,
-            "win" => Utility::Win,
-            "rank" => Utility::Rank,
-            other => {
-                return Err(IndigoError::new_err(format!(
-                    "utility must be 'points', 'win' or 'rank', not {other:?}"
-                )));
-            }
-        };
+        let utility = parse_utility(utility)?;
         let players = usize::from(self.0.rules().players());
         Ok(self.0.position().returns(utility)[..players].to_vec())
     }
@@ -1235,5 +1231,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PlayoutBot>()?;
     search::register(m)?;
     bench::register(m)?;
+    m.add_class::<vector::VectorGames>()?;
     Ok(())
 }

@@ -1,0 +1,131 @@
+"""Gymnasium environment: one learning seat against native bots.
+
+>>> import gymnasium
+>>> import indigo.envs
+>>> env = gymnasium.make("indigo/Indigo-v0", opponents="greedy")
+>>> observation, info = env.reset(seed=3)
+>>> observation.shape, bool(info["action_mask"].any())
+((2127,), True)
+
+The observation is the learning seat's float32 tensor (``indigo.OBSERVATION_LAYOUT``); the
+action is one of the 810 actions and ``info["action_mask"]`` (int8) marks the legal ones. The
+other seats are played by native bots (``opponents``: one spec for all, or one per other seat)
+between the learner's turns. The reward is 0 until the game ends, then the learner's return
+under ``utility``. An illegal action ends the episode with reward ``illegal_reward`` and
+``info["illegal_action"]`` true, the game unchanged; with ``illegal_reward=None`` it raises
+:class:`indigo.IllegalMoveError` instead.
+
+Seeds: ``reset(seed=s)`` plays ``Game(rules, seed=s)`` and seeds the bots (and a random seat)
+from ``s``; a reset without a seed draws all of them from the environment's generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility, make_bot
+from indigo.envs import _common
+
+_common.require("gymnasium", "gymnasium")
+import gymnasium  # noqa: E402  (after the check that names the extra)
+from gymnasium import spaces  # noqa: E402
+
+__all__ = ["IndigoEnv"]
+
+
+class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
+    """Indigo for one learning seat (``seat``; ``None``: a random seat each episode)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (Gymnasium's instance attribute)
+        "render_modes": _common.RENDER_MODES,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        hand_size: int = 1,
+        *,
+        rules: Rules | None = None,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int | None = 0,
+        utility: Utility = "win",
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = _common.make_rules(players, hand_size, rules)
+        others = self.rules.players - 1
+        specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        if len(specs) != others:
+            raise IndigoError(f"give one opponent spec or {others}, not {len(specs)}")
+        for spec in specs:
+            make_bot(spec, seed=0)  # a bad spec fails here, not at the first reset
+        if seat is not None and seat not in range(self.rules.players):
+            raise IndigoError(f"seat must be None or 0..{self.rules.players - 1}, not {seat}")
+        self.opponents = specs
+        self.fixed_seat = seat
+        self.utility = _common.check_utility(utility)
+        self.illegal_reward = illegal_reward
+        self.render_mode = _common.check_render_mode(render_mode)
+        self.observation_space = _common.observation_space()
+        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.seat = 0 if seat is None else seat
+        self.game = Game(self.rules, seed=0)
+        self._bots: dict[int, Bot] = {}
+        self._ended = True
+
+    def _seed(self) -> int:
+        return int(self.np_random.integers(2**63))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else self._seed()
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(self.rules.players))
+        others = [s for s in range(self.rules.players) if s != self.seat]
+        self._bots = {
+            s: make_bot(spec, seed=self._seed())
+            for s, spec in zip(others, self.opponents, strict=True)
+        }
+        self.game = Game(self.rules, seed=game_seed)
+        self._ended = False
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        return self.game.observation(self.seat), self._info()
+
+    def _play_opponents(self) -> None:
+        while (mover := self.game.to_move) is not None and mover != self.seat:
+            self.game.play(self._bots[mover].choose(self.game))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": _common.action_mask(self.game)}
+
+    def step(
+        self, action: int
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        if self._ended:
+            raise IndigoError("the episode has ended: call reset()")
+        if not (0 <= action < ACTION_COUNT and self.game.legal_action_mask()[action]):
+            if self.illegal_reward is None:
+                raise IllegalMoveError(f"action {action} is not legal for seat {self.seat}")
+            self._ended = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self.game.observation(self.seat), float(self.illegal_reward), True, False, info
+        self.game.play(int(action))
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        self._ended = self.game.over
+        reward = self.game.returns(self.utility)[self.seat] if self._ended else 0.0
+        return self.game.observation(self.seat), reward, self._ended, False, self._info()
+
+    def render(self) -> Any:
+        return _common.render(self.game, self.render_mode)

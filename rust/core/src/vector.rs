@@ -1,0 +1,431 @@
+//! Many games stepped together for learning: one call applies one action per game and writes
+//! every game's observation, action mask, rewards and termination into flat buffers.
+//!
+//! Semantics:
+//! * every game uses sampled chance; game `env`'s `k`-th episode is shuffled from
+//!   [`game_seed`]`(seed, k * num_envs + env)`, so the first episodes are the games a
+//!   [`crate::Batch`] with the same seed plays;
+//! * in each game the seat to move acts; the observation and mask are that seat's view. At a
+//!   terminal step they are the view of the seat that moved last, and the mask is empty;
+//! * rewards are per seat, all zero until the step that ends the game, which gives each seat
+//!   its return under the [`Utility`];
+//! * autoreset is Gymnasium's `NEXT_STEP`: the step after a game ended ignores that game's
+//!   action, starts its next episode and reports it like a reset (zero rewards, not
+//!   terminated).
+
+use std::fmt;
+
+use crate::action::{ACTION_COUNT, Action};
+use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, Position, Utility};
+use crate::rules::Rules;
+use crate::setup::shuffled_pile;
+use crate::simulate::game_seed;
+
+/// One game of the vector.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    position: Position,
+    /// Episodes started in this slot before the current one.
+    episode: u64,
+    /// The game ended on the last step; the next step starts a new one.
+    ended: bool,
+    /// Whose view the last observation was.
+    viewer: u8,
+}
+
+/// Why a step was refused; no game changed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum VectorError {
+    /// The buffers or the actions do not have the sizes the vector needs.
+    Size {
+        /// Which buffer.
+        name: &'static str,
+        /// The size it must have.
+        expected: usize,
+        /// The size it has.
+        found: usize,
+    },
+    /// An action that is not legal in its game.
+    Illegal {
+        /// The game.
+        env: usize,
+        /// The action given.
+        action: i64,
+        /// The seat to move there.
+        seat: u8,
+    },
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VectorError::Size {
+                name,
+                expected,
+                found,
+            } => write!(f, "{name} must hold {expected} values, not {found}"),
+            VectorError::Illegal { env, action, seat } => write!(
+                f,
+                "action {action} is not legal in game {env} (seat {seat} to move): \
+                 no game was stepped"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VectorError {}
+
+/// Buffers a step writes, each flat and row-major over the games.
+#[derive(Debug)]
+pub struct Outputs<'a> {
+    /// `num_envs x OBSERVATION_SIZE`.
+    pub observations: &'a mut [f32],
+    /// `num_envs x ACTION_COUNT`, true where the action is legal.
+    pub masks: &'a mut [bool],
+    /// `num_envs x players`.
+    pub rewards: &'a mut [f32],
+    /// `num_envs`.
+    pub terminations: &'a mut [bool],
+    /// `num_envs`: whose view each observation is.
+    pub to_play: &'a mut [i8],
+}
+
+/// `num_envs` games with the same rules, stepped together.
+#[derive(Clone, Debug)]
+pub struct VectorGames {
+    rules: Rules,
+    utility: Utility,
+    seed: u64,
+    slots: Vec<Slot>,
+}
+
+impl VectorGames {
+    /// `num_envs` games seeded from `seed`, each at the start of its first episode.
+    pub fn new(rules: Rules, num_envs: usize, utility: Utility, seed: u64) -> VectorGames {
+        let mut games = VectorGames {
+            rules,
+            utility,
+            seed,
+            slots: Vec::new(),
+        };
+        games.slots = (0..num_envs)
+            .map(|env| games.start(num_envs, env, 0))
+            .collect();
+        games
+    }
+
+    /// A fresh slot for game `env`'s episode `episode`, of `num_envs` games.
+    fn start(&self, num_envs: usize, env: usize, episode: u64) -> Slot {
+        let pile = shuffled_pile(episode_seed(self.seed, num_envs, env, episode));
+        let position =
+            Position::new(self.rules, &pile).unwrap_or_else(|_| unreachable!("the box is valid"));
+        Slot {
+            position,
+            episode,
+            ended: false,
+            viewer: position.to_move().unwrap_or(0),
+        }
+    }
+
+    /// How many games.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The rules of every game.
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The seed the games' episodes are derived from.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How a finished game rewards each seat.
+    pub const fn utility(&self) -> Utility {
+        self.utility
+    }
+
+    /// Each game's current position.
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = &Position> {
+        self.slots.iter().map(|s| &s.position)
+    }
+
+    /// Each game's current seed: it shuffled the pile as [`shuffled_pile`] does.
+    pub fn game_seeds(&self) -> Vec<u64> {
+        (0..self.len())
+            .map(|env| episode_seed(self.seed, self.len(), env, self.slots[env].episode))
+            .collect()
+    }
+
+    /// Each game's episode number, from 0.
+    pub fn episodes(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.episode).collect()
+    }
+
+    /// Starts every game's first episode again from `seed` and writes their views
+    /// (rewards zero, nothing terminated).
+    ///
+    /// # Errors
+    /// If a buffer has the wrong size; then nothing changed.
+    pub fn reset(&mut self, seed: u64, out: &mut Outputs<'_>) -> Result<(), VectorError> {
+        self.check_sizes(out)?;
+        self.seed = seed;
+        for env in 0..self.len() {
+            self.slots[env] = self.start(self.len(), env, 0);
+        }
+        self.write_all(out, |_| false);
+        Ok(())
+    }
+
+    /// Steps every game: `actions[env]` is played by the seat to move in game `env`, except
+    /// in a game that ended on the last step, which starts its next episode instead.
+    ///
+    /// # Errors
+    /// If a buffer has the wrong size or an action is not legal; then no game changed.
+    pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<(), VectorError> {
+        self.check_sizes(out)?;
+        expect_len("actions", actions.len(), self.len())?;
+        let mut moves = Vec::with_capacity(self.len());
+        for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if slot.ended {
+                moves.push(None);
+                continue;
+            }
+            let seat = slot.position.to_move().unwrap_or(slot.viewer);
+            let legal = Action::new(action)
+                .ok()
+                .filter(|&a| slot.position.legal_action_set().contains(a));
+            match legal {
+                Some(a) => moves.push(Some((seat, a.to_move()))),
+                None => return Err(VectorError::Illegal { env, action, seat }),
+            }
+        }
+        for (env, mv) in moves.into_iter().enumerate() {
+            match mv {
+                None => {
+                    self.slots[env] = self.start(self.len(), env, self.slots[env].episode + 1);
+                }
+                Some((seat, mv)) => {
+                    let slot = &mut self.slots[env];
+                    slot.position.apply(mv, &mut ());
+                    slot.ended = slot.position.is_over();
+                    slot.viewer = slot.position.to_move().unwrap_or(seat);
+                }
+            }
+        }
+        self.write_all(out, |slot| slot.ended);
+        Ok(())
+    }
+
+    fn check_sizes(&self, out: &Outputs<'_>) -> Result<(), VectorError> {
+        let n = self.len();
+        let players = usize::from(self.rules.players());
+        expect_len("observations", out.observations.len(), n * OBSERVATION_SIZE)?;
+        expect_len("masks", out.masks.len(), n * ACTION_COUNT)?;
+        expect_len("rewards", out.rewards.len(), n * players)?;
+        expect_len("terminations", out.terminations.len(), n)?;
+        expect_len("to_play", out.to_play.len(), n)
+    }
+
+    /// Writes every game's view; `ended` says which games just finished (they get rewards).
+    fn write_all(&self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
+        let players = usize::from(self.rules.players());
+        let rows = out
+            .observations
+            .chunks_exact_mut(OBSERVATION_SIZE)
+            .zip(out.masks.chunks_exact_mut(ACTION_COUNT))
+            .zip(out.rewards.chunks_exact_mut(players))
+            .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()));
+        for (slot, (((obs, mask), rewards), (terminated, to_play))) in self.slots.iter().zip(rows) {
+            let info = slot.position.information(slot.viewer);
+            let obs: &mut [f32; OBSERVATION_SIZE] = obs
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
+            info.observation(obs);
+            mask.fill(false);
+            for a in info.legal_action_set().iter() {
+                mask[a.index()] = true;
+            }
+            *terminated = ended(slot);
+            let returns: [f64; MAX_PLAYERS] = if *terminated {
+                slot.position.returns(self.utility)
+            } else {
+                [0.0; MAX_PLAYERS]
+            };
+            for (r, v) in rewards.iter_mut().zip(returns) {
+                *r = v as f32;
+            }
+            *to_play = slot.viewer as i8;
+        }
+    }
+}
+
+/// The seed of game `env`'s episode `episode` in a vector of `num_envs` games.
+pub fn episode_seed(seed: u64, num_envs: usize, env: usize, episode: u64) -> u64 {
+    game_seed(seed, episode * num_envs as u64 + env as u64)
+}
+
+fn expect_len(name: &'static str, found: usize, expected: usize) -> Result<(), VectorError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(VectorError::Size {
+            name,
+            expected,
+            found,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    use super::*;
+    use crate::bots::below;
+
+    /// Owned buffers for `n` games of `players` seats.
+    struct Buffers {
+        observations: Vec<f32>,
+        masks: Vec<bool>,
+        rewards: Vec<f32>,
+        terminations: Vec<bool>,
+        to_play: Vec<i8>,
+    }
+
+    impl Buffers {
+        fn new(n: usize, players: usize) -> Buffers {
+            Buffers {
+                observations: vec![0.0; n * OBSERVATION_SIZE],
+                masks: vec![false; n * ACTION_COUNT],
+                rewards: vec![0.0; n * players],
+                terminations: vec![false; n],
+                to_play: vec![0; n],
+            }
+        }
+
+        fn outputs(&mut self) -> Outputs<'_> {
+            Outputs {
+                observations: &mut self.observations,
+                masks: &mut self.masks,
+                rewards: &mut self.rewards,
+                terminations: &mut self.terminations,
+                to_play: &mut self.to_play,
+            }
+        }
+    }
+
+    /// Steps a vector and separate positions with the same random legal actions through
+    /// several episodes; every output matches what the positions say, autoreset included.
+    #[test]
+    fn matches_separate_positions() {
+        let rules = Rules::new(3, 2).unwrap();
+        let n = 3;
+        let mut games = VectorGames::new(rules, n, Utility::Rank, 5);
+        let mut buffers = Buffers::new(n, 3);
+        games.reset(5, &mut buffers.outputs()).unwrap();
+        let mut mirror: Vec<Position> = (0..n)
+            .map(|env| Position::new(rules, &shuffled_pile(game_seed(5, env as u64))).unwrap())
+            .collect();
+        let mut episodes = [0u64; 3];
+        let mut ended = [false; 3];
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        for _ in 0..400 {
+            let actions: Vec<i64> = mirror
+                .iter()
+                .map(|p| {
+                    let legal = p.legal_action_set();
+                    legal
+                        .nth(below(&mut rng, legal.len().max(1)))
+                        .map_or(-1, |a| a.index() as i64)
+                })
+                .collect();
+            let movers: Vec<Option<u8>> = mirror.iter().map(Position::to_move).collect();
+            games.step(&actions, &mut buffers.outputs()).unwrap();
+            for env in 0..n {
+                if ended[env] {
+                    episodes[env] += 1;
+                    let seed = game_seed(5, episodes[env] * n as u64 + env as u64);
+                    mirror[env] = Position::new(rules, &shuffled_pile(seed)).unwrap();
+                } else {
+                    mirror[env]
+                        .play(Action::new(actions[env]).unwrap().to_move())
+                        .unwrap();
+                }
+                let p = &mirror[env];
+                let terminated = !ended[env] && p.is_over();
+                ended[env] = terminated;
+                let viewer = p.to_move().or(movers[env]).unwrap();
+                let mut obs = [0.0; OBSERVATION_SIZE];
+                p.information(viewer).observation(&mut obs);
+                assert_eq!(
+                    &buffers.observations[env * OBSERVATION_SIZE..][..OBSERVATION_SIZE],
+                    &obs[..]
+                );
+                let legal: Vec<usize> = (0..ACTION_COUNT)
+                    .filter(|&a| buffers.masks[env * ACTION_COUNT + a])
+                    .collect();
+                let want: Vec<usize> = p.legal_actions().iter().map(|a| a.index()).collect();
+                assert_eq!(legal, want);
+                assert_eq!(buffers.terminations[env], terminated);
+                assert_eq!(buffers.to_play[env], viewer as i8);
+                let want: Vec<f32> = p.returns(Utility::Rank)[..3]
+                    .iter()
+                    .map(|&r| if terminated { r as f32 } else { 0.0 })
+                    .collect();
+                assert_eq!(buffers.rewards[env * 3..][..3], want[..]);
+            }
+            assert_eq!(games.episodes(), episodes.to_vec());
+        }
+        assert!(episodes.iter().all(|&e| e >= 2), "{episodes:?}");
+    }
+
+    #[test]
+    fn an_illegal_action_steps_no_game() {
+        let rules = Rules::indigo(2).unwrap();
+        let mut games = VectorGames::new(rules, 2, Utility::Win, 9);
+        let mut buffers = Buffers::new(2, 2);
+        let before: Vec<Position> = games.positions().copied().collect();
+        let legal = before[0].legal_actions()[0].index() as i64;
+        for bad in [-1, ACTION_COUNT as i64, i64::MAX] {
+            let err = games.step(&[legal, bad], &mut buffers.outputs());
+            assert!(
+                matches!(err, Err(VectorError::Illegal { env: 1, .. })),
+                "{err:?}"
+            );
+        }
+        let err = games.step(&[legal], &mut buffers.outputs());
+        assert!(matches!(
+            err,
+            Err(VectorError::Size {
+                name: "actions",
+                expected: 2,
+                found: 1
+            })
+        ));
+        let mut small = Buffers::new(1, 2);
+        assert!(games.step(&[legal, legal], &mut small.outputs()).is_err());
+        assert_eq!(games.positions().copied().collect::<Vec<_>>(), before);
+    }
+
+    #[test]
+    fn reset_restarts_the_first_episodes() {
+        let rules = Rules::indigo(2).unwrap();
+        let mut games = VectorGames::new(rules, 2, Utility::Win, 9);
+        let first = games.game_seeds();
+        assert_eq!(first, vec![game_seed(9, 0), game_seed(9, 1)]);
+        let mut buffers = Buffers::new(2, 2);
+        games.reset(10, &mut buffers.outputs()).unwrap();
+        assert_eq!(games.game_seeds(), vec![game_seed(10, 0), game_seed(10, 1)]);
+        assert!(buffers.masks.iter().any(|&m| m));
+        assert_eq!(buffers.to_play, vec![0, 0]);
+    }
+}

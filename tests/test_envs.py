@@ -1,0 +1,483 @@
+"""The adapters in ``indigo.envs``: each library's own conformance checks, and full games through
+each adapter against the core ``indigo.Game`` with the same seed and moves."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import warnings
+
+import gymnasium
+import numpy as np
+import pyspiel
+import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
+from pettingzoo.test import api_test, render_test, seed_test
+
+import indigo
+import indigo.envs.openspiel
+from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, VectorGames
+from indigo.envs import GYMNASIUM_ID, indigo_v0
+from indigo.envs.gymnasium_env import IndigoEnv
+from indigo.envs.vector import IndigoVectorEnv
+
+RULES = [Rules.indigo(2), Rules(3, 2), Rules(4, 1)]
+
+
+def replay(rules: Rules, seed: int, moves: list[indigo.Move]) -> Game:
+    """The core game with the same seed and moves."""
+    game = Game(rules, seed=seed)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+# --- PettingZoo ---------------------------------------------------------------------------
+
+
+# api_test warns about dict observations unless the env is one of PettingZoo's own classic games.
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+def test_pettingzoo_api_test(rules: Rules) -> None:
+    api_test(indigo_v0.env(rules=rules), num_cycles=300)
+    api_test(indigo_v0.raw_env(rules=rules, utility="points"), num_cycles=300)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(indigo_v0.env, num_cycles=300)
+    seed_test(lambda: indigo_v0.env(players=3, hand_size=2), num_cycles=300)
+
+
+@pytest.mark.parametrize("utility", ["win", "points", "rank"])
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+def test_pettingzoo_full_game_matches_the_core(rules: Rules, utility: indigo.Utility) -> None:
+    env = indigo_v0.env(rules=rules, utility=utility)
+    env.reset(seed=11)
+    picks = random.Random(1)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        seat = env.possible_agents.index(agent)
+        game = env.unwrapped.game
+        np.testing.assert_array_equal(observation["observation"], game.observation(seat))
+        if termination or truncation:
+            assert not observation["action_mask"].any()
+            env.step(None)
+            continue
+        assert game.to_move == seat
+        legal = observation["action_mask"].nonzero()[0].tolist()
+        assert legal == game.legal_actions
+        env.step(picks.choice(legal))
+    game = env.unwrapped.game
+    core = replay(rules, 11, game.moves)
+    assert core.over
+    assert core.scores == game.scores
+    returns = core.returns(utility)
+    assert [totals[a] for a in env.possible_agents] == returns
+    assert sum(returns) > 0
+
+
+def test_pettingzoo_reset_seeds() -> None:
+    env = indigo_v0.raw_env()
+    env.reset(seed=5)
+    assert env.game.pile == Game(seed=5).pile
+    env.reset()
+    second = env.game.pile
+    env.reset(seed=5)
+    env.reset()
+    assert env.game.pile == second != Game(seed=5).pile
+
+
+def test_pettingzoo_illegal_actions() -> None:
+    raw = indigo_v0.raw_env()
+    raw.reset(seed=2)
+    illegal = int(np.flatnonzero(raw.observe("player_0")["action_mask"] == 0)[0])
+    before = raw.game.clone()
+    with pytest.raises(indigo.IllegalMoveError):
+        raw.step(illegal)
+    with pytest.raises(indigo.MoveError):
+        raw.step(ACTION_COUNT)
+    assert raw.game == before
+    assert raw.agent_selection == "player_0"
+    # The classic wrapper ends the game instead, the mover losing.
+    env = indigo_v0.env()
+    env.reset(seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
+
+
+def test_pettingzoo_render() -> None:
+    env = indigo_v0.env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str)
+    assert "corner" in text
+    assert "pile 52 left" in text
+    env = indigo_v0.env(render_mode="rgb_array")
+    env.reset(seed=1)
+    picture = env.render()
+    assert picture.dtype == np.uint8
+    assert picture.ndim == 3
+    assert picture.shape[2] == 3
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10
+    with pytest.raises(indigo.IndigoError, match="render_mode"):
+        indigo_v0.env(render_mode="window")
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(indigo_v0.env, {"ansi": lambda text: "pile" in text})
+    assert "\x1b[" in capsys.readouterr().out  # human mode printed the board in colour
+
+
+# --- Gymnasium ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"players": 3, "seat": None, "opponents": ["random", "ismcts:30"], "utility": "rank"},
+        {"render_mode": "ansi", "hand_size": 2},
+        {"render_mode": "human", "seat": 1},
+    ],
+)
+def test_gymnasium_check_env(kwargs: dict[str, object]) -> None:
+    env = gymnasium.make(GYMNASIUM_ID, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_gymnasium_full_game_matches_the_core(seat: int) -> None:
+    env = IndigoEnv(players=3, seat=seat, opponents="greedy", utility="points")
+    observation, info = env.reset(seed=21)
+    assert env.game.pile == Game(Rules.indigo(3), seed=21).pile
+    picks = random.Random(seat)
+    terminated, reward = False, 0.0
+    while not terminated:
+        game = env.game
+        assert game.to_move == seat
+        np.testing.assert_array_equal(observation, game.observation(seat))
+        legal = np.flatnonzero(info["action_mask"]).tolist()
+        assert legal == game.legal_actions
+        observation, reward, terminated, truncated, info = env.step(picks.choice(legal))
+        assert not truncated
+    core = replay(Rules.indigo(3), 21, env.game.moves)
+    assert core.over
+    assert core.scores == env.game.scores
+    assert reward == core.returns("points")[seat]
+    assert not info["action_mask"].any()
+    with pytest.raises(indigo.IndigoError, match="reset"):
+        env.step(0)
+
+
+def test_gymnasium_opponents_are_seeded_bots() -> None:
+    def moves(seed: int) -> list[indigo.Move]:
+        env = IndigoEnv(opponents="ismcts:20", seat=1)
+        env.reset(seed=seed)
+        return env.game.moves
+
+    assert moves(4) == moves(4)
+    assert len(moves(4)) == 1
+    # Each reply of a greedy opponent gains most for itself, then least for the learner.
+    env = IndigoEnv(opponents="greedy", seat=0)
+    _, info = env.reset(seed=8)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+        before = env.game.clone()
+        reply = before.undo()
+
+        def value(move: indigo.Move, before: Game = before) -> int:
+            after = before.clone()
+            after.play(move)
+            return after.rewards[1] * 1000 - after.rewards[0]
+
+        assert value(reply) == max(value(m) for m in before.legal_moves)
+
+
+def test_gymnasium_illegal_action() -> None:
+    env = IndigoEnv()
+    _, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.game.clone()
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    assert env.game == before
+    strict = IndigoEnv(illegal_reward=None)
+    strict.reset(seed=3)
+    with pytest.raises(indigo.IllegalMoveError):
+        strict.step(illegal)
+    assert strict.game == before
+    with pytest.raises(indigo.IndigoError, match="opponent"):
+        IndigoEnv(players=3, opponents=["greedy"])
+    with pytest.raises(indigo.IndigoError, match="bad bot"):
+        IndigoEnv(opponents="perfect")
+
+
+def test_gymnasium_registration_and_render() -> None:
+    env = gymnasium.make(GYMNASIUM_ID, render_mode="rgb_array")
+    env.reset(seed=1)
+    picture = env.render()
+    assert isinstance(picture, np.ndarray)
+    assert picture.shape[2] == 3
+    assert gymnasium.spec(GYMNASIUM_ID).entry_point == "indigo.envs.gymnasium_env:IndigoEnv"
+
+
+# --- vector -------------------------------------------------------------------------------
+
+
+def legal_choices(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per row (0 for a row without one)."""
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+
+
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+def test_vector_equals_separate_games(rules: Rules) -> None:
+    n, seed = 3, 17
+    vector = VectorGames(n, rules, seed=seed, utility="rank")
+    observations, masks, to_play = vector.reset()
+    seeds = indigo.simulate(["random"], 3 * n, rules=rules, seed=seed).game_seeds.tolist()
+    assert vector.game_seeds == seeds[:n]
+    games = [Game(rules, seed=s) for s in vector.game_seeds]
+    ended = [False] * n
+    games_last_mover: list[int | None] = [None] * n
+    rng = np.random.default_rng(0)
+    steps = 0
+    while min(vector.episodes) < 2:
+        for i, game in enumerate(games):
+            view = game.to_move if game.to_move is not None else games_last_mover[i]
+            assert to_play[i] == view
+            np.testing.assert_array_equal(observations[i], game.observation(view))
+            np.testing.assert_array_equal(masks[i], game.legal_action_mask())
+        actions = legal_choices(masks, rng)
+        games_last_mover = [g.to_move for g in games]
+        observations, masks, rewards, terminations, to_play = vector.step(actions)
+        steps += 1
+        for i in range(n):
+            if ended[i]:
+                games[i] = Game(rules, seed=seeds[vector.episodes[i] * n + i])
+                games_last_mover[i] = None
+                assert not terminations[i]
+                assert not rewards[i].any()
+            else:
+                games[i].play(int(actions[i]))
+                assert terminations[i] == games[i].over
+                want = games[i].returns("rank") if games[i].over else [0.0] * rules.players
+                np.testing.assert_array_equal(rewards[i], np.float32(want))
+            ended[i] = bool(terminations[i])
+    assert vector.game_seeds == [seeds[e * n + i] for i, e in enumerate(vector.episodes)]
+    assert steps > 2 * 40
+
+
+def test_vector_reset_is_reproducible() -> None:
+    vector = VectorGames(2, seed=3)
+    first = vector.reset()[0]
+    vector.step(legal_choices(vector.reset()[1], np.random.default_rng(1)))
+    np.testing.assert_array_equal(vector.reset()[0], first)
+    other = vector.reset(seed=4)[0]
+    assert not np.array_equal(other, first)
+    assert vector.game_seeds == VectorGames(2, seed=4).game_seeds
+
+
+def test_vector_refuses_bad_actions_and_changes_nothing() -> None:
+    vector = VectorGames(2, seed=1)
+    _, masks, _ = vector.reset()
+    legal = int(np.flatnonzero(masks[0])[0])
+    illegal = int(np.flatnonzero(~masks[1])[0])
+    for bad in ([legal, illegal], [legal, -1], [legal, ACTION_COUNT], [legal, 2**64 - 1]):
+        with pytest.raises(indigo.IllegalMoveError, match="game 1"):
+            vector.step(np.array(bad, dtype=np.uint64) if bad[1] > 0 else bad)
+    with pytest.raises(TypeError, match="integers"):
+        vector.step([legal, 2**70])  # not an int64 or uint64 array
+    with pytest.raises(indigo.IndigoError, match="actions must hold 2"):
+        vector.step([legal])
+    with pytest.raises(TypeError, match="integers"):
+        vector.step([0.5, 1.0])
+    with pytest.raises(TypeError, match="integers"):
+        vector.step([[legal, legal]])
+    with pytest.raises(indigo.IndigoError, match="num_envs"):
+        VectorGames(0)
+    with pytest.raises(indigo.IndigoError, match="utility"):
+        VectorGames(1, utility="score")
+    # Nothing moved: the same legal actions give what a fresh vector gives.
+    both = [legal, int(np.flatnonzero(masks[1])[0])]
+    after = vector.step(both)
+    fresh = VectorGames(2, seed=1)
+    fresh.reset()
+    for got, want in zip(after, fresh.step(np.array(both, np.int32)), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_vector_gymnasium_env() -> None:
+    envs = IndigoVectorEnv(4, players=2, seed=9, utility="points")
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    observations, infos = envs.reset()
+    assert observations in envs.observation_space
+    rng = np.random.default_rng(2)
+    mover = infos["to_play"]
+    total = np.zeros((4, 2))
+    finished = 0
+    while finished < 4:
+        actions = legal_choices(infos["action_mask"], rng)
+        assert actions in envs.action_space
+        observations, rewards, terminations, truncations, infos = envs.step(actions)
+        assert not truncations.any()
+        np.testing.assert_array_equal(rewards, infos["rewards"][np.arange(4), mover])
+        total += infos["rewards"]
+        finished += int(terminations.sum())
+        mover = infos["to_play"]
+    assert (total.sum(axis=1) > 0).all()
+
+
+# --- OpenSpiel ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"players": 3, "hand_size": 2, "utility": "points"}, {"players": 4}]
+)
+def test_openspiel_random_sim_test(params: dict[str, object]) -> None:
+    game = pyspiel.load_game("python_indigo", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_states_agree_with_the_core() -> None:
+    game = pyspiel.load_game("python_indigo", {"players": 3})
+    observer = make_observation(game)
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            tiles, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(tiles, probs)[0])
+            continue
+        core = state.indigo_game
+        for player in range(3):
+            tensor = np.asarray(state.observation_tensor(player), np.float32)
+            np.testing.assert_array_equal(tensor, core.observation(player))
+            assert state.observation_string(player) == core.observation_string(player)
+            info = state.information_state_string(player)
+            assert info == core.information_state_string(player)
+            other = state.resample_from_infostate(player, sampler)
+            assert other.information_state_string(player) == info
+            assert other.current_player() == state.current_player()
+            assert other.indigo_game.moves == core.moves
+            assert len(other.history()) == len(state.history())
+            assert other.indigo_game.hand(player) == core.hand(player)
+        observer.set_from(state, 1)
+        assert observer.dict["own_hand"].tolist() == [core.hand(1).count(t) for t in range(5)]
+        assert public.string_from(state, 2) == core.public_information_string()
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.returns() == state.indigo_game.returns("win")
+    assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
+
+
+def play_openspiel(game: pyspiel.Game, bots: list[pyspiel.Bot], pile: list[int]) -> pyspiel.State:
+    """One game with chance drawing ``pile`` in order (``bots[p]`` None: random legal)."""
+    state = game.new_initial_state()
+    draws = iter(pile)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(next(draws))
+        elif (bot := bots[state.current_player()]) is not None:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def core_game(state: pyspiel.State, seed: int) -> Game:
+    """The sampled core game with ``seed`` and the moves of ``state``."""
+    moves = state.indigo_game.moves
+    draws = sum(indigo.TILE_COUNTS) - state.indigo_game.pile_left
+    assert len(moves) == len(state.history()) - draws
+    return replay(state.indigo_game.rules, seed, moves)
+
+
+def test_openspiel_mcts_and_ismcts_play_complete_games() -> None:
+    game = pyspiel.load_game("python_indigo")
+    random_state = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+    mcts_bot = mcts.MCTSBot(game, 1.4, 8, evaluator, solve=False, random_state=random_state)
+    ismcts_bot = ismcts.ISMCTSBot(game, evaluator, 1.4, 8, random_state=random_state)
+    for seed, bots in [(31, [mcts_bot, ismcts_bot]), (32, [ismcts_bot, mcts_bot])]:
+        state = play_openspiel(game, bots, Game(seed=seed).pile)
+        core = core_game(state, seed)
+        assert core.over
+        assert core.scores == state.indigo_game.scores
+        assert state.returns() == core.returns("win")
+        assert sum(state.returns()) == 1.0
+
+
+@pytest.mark.parametrize("params", [{"utility": "points"}, {"players": 3, "hand_size": 2}])
+def test_openspiel_explicit_draws_give_the_sampled_game(params: dict[str, object]) -> None:
+    """Chance fed the seeded pile in order deals the core's sampled game."""
+    game = pyspiel.load_game("python_indigo", params)
+    state = play_openspiel(game, [None] * game.num_players(), Game(seed=44).pile)
+    core = core_game(state, 44)
+    assert core.over
+    assert state.indigo_game.scores == core.scores
+    assert state.returns() == core.returns(params.get("utility", "win"))  # type: ignore[arg-type]
+
+
+def test_openspiel_illegal_action_changes_nothing() -> None:
+    game = pyspiel.load_game("python_indigo")
+    state = game.new_initial_state()
+    with pytest.raises(indigo.MoveError):
+        state.apply_action(9)  # not a tile type: 0..4 are the chance outcomes
+    state.apply_action(0)
+    state.apply_action(0)
+    history = state.history()
+    illegal = next(a for a in range(ACTION_COUNT) if a not in state.legal_actions())
+    with pytest.raises(indigo.IllegalMoveError):
+        state.apply_action(illegal)
+    assert state.history() == history
+    with pytest.raises(indigo.RulesError):
+        pyspiel.load_game("python_indigo", {"players": 5})
+
+
+# --- without the extras -------------------------------------------------------------------
+
+
+def test_extras_are_optional() -> None:
+    code = """
+import sys
+for name in ("gymnasium", "pettingzoo", "pyspiel"):
+    sys.modules[name] = None
+import indigo, indigo.envs
+for module in ("indigo_v0", "gymnasium_env", "vector", "openspiel"):
+    try:
+        __import__("indigo.envs." + module)
+    except ImportError as exc:
+        print(module, "indigo[" in str(exc))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.split() == [
+        "indigo_v0",
+        "True",
+        "gymnasium_env",
+        "True",
+        "vector",
+        "True",
+        "openspiel",
+        "True",
+    ]
