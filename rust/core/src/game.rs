@@ -13,20 +13,22 @@ use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
 use crate::trace::{MoveEffects, PathRecorder};
 
-/// One move of the history: the position before it, the move as given, and its effects.
-#[derive(Clone, Debug)]
+/// One move of the history: the position before it, the move as given, its effects, and the
+/// turn before it. Turns never change once played, so clones of a game share them.
+#[derive(Debug)]
 struct Turn {
     before: Position,
     effects: MoveEffects,
+    previous: Option<Arc<Turn>>,
 }
 
-/// A game in progress with its history. Clones share the turns played so far (each is
-/// immutable once played), so cloning costs a pointer per move, not a position.
+/// A game in progress with its history. The history is a chain of shared turns, so cloning a
+/// game copies one position and one pointer, however long the game.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
     seed: Option<u64>,
-    turns: Vec<Arc<Turn>>,
+    last: Option<Arc<Turn>>,
 }
 
 impl Game {
@@ -38,7 +40,7 @@ impl Game {
         Game {
             position,
             seed: Some(seed),
-            turns: Vec::new(),
+            last: None,
         }
     }
 
@@ -50,7 +52,7 @@ impl Game {
         Ok(Game {
             position: Position::new(rules, pile)?,
             seed: None,
-            turns: Vec::new(),
+            last: None,
         })
     }
 
@@ -60,7 +62,7 @@ impl Game {
         Game {
             position: Position::new_explicit(rules),
             seed: None,
-            turns: Vec::new(),
+            last: None,
         }
     }
 
@@ -99,7 +101,7 @@ impl Game {
 
     /// The position before the first move.
     pub fn initial(&self) -> &Position {
-        self.turns.first().map_or(&self.position, |t| &t.before)
+        self.turns().first().map_or(&self.position, |t| &t.before)
     }
 
     /// Checks and plays `mv`, returning what it caused; on error nothing changes.
@@ -126,37 +128,55 @@ impl Game {
             points,
             game_over: self.position.is_over(),
         };
-        self.turns.push(Arc::new(Turn { before, effects }));
-        Ok(&self.turns[self.turns.len() - 1].effects)
+        let previous = self.last.take();
+        let turn = self.last.insert(Arc::new(Turn {
+            before,
+            effects,
+            previous,
+        }));
+        Ok(&turn.effects)
     }
 
     /// Takes back the last move and returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
-        let turn = self.turns.pop()?;
+        let turn = self.last.take()?;
         self.position = turn.before;
+        self.last.clone_from(&turn.previous);
         Some(turn.effects.mv)
     }
 
     /// The moves played, as given.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.turns.iter().map(|t| t.effects.mv)
+        self.turns().into_iter().map(|t| t.effects.mv)
     }
 
     /// What the last move caused.
     pub fn last_effects(&self) -> Option<&MoveEffects> {
-        self.turns.last().map(|t| &t.effects)
+        self.last.as_deref().map(|t| &t.effects)
     }
 
-    /// The position after each move (the current one last).
-    fn after(&self, turn: usize) -> &Position {
-        self.turns
+    /// The turns played, first to last.
+    fn turns(&self) -> Vec<&Turn> {
+        let mut turns = Vec::new();
+        let mut next = self.last.as_deref();
+        while let Some(turn) = next {
+            turns.push(turn);
+            next = turn.previous.as_deref();
+        }
+        turns.reverse();
+        turns
+    }
+
+    /// The position after move `turn` of `turns` (this game's turns).
+    fn after<'a>(&'a self, turns: &[&'a Turn], turn: usize) -> &'a Position {
+        turns
             .get(turn + 1)
             .map_or(&self.position, |next| &next.before)
     }
 
     /// Whether the mover of `turn` has drawn after it (public: the pile shrank).
-    fn drew_after(&self, turn: usize) -> bool {
-        self.after(turn).pile_left() < self.turns[turn].before.pile_left()
+    fn drew_after(&self, turns: &[&Turn], turn: usize) -> bool {
+        self.after(turns, turn).pile_left() < turns[turn].before.pile_left()
     }
 
     /// The tiles `seat` has taken so far, in order: the deal, then one draw after each of its
@@ -165,14 +185,15 @@ impl Game {
         let start = self.initial();
         let mut held: Vec<TileType> = start.hand(seat).collect();
         let mut out = held.clone();
-        for (i, turn) in self.turns.iter().enumerate() {
+        let turns = self.turns();
+        for (i, turn) in turns.iter().enumerate() {
             if turn.effects.seat != seat {
                 continue;
             }
             if let Some(k) = held.iter().position(|&t| t == turn.effects.mv.tile) {
                 held.remove(k);
             }
-            let mut now: Vec<TileType> = self.after(i).hand(seat).collect();
+            let mut now: Vec<TileType> = self.after(&turns, i).hand(seat).collect();
             for t in &held {
                 if let Some(k) = now.iter().position(|x| x == t) {
                     now.remove(k);
@@ -211,10 +232,11 @@ impl Game {
             Vec::new()
         };
         let mut next = [usize::from(rules.hand_size()); crate::position::MAX_PLAYERS];
-        for (i, turn) in self.turns.iter().enumerate() {
+        let turns = self.turns();
+        for (i, turn) in turns.iter().enumerate() {
             let seat = turn.effects.seat;
             let _ = write!(s, "; {seat}:{}", turn.effects.mv.canonical());
-            if self.drew_after(i) {
+            if self.drew_after(&turns, i) {
                 s.push_str(" +");
                 let k = usize::from(seat);
                 if let Some(t) = open.get(k).and_then(|d| d.get(next[k])) {
@@ -260,6 +282,7 @@ impl Game {
         let rules = self.rules();
         let players = rules.players();
         let sampled = self.position.information(observer).fill(rng);
+        let turns = self.turns();
         // Each seat's draws, in order: known for the observer (and for all with open hands),
         // rebuilt backwards from the sampled hand for the others.
         let draws: Vec<Vec<TileType>> = (0..players)
@@ -269,11 +292,11 @@ impl Game {
                 }
                 let mut hand: Vec<TileType> = sampled.hand(seat).collect();
                 let mut later = Vec::new();
-                for (i, turn) in self.turns.iter().enumerate().rev() {
+                for (i, turn) in turns.iter().enumerate().rev() {
                     if turn.effects.seat != seat {
                         continue;
                     }
-                    if self.drew_after(i) && !hand.is_empty() {
+                    if self.drew_after(&turns, i) && !hand.is_empty() {
                         later.push(hand.remove(below(rng, hand.len())));
                     }
                     hand.push(turn.effects.mv.tile);
@@ -299,8 +322,8 @@ impl Game {
                 take(seat, &mut front);
             }
         }
-        for (i, turn) in self.turns.iter().enumerate() {
-            if self.drew_after(i) {
+        for (i, turn) in turns.iter().enumerate() {
+            if self.drew_after(&turns, i) {
                 take(turn.effects.seat, &mut front);
             }
         }
@@ -332,7 +355,7 @@ impl Game {
             game
         };
         game.seed = None;
-        debug_assert_eq!(game.turns.len(), self.turns.len());
+        debug_assert_eq!(game.turns().len(), turns.len());
         game
     }
 }

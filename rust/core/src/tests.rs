@@ -421,3 +421,27 @@ fn broadword_select_finds_the_kth_set_bit_of_any_word() {
         }
     }
 }
+
+#[test]
+fn game_clones_share_history_but_move_on_alone() {
+    let mut game = crate::Game::from_seed(Rules::indigo(2).unwrap(), 4);
+    for _ in 0..10 {
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+    }
+    let mut other = game.clone();
+    let mv = other.position().legal_moves()[3];
+    other.play(mv).unwrap();
+    let tenth = game.moves().nth(9);
+    assert_eq!(game.undo(), tenth);
+    assert_eq!(game.moves().count(), 9);
+    assert_eq!(other.moves().count(), 11);
+    assert_eq!(other.last_effects().map(|e| e.mv), Some(mv));
+    assert_eq!(game.initial(), other.initial());
+    while other.undo().is_some() {}
+    assert_eq!(other.position(), game.initial());
+    assert_eq!(
+        other.public_information_string(),
+        crate::Game::from_seed(Rules::indigo(2).unwrap(), 4).public_information_string()
+    );
+}
