@@ -69,14 +69,21 @@ UNITS = {
 }
 
 
-def best_of(repeat: int, work: Callable[[], tuple[float, T]]) -> tuple[float, T]:
-    """The shortest of ``repeat`` timed runs of ``work`` (which returns seconds and a result);
-    every run must give the same result."""
-    runs = [work() for _ in range(repeat)]
-    results = {json.dumps(result, sort_keys=True, default=str) for _, result in runs}
-    if len(results) != 1:
-        raise AssertionError(f"a seeded workload gave different results: {sorted(results)}")
-    return min(seconds for seconds, _ in runs), runs[0][1]
+def best_of(repeat: int, *works: Callable[[], tuple[float, Any]]) -> list[tuple[float, Any]]:
+    """For each work (which returns seconds and a result), the shortest of ``repeat`` runs and its
+    result. The runs are interleaved, so works compared as a ratio meet the same spells of noise
+    from other tenants of the machine. Every run of a work must give the same result."""
+    runs: list[list[tuple[float, Any]]] = [[] for _ in works]
+    for _ in range(repeat):
+        for work, done in zip(works, runs, strict=True):
+            done.append(work())
+    best = []
+    for done in runs:
+        results = {json.dumps(result, sort_keys=True, default=str) for _, result in done}
+        if len(results) != 1:
+            raise AssertionError(f"a seeded workload gave different results: {sorted(results)}")
+        best.append((min(seconds for seconds, _ in done), done[0][1]))
+    return best
 
 
 def timed(work: Callable[[], T]) -> tuple[float, T]:
@@ -164,15 +171,18 @@ def call_costs(rules: Rules, played: list[list[Move]], repeat: int) -> dict[str,
     def clone_all() -> tuple[float, int]:
         return timed(lambda: len([g.clone() for g in positions]))
 
+    (play_s, _), (legal_s, _), (clone_s, _) = best_of(repeat, replay, legal_all, clone_all)
     return {
-        "play_call_ns": best_of(repeat, replay)[0] / calls * 1e9,
-        "legal_moves_call_ns": best_of(repeat, legal_all)[0] / calls * 1e9,
-        "clone_call_ns": best_of(repeat, clone_all)[0] / calls * 1e9,
+        "play_call_ns": play_s / calls * 1e9,
+        "legal_moves_call_ns": legal_s / calls * 1e9,
+        "clone_call_ns": clone_s / calls * 1e9,
     }
 
 
-def ismcts_rate(position: Game, work: Workload, threads: int, repeat: int) -> float:
-    """Simulations per second of ``work.searches`` searches from ``position``."""
+def ismcts_searches(
+    position: Game, work: Workload, threads: int
+) -> Callable[[], tuple[float, list[str]]]:
+    """A timed run of ``work.searches`` searches from ``position`` on ``threads`` threads."""
 
     def searches() -> tuple[float, list[str]]:
         bot = IsmctsBot(work.simulations, threads=threads, seed=SEED)
@@ -184,8 +194,7 @@ def ismcts_rate(position: Game, work: Workload, threads: int, repeat: int) -> fl
         # Root-parallel searches are seeded per thread, so one thread count gives one result.
         return seconds, [str(r.best) for r in results]
 
-    seconds, _ = best_of(repeat, searches)
-    return work.searches * work.simulations / seconds
+    return searches
 
 
 def midgame(rules: Rules) -> Game:
@@ -227,9 +236,11 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
 
     # Warm up: the first batch imports numpy and starts the thread pool.
     simulate(["playout"], 10, rules=rules, seed=SEED, threads=2, deal="pcg")
-    native_s, (placements, native_checksum) = best_of(repeat, native)
-    batch_s, (batch_placements, batch_checksum) = best_of(repeat, batch)
-    batch2_s, _ = best_of(repeat, batch_two_threads)
+    (
+        (native_s, (placements, native_checksum)),
+        (batch_s, (batch_placements, batch_checksum)),
+        (batch2_s, _),
+    ) = best_of(repeat, native, batch, batch_two_threads)
     out["native_placements_per_s"] = placements / native_s
     out["batch_placements_per_s"] = batch_placements / batch_s
     out["batch_over_native"] = out["batch_placements_per_s"] / out["native_placements_per_s"]
@@ -243,17 +254,17 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
     for name, ns in native_costs.items():
         out[f"native_{name}"] = ns
 
-    loop_s, (loop_placements, loop_scores, played) = best_of(
+    [(loop_s, (loop_placements, loop_scores, played))] = best_of(
         repeat, lambda: timed(lambda: python_loop(rules, work.python_games))
     )
     out["python_loop_placements_per_s"] = loop_placements / loop_s
     out.update(call_costs(rules, played, repeat))
 
-    ref_s, (ref_placements, ref_scores) = best_of(
+    [(ref_s, (ref_placements, ref_scores))] = best_of(
         1, lambda: timed(lambda: reference_playouts(rules, work.reference_games))
     )
     out["reference_placements_per_s"] = ref_placements / ref_s
-    ref_loop_s, (ref_loop_placements, ref_loop_scores) = best_of(
+    [(ref_loop_s, (ref_loop_placements, ref_loop_scores))] = best_of(
         1, lambda: timed(lambda: reference_loop(rules, work.reference_games))
     )
     out["reference_loop_placements_per_s"] = ref_loop_placements / ref_loop_s
@@ -267,11 +278,16 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
     )
 
     opening = Game(rules, seed=SEED)
-    one = ismcts_rate(opening, work, 1, repeat)
-    two = ismcts_rate(opening, work, 2, repeat)
-    out["ismcts_sims_per_s"] = one
-    out["ismcts_midgame_sims_per_s"] = ismcts_rate(midgame(rules), work, 1, repeat)
-    out["threads_speedup_2"] = two / one
+    (one_s, _), (two_s, _), (mid_s, _) = best_of(
+        repeat,
+        ismcts_searches(opening, work, 1),
+        ismcts_searches(opening, work, 2),
+        ismcts_searches(midgame(rules), work, 1),
+    )
+    simulations = work.searches * work.simulations
+    out["ismcts_sims_per_s"] = simulations / one_s
+    out["ismcts_midgame_sims_per_s"] = simulations / mid_s
+    out["threads_speedup_2"] = one_s / two_s
 
     games = {
         "playouts": [placements, native_checksum],
