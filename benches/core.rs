@@ -74,7 +74,12 @@ fn bench(c: &mut Criterion) {
     group.bench_function("batch_200_games_1_thread", |b| {
         b.iter(|| {
             next += games;
-            batch.run(next..next + games, 1, &AtomicU64::new(0), &AtomicBool::new(false))
+            batch.run(
+                next..next + games,
+                1,
+                &AtomicU64::new(0),
+                &AtomicBool::new(false),
+            )
         });
     });
     group.finish();
