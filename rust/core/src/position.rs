@@ -421,11 +421,9 @@ impl Position {
     }
 
     /// A seat's hand, types ascending.
-    pub fn hand(&self, seat: u8) -> impl Iterator<Item = TileType> + '_ {
-        self.hands[seat as usize]
-            .iter()
-            .filter(|&&t| t < HIDDEN)
-            .map(|&t| tile_type(t))
+    pub fn hand(&self, seat: u8) -> impl Iterator<Item = TileType> {
+        let (first, second) = self.hand_pair(seat);
+        first.into_iter().chain(second)
     }
 
     /// Points per seat (only the first `players` entries are used).

@@ -235,13 +235,13 @@ pub(crate) struct Simulation {
     /// does; `pile(i)` gives game i's pile with either deal.
     #[pyo3(get)]
     game_seeds: Py<PyArray1<u64>>,
-    /// How piles were shuffled from game seeds: "python" or "pcg".
-    #[pyo3(get)]
-    deal: &'static str,
+    /// How piles were shuffled from game seeds.
+    deal: Deal,
+    /// The batch seed.
+    seed: u64,
     /// A fingerprint of every game's outcome in order: equal runs give equal checksums.
     #[pyo3(get)]
     checksum: u64,
-    seeds: Vec<u64>,
     /// Index of the first game.
     #[pyo3(get)]
     start: u64,
@@ -258,15 +258,21 @@ impl Simulation {
         format!("<Simulation games={} bots={:?}>", self.games, self.bots)
     }
 
+    /// How piles were shuffled from game seeds: "python" or "pcg".
+    #[getter]
+    fn deal(&self) -> &'static str {
+        self.deal.as_str()
+    }
+
     /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
     fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
         let last = self.games.checked_sub(1).ok_or_else(|| {
             IndigoError::new_err("this simulation holds no games: there is no pile")
         })?;
         let i = in_range("index", index, 0, last as u64)? as usize;
-        let deal: Deal = self.deal.parse().unwrap_or_default();
-        Ok(deal
-            .pile(self.seeds[i])
+        Ok(self
+            .deal
+            .pile(game_seed(self.seed, self.start + i as u64))
             .map(|t| u32::from(t.index()))
             .to_vec())
     }
@@ -387,9 +393,6 @@ pub(crate) fn simulate(
         interval,
     )?;
     let n = outcomes.len();
-    let seeds: Vec<u64> = (start..start + games)
-        .map(|g| game_seed(batch.seed, g))
-        .collect();
     let seat_of = |i: usize, s: usize| {
         batch.lineups[((start + i as u64) % batch.lineups.len() as u64) as usize][s] as i32
     };
@@ -400,10 +403,14 @@ pub(crate) fn simulate(
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| i32::from(o.placements)))
             .unbind(),
         seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_slice(py, &seeds).unbind(),
-        deal: deal.as_str(),
+        game_seeds: PyArray1::from_iter(
+            py,
+            (start..start + games).map(|g| game_seed(batch.seed, g)),
+        )
+        .unbind(),
+        deal,
+        seed: batch.seed,
         checksum: GamesSummary::of(&outcomes).checksum,
-        seeds,
         start,
         games: n,
     })
