@@ -39,6 +39,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SearchResult",
+    "SelfPlayBatch",
     "Simulation",
     "VectorGames",
     "__version__",
@@ -46,6 +47,7 @@ __all__ = [
     "native_call_costs",
     "native_playouts",
     "normalize_bot_spec",
+    "self_play",
     "simulate",
 ]
 
@@ -481,6 +483,60 @@ class Simulation:
     def __len__(self) -> int: ...
 
 @final
+class SelfPlayBatch:
+    """Results of :func:`self_play`: each game's record, and one training sample per move as
+    numpy columns (row ``i`` of every column is sample ``i``)."""
+
+    @property
+    def records(self) -> list[str]:
+        """Each game's ``indigo-record/1`` record as one line of JSON, in game order, with
+        ``players_names`` (each seat's bot spec) and ``game`` (its index) added."""
+    @property
+    def checksum(self) -> int:
+        """A fingerprint of every game's outcome in order, as :attr:`Simulation.checksum`."""
+    @property
+    def samples(self) -> int:
+        """How many samples (moves) the games hold."""
+    @property
+    def game(self) -> npt.NDArray[np.uint64]:
+        """Each sample's game index."""
+    @property
+    def ply(self) -> npt.NDArray[np.uint16]:
+        """Each sample's move number in its game, from 0."""
+    @property
+    def seat(self) -> npt.NDArray[np.uint8]:
+        """The mover."""
+    @property
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The mover's observation, samples x ``OBSERVATION_SIZE``."""
+    @property
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal actions, samples x ``ACTION_COUNT``."""
+    @property
+    def action(self) -> npt.NDArray[np.uint16]:
+        """The action played."""
+    @property
+    def searched(self) -> npt.NDArray[np.bool_]:
+        """Whether the mover searched, so that the sample has root visits."""
+    @property
+    def visit_offsets(self) -> npt.NDArray[np.int32]:
+        """Sample ``i``'s visits are ``visit_actions[visit_offsets[i]:visit_offsets[i + 1]]``
+        (``samples + 1`` offsets)."""
+    @property
+    def visit_actions(self) -> npt.NDArray[np.uint16]:
+        """Visited actions, ascending within a sample."""
+    @property
+    def visit_counts(self) -> npt.NDArray[np.uint32]:
+        """Root visits of each visited action."""
+    @property
+    def outcome(self) -> npt.NDArray[np.float32]:
+        """The mover's final result: the winners share 1, the others get 0."""
+    @property
+    def points(self) -> npt.NDArray[np.uint16]:
+        """The mover's final points."""
+    def __len__(self) -> int: ...
+
+@final
 class VectorGames:
     """``num_envs`` (1 to 65536) games stepped together with one call into Rust per step (GIL
     released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from
@@ -559,6 +615,22 @@ def simulate(
     end; an exception in it, or Ctrl-C, stops the batch. ``deal="python"`` shuffles each pile
     as ``Game(rules, seed=game_seed)`` does; ``"pcg"`` is 25 times cheaper (about 0.15 us
     against 4 us a game), for batches of fast bots such as ``"playout"``."""
+
+def self_play(
+    bots: Sequence[str],
+    games: int,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
+    start: int = 0,
+    threads: int = 0,
+    progress: Callable[[int, int], object] | None = None,
+    interval: float = 0.2,
+) -> SelfPlayBatch:
+    """Play games as :func:`simulate` does (with the same arguments, game ``i`` is the same
+    game) and keep each game's record and a training sample per move. Piles are dealt as
+    ``Game(rules, seed=game_seed)`` does."""
 
 def native_playouts(
     rules: Rules, seed: int, games: int, *, start: int = 0

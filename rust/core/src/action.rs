@@ -206,6 +206,15 @@ impl ActionSet {
         None
     }
 
+    /// Writes the set as a mask: `out[a]` is whether action `a` is in it (`out` holds
+    /// [`ACTION_COUNT`] entries).
+    pub fn write_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        for a in self.iter() {
+            out[a.index()] = true;
+        }
+    }
+
     /// The actions in ascending order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         self.0.iter().enumerate().flat_map(|(i, &word)| {

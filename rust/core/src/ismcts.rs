@@ -63,13 +63,16 @@ impl IsmctsConfig {
     }
 }
 
+/// Root visits per action, ascending by action.
+pub type Visits = Vec<(Action, u32)>;
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
     /// The most visited action's move.
     pub best: Move,
     /// Root visits per action, ascending by action; the visit distribution for training.
-    pub visits: Vec<(Action, u32)>,
+    pub visits: Visits,
     /// Simulations run.
     pub simulations: u64,
     /// The observer's mean result over the best action's visits, in [0, 1].

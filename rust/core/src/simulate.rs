@@ -10,7 +10,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
-use crate::ismcts::{Budget, Ismcts, IsmctsConfig};
+use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
 use crate::rules::Rules;
@@ -190,6 +190,21 @@ impl Bot for NativeBot {
     }
 }
 
+impl NativeBot {
+    /// The move for the seat to move in `position`, whose view is `info`, with the search's
+    /// root visits when the bot searches. The same choice as [`Bot::choose_in`].
+    pub fn decide(
+        &mut self,
+        position: &Position,
+        info: &Information,
+    ) -> Option<(Move, Option<Visits>)> {
+        match self {
+            NativeBot::Ismcts(bot) => bot.search(info).map(|r| (r.best, Some(r.visits))),
+            bot => bot.choose_in(position).map(|mv| (mv, None)),
+        }
+    }
+}
+
 /// How each game's pile is shuffled from its seed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Deal {
@@ -274,13 +289,17 @@ impl Outcome {
     }
 }
 
+/// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
+pub(crate) fn seat_bots(seats: &[BotSpec], game: u64) -> [Option<NativeBot>; MAX_PLAYERS] {
+    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
+}
+
 /// Plays game `index` of a batch to the end: `seats[s]` is seat `s`'s bot.
 pub fn play_game(rules: Rules, seats: &[BotSpec], seed: u64, index: u64, deal: Deal) -> Outcome {
     let game = game_seed(seed, index);
     let mut position =
         Position::new(rules, &deal.pile(game)).unwrap_or_else(|_| unreachable!("the box is valid"));
-    let mut bots: [Option<NativeBot>; MAX_PLAYERS] =
-        std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))));
+    let mut bots = seat_bots(seats, game);
     while let Some(seat) = position.to_move() {
         let Some(mv) = bots[usize::from(seat)]
             .as_mut()
@@ -327,13 +346,28 @@ impl Batch {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
+        self.map(games, threads, done, cancel, |index| {
+            play_game(self.rules, &self.seats(index), self.seed, index, self.deal)
+        })
+    }
+
+    /// `play(index)` for each game of `games`, in order, on `threads` threads (0: one per
+    /// core), counting finished games in `done`. Returns `None` once `cancel` is set.
+    pub fn map<T: Send>(
+        &self,
+        games: Range<u64>,
+        threads: usize,
+        done: &AtomicU64,
+        cancel: &AtomicBool,
+        play: impl Fn(u64) -> T + Sync,
+    ) -> Option<Vec<T>> {
         let play = |index: u64| {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let outcome = play_game(self.rules, &self.seats(index), self.seed, index, self.deal);
+            let result = play(index);
             done.fetch_add(1, Ordering::Relaxed);
-            Some(outcome)
+            Some(result)
         };
         // A fresh pool per batch, so a forked child never reuses its parent's threads.
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {

@@ -249,10 +249,7 @@ impl VectorGames {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
             info.observation(obs);
-            mask.fill(false);
-            for a in info.legal_action_set().iter() {
-                mask[a.index()] = true;
-            }
+            info.legal_action_set().write_mask(mask);
             *terminated = ended(slot);
             let returns: [f64; MAX_PLAYERS] = if *terminated {
                 slot.position.returns(self.utility)

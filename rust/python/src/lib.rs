@@ -1034,11 +1034,8 @@ impl Game {
 
     /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let set = self.0.position().legal_action_set();
         let mut mask = vec![false; ACTION_COUNT];
-        for a in set.iter() {
-            mask[a.index()] = true;
-        }
+        self.0.position().legal_action_set().write_mask(&mut mask);
         PyArray1::from_vec(py, mask)
     }
 

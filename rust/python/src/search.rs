@@ -5,8 +5,11 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use indigo_core::bench::GamesSummary;
+use indigo_core::position::OBSERVATION_SIZE;
 use indigo_core::simulate::game_seed;
-use indigo_core::{ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome};
+use indigo_core::{
+    ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
+};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -330,6 +333,48 @@ fn parse_lineups(
     })
 }
 
+/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked.
+fn batch_of(
+    bots: &[String],
+    rules: Option<Rules>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    deal: &str,
+) -> PyResult<Batch> {
+    let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
+    let rules = match rules {
+        Some(r) => r.0,
+        None => indigo_core::Rules::indigo(2).unwrap_or_else(|_| unreachable!()),
+    };
+    let players = usize::from(rules.players());
+    let specs = bots
+        .iter()
+        .map(|s| parse_spec(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    if specs.is_empty() {
+        return Err(IndigoError::new_err("give at least one bot"));
+    }
+    let lineups = parse_lineups(lineups, specs.len(), players)?;
+    if lineups.is_empty() {
+        return Err(IndigoError::new_err("lineups must not be empty"));
+    }
+    Ok(Batch {
+        rules,
+        bots: specs,
+        lineups,
+        seed: seed.map(extract_seed).transpose()?.unwrap_or(0),
+        deal,
+    })
+}
+
+/// The games `start..start + games` and the thread count, checked.
+fn game_range(games: Int, start: Int, threads: Int) -> PyResult<(std::ops::Range<u64>, usize)> {
+    let games = in_range("games", games, 0, 1 << 32)?;
+    let start = in_range("start", start, 0, 1 << 62)?;
+    let threads = in_range("threads", threads, 0, 1024)? as usize;
+    Ok((start..start + games, threads))
+}
+
 /// Plays `games` complete games inside Rust on `threads` threads (0: every core), the GIL
 /// released, and returns the results as numpy arrays. Game `start + i` uses seating
 /// `lineups[(start + i) % len(lineups)]` (a bot index per seat; default: `bots` in seat
@@ -356,43 +401,16 @@ pub(crate) fn simulate(
     interval: f64,
     deal: &str,
 ) -> PyResult<Simulation> {
-    let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
-    let rules = match rules {
-        Some(r) => r.0,
-        None => indigo_core::Rules::indigo(2).unwrap_or_else(|_| unreachable!()),
-    };
-    let players = usize::from(rules.players());
-    let specs = bots
-        .iter()
-        .map(|s| parse_spec(s))
-        .collect::<PyResult<Vec<_>>>()?;
-    if specs.is_empty() {
-        return Err(IndigoError::new_err("give at least one bot"));
-    }
-    let lineups = parse_lineups(lineups, specs.len(), players)?;
-    if lineups.is_empty() {
-        return Err(IndigoError::new_err("lineups must not be empty"));
-    }
-    let games = in_range("games", games, 0, 1 << 32)?;
-    let start = in_range("start", start, 0, 1 << 62)?;
-    let threads = in_range("threads", threads, 0, 1024)? as usize;
-    let interval = Duration::from_secs_f64(positive("interval", interval)?.min(3600.0));
-    let batch = Batch {
-        rules,
-        bots: specs,
-        lineups,
-        seed: seed.map(extract_seed).transpose()?.unwrap_or(0),
-        deal,
-    };
-    let outcomes = run_batch(
-        py,
-        &batch,
-        start..start + games,
-        threads,
-        progress,
-        interval,
-    )?;
-    let n = outcomes.len();
+    let batch = batch_of(&bots, rules, seed, lineups, deal)?;
+    let (range, threads) = game_range(games, start, threads)?;
+    let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.run(range.clone(), threads, done, cancel)
+    })?;
+    let (n, players, start) = (
+        outcomes.len(),
+        usize::from(batch.rules.players()),
+        range.start,
+    );
     let seat_of = |i: usize, s: usize| {
         batch.lineups[((start + i as u64) % batch.lineups.len() as u64) as usize][s] as i32
     };
@@ -403,12 +421,8 @@ pub(crate) fn simulate(
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| i32::from(o.placements)))
             .unbind(),
         seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(
-            py,
-            (start..start + games).map(|g| game_seed(batch.seed, g)),
-        )
-        .unbind(),
-        deal,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed, g))).unbind(),
+        deal: batch.deal,
         seed: batch.seed,
         checksum: GamesSummary::of(&outcomes).checksum,
         start,
@@ -416,15 +430,142 @@ pub(crate) fn simulate(
     })
 }
 
-/// Runs the batch on a worker thread while this one reports progress and watches for Ctrl-C.
-fn run_batch(
+/// Self-play games: each game's record and one training sample per move, as numpy columns.
+#[pyclass(module = "indigo", frozen)]
+pub(crate) struct SelfPlayBatch {
+    /// Each game's `indigo-record/1` record as one line of JSON, in game order.
+    #[pyo3(get)]
+    records: Vec<String>,
+    /// A fingerprint of every game's outcome in order, as `Simulation.checksum`.
+    #[pyo3(get)]
+    checksum: u64,
+    /// How many samples (moves) the games hold.
+    #[pyo3(get)]
+    samples: usize,
+    /// Each sample's game index (uint64).
+    #[pyo3(get)]
+    game: Py<PyArray1<u64>>,
+    /// Each sample's move number in its game, from 0 (uint16).
+    #[pyo3(get)]
+    ply: Py<PyArray1<u16>>,
+    /// The mover (uint8).
+    #[pyo3(get)]
+    seat: Py<PyArray1<u8>>,
+    /// The mover's observation (float32, samples x OBSERVATION_SIZE).
+    #[pyo3(get)]
+    observation: Py<PyArray2<f32>>,
+    /// The legal actions (bool, samples x ACTION_COUNT).
+    #[pyo3(get)]
+    legal_mask: Py<PyArray2<bool>>,
+    /// The action played (uint16).
+    #[pyo3(get)]
+    action: Py<PyArray1<u16>>,
+    /// Whether the mover searched, so that the sample has root visits (bool).
+    #[pyo3(get)]
+    searched: Py<PyArray1<bool>>,
+    /// Sample `i`'s visits are `visit_actions[visit_offsets[i]:visit_offsets[i + 1]]`, and
+    /// `visit_counts` alike (int32, samples + 1).
+    #[pyo3(get)]
+    visit_offsets: Py<PyArray1<i32>>,
+    /// Visited actions, ascending within a sample (uint16).
+    #[pyo3(get)]
+    visit_actions: Py<PyArray1<u16>>,
+    /// Root visits of each visited action (uint32).
+    #[pyo3(get)]
+    visit_counts: Py<PyArray1<u32>>,
+    /// The mover's final result, the winners sharing 1 (float32).
+    #[pyo3(get)]
+    outcome: Py<PyArray1<f32>>,
+    /// The mover's final points (uint16).
+    #[pyo3(get)]
+    points: Py<PyArray1<u16>>,
+}
+
+#[pymethods]
+impl SelfPlayBatch {
+    fn __len__(&self) -> usize {
+        self.records.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<SelfPlayBatch games={} samples={}>",
+            self.records.len(),
+            self.samples
+        )
+    }
+}
+
+/// Plays games as :func:`simulate` does (game `i` is the same game) and keeps each game's
+/// record and a training sample per move. The Python deal is used, so records' seeds deal
+/// their piles.
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=0.2),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+pub(crate) fn self_play(
     py: Python<'_>,
-    batch: &Batch,
-    games: std::ops::Range<u64>,
-    threads: usize,
+    bots: Vec<String>,
+    games: Int,
+    rules: Option<Rules>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    start: Int,
+    threads: Int,
     progress: Option<&Bound<'_, PyAny>>,
-    interval: Duration,
-) -> PyResult<Vec<Outcome>> {
+    interval: f64,
+) -> PyResult<SelfPlayBatch> {
+    let batch = batch_of(&bots, rules, seed, lineups, Deal::Python.as_str())?;
+    let (range, threads) = game_range(games, start, threads)?;
+    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.self_play(range.clone(), threads, done, cancel)
+    })?;
+    let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
+    let records = played.iter().map(|g| g.record.to_string()).collect();
+    let mut samples = Samples::default();
+    for game in &played {
+        samples.append(&game.samples);
+    }
+    if samples.visit_offsets.is_empty() {
+        samples.visit_offsets.push(0);
+    }
+    let rows = samples.len();
+    Ok(SelfPlayBatch {
+        records,
+        checksum: GamesSummary::of(&outcomes).checksum,
+        samples: rows,
+        game: PyArray1::from_vec(py, samples.game).unbind(),
+        ply: PyArray1::from_vec(py, samples.ply).unbind(),
+        seat: PyArray1::from_vec(py, samples.seat).unbind(),
+        observation: PyArray1::from_vec(py, samples.observations)
+            .reshape([rows, OBSERVATION_SIZE])?
+            .unbind(),
+        legal_mask: PyArray1::from_vec(py, samples.legal_masks)
+            .reshape([rows, ACTION_COUNT])?
+            .unbind(),
+        action: PyArray1::from_vec(py, samples.action).unbind(),
+        searched: PyArray1::from_vec(py, samples.searched).unbind(),
+        visit_offsets: PyArray1::from_iter(py, samples.visit_offsets.iter().map(|&o| o as i32))
+            .unbind(),
+        visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+        visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+        outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+        points: PyArray1::from_vec(py, samples.points).unbind(),
+    })
+}
+
+/// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`
+/// and watches for Ctrl-C.
+fn run_batch<T: Send>(
+    py: Python<'_>,
+    games: std::ops::Range<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: f64,
+    work: impl FnOnce(&AtomicU64, &AtomicBool) -> Option<T> + Send,
+) -> PyResult<T> {
+    let interval = Duration::from_secs_f64(positive("interval", interval)?.min(3600.0));
     let total = games.end - games.start;
     let done = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);
@@ -432,10 +573,10 @@ fn run_batch(
     let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
-            let outcomes = batch.run(games, threads, &done, &cancel);
+            let result = work(&done, &cancel);
             *finished.0.lock().unwrap_or_else(PoisonError::into_inner) = true;
             finished.1.notify_all();
-            outcomes
+            result
         });
         let mut failure = None;
         loop {
@@ -466,7 +607,7 @@ fn run_batch(
         let result = py.detach(|| worker.join());
         match (failure, result) {
             (Some(e), _) => Err(e),
-            (None, Ok(Some(outcomes))) => Ok(outcomes),
+            (None, Ok(Some(result))) => Ok(result),
             (None, Ok(None)) => Err(IndigoError::new_err("the batch was cancelled")),
             (None, Err(_)) => Err(pyo3::exceptions::PyRuntimeError::new_err(
                 "a simulation thread failed; please report this as a bug",
@@ -483,6 +624,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make_bot, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_bot_spec, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_class::<SelfPlayBatch>()?;
+    m.add_function(wrap_pyfunction!(self_play, m)?)?;
     m.add("ACTION_COUNT", ACTION_COUNT)?;
     let py = m.py();
     m.add("OBSERVATION_SIZE", indigo_core::position::OBSERVATION_SIZE)?;

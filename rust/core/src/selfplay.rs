@@ -1,0 +1,169 @@
+//! Self-play: the games of a [`Batch`], each kept as an `indigo-record/1` record and as one
+//! training sample per move: what the mover saw, what it could play, what it played, what its
+//! search thought, and how the game ended for it.
+//!
+//! Game `index` is the very game [`Batch::run`] plays with that index: the same pile, bots
+//! and moves (the Python deal is used, so a record's `seed` deals its pile).
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use serde_json::Value;
+
+use crate::action::{ACTION_COUNT, Action};
+use crate::game::Game;
+use crate::position::{OBSERVATION_SIZE, Utility};
+use crate::record::write_record;
+use crate::simulate::{Batch, Outcome, game_seed, seat_bots};
+
+/// Training samples, one row per move, in flat row-major columns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Samples {
+    /// The game's index in its batch.
+    pub game: Vec<u64>,
+    /// The move's number in its game, from 0.
+    pub ply: Vec<u16>,
+    /// The mover.
+    pub seat: Vec<u8>,
+    /// The mover's observation ([`OBSERVATION_SIZE`] values per row).
+    pub observations: Vec<f32>,
+    /// The legal actions ([`ACTION_COUNT`] values per row).
+    pub legal_masks: Vec<bool>,
+    /// The action played.
+    pub action: Vec<u16>,
+    /// Whether the mover searched, so that the row has a visit distribution.
+    pub searched: Vec<bool>,
+    /// Row `r`'s root visits are `visit_actions[visit_offsets[r]..visit_offsets[r + 1]]`
+    /// with `visit_counts` alike; rows + 1 offsets, empty for moves without a search.
+    pub visit_offsets: Vec<u32>,
+    /// Visited actions, ascending within a row.
+    pub visit_actions: Vec<u16>,
+    /// Root visits of each visited action.
+    pub visit_counts: Vec<u32>,
+    /// The mover's final result under [`Utility::Win`]: the winners share 1.
+    pub outcome: Vec<f32>,
+    /// The mover's final points.
+    pub points: Vec<u16>,
+}
+
+impl Samples {
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.ply.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.ply.is_empty()
+    }
+
+    /// Appends `other`'s rows.
+    pub fn append(&mut self, other: &Samples) {
+        let base = self.visit_actions.len() as u32;
+        self.game.extend_from_slice(&other.game);
+        self.ply.extend_from_slice(&other.ply);
+        self.seat.extend_from_slice(&other.seat);
+        self.observations.extend_from_slice(&other.observations);
+        self.legal_masks.extend_from_slice(&other.legal_masks);
+        self.action.extend_from_slice(&other.action);
+        self.searched.extend_from_slice(&other.searched);
+        if self.visit_offsets.is_empty() {
+            self.visit_offsets.push(0);
+        }
+        self.visit_offsets
+            .extend(other.visit_offsets.iter().skip(1).map(|&o| base + o));
+        self.visit_actions.extend_from_slice(&other.visit_actions);
+        self.visit_counts.extend_from_slice(&other.visit_counts);
+        self.outcome.extend_from_slice(&other.outcome);
+        self.points.extend_from_slice(&other.points);
+    }
+}
+
+/// One self-play game: its record and its samples.
+#[derive(Clone, Debug)]
+pub struct SelfPlayGame {
+    /// The `indigo-record/1` record, with `players_names` (each seat's bot spec) and `game`
+    /// (the index) added.
+    pub record: Value,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// One row per move.
+    pub samples: Samples,
+}
+
+impl Batch {
+    /// Plays game `index` keeping its record and samples.
+    pub fn self_play_game(&self, index: u64) -> SelfPlayGame {
+        let seats = self.seats(index);
+        let seed = game_seed(self.seed, index);
+        let mut game = Game::from_seed(self.rules, seed);
+        let mut bots = seat_bots(&seats, seed);
+        let mut samples = Samples {
+            visit_offsets: vec![0],
+            ..Samples::default()
+        };
+        let mut observation = [0f32; OBSERVATION_SIZE];
+        let mut mask = [false; ACTION_COUNT];
+        while let Some(seat) = game.position().to_move() {
+            let position = *game.position();
+            let info = position.information(seat);
+            let Some((mv, visits)) = bots[usize::from(seat)]
+                .as_mut()
+                .and_then(|bot| bot.decide(&position, &info))
+            else {
+                break;
+            };
+            info.observation(&mut observation);
+            info.legal_action_set().write_mask(&mut mask);
+            samples.game.push(index);
+            samples.ply.push(samples.ply.len() as u16);
+            samples.seat.push(seat);
+            samples.observations.extend_from_slice(&observation);
+            samples.legal_masks.extend_from_slice(&mask);
+            let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
+            samples.action.push(action.index() as u16);
+            samples.searched.push(visits.is_some());
+            for (a, n) in visits.unwrap_or_default() {
+                samples.visit_actions.push(a.index() as u16);
+                samples.visit_counts.push(n);
+            }
+            samples
+                .visit_offsets
+                .push(samples.visit_actions.len() as u32);
+            if let Err(e) = game.play(mv) {
+                unreachable!("a native bot chose {mv}, which is illegal: {e}");
+            }
+        }
+        let position = game.position();
+        let returns = position.returns(Utility::Win);
+        let scores = position.scores();
+        for &seat in &samples.seat {
+            samples.outcome.push(returns[usize::from(seat)] as f32);
+            samples.points.push(scores[usize::from(seat)]);
+        }
+        let mut record = write_record(&game);
+        if let Value::Object(fields) = &mut record {
+            let names = seats.iter().map(|spec| Value::from(spec.to_string()));
+            fields.insert("players_names".into(), names.collect());
+            fields.insert("game".into(), index.into());
+        }
+        SelfPlayGame {
+            record,
+            outcome: Outcome::of(position),
+            samples,
+        }
+    }
+
+    /// Plays games `games` as [`Batch::map`] does, keeping records and samples.
+    pub fn self_play(
+        &self,
+        games: Range<u64>,
+        threads: usize,
+        done: &AtomicU64,
+        cancel: &AtomicBool,
+    ) -> Option<Vec<SelfPlayGame>> {
+        self.map(games, threads, done, cancel, |index| {
+            self.self_play_game(index)
+        })
+    }
+}
