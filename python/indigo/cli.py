@@ -6,7 +6,10 @@
 ``indigo demo [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
     Watch a whole game between bots in the terminal.
 ``indigo tournament --bots ismcts:1000,greedy,random [--players N] [--games G] [--json]``
-    Play bots against each other in every seat and report win rates.
+    Play bots against each other in every seat and report win rates, on this machine or on a
+    Ray cluster (``--backend ray [--address A]``).
+``indigo selfplay --bots ismcts:800 --games G --out DIR [--backend ray] [--json]``
+    Play self-play games into records and Parquet training samples; rerun to resume.
 ``indigo bench [--json] [--quick]``
     Time a fixed, seeded workload at every layer; print the figures and a checksum.
 
@@ -17,6 +20,7 @@ Errors in the input (a bad record, an unreadable file, invalid JSON) print one l
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -41,6 +45,7 @@ from indigo import (
 )
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
+from indigo.distributed import LocalBackend, RayBackend, make_backend
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -50,7 +55,7 @@ from indigo.render.terminal import (
     seat_label,
     status_text,
 )
-from indigo.tournament import print_table, run_with_progress
+from indigo.tournament import print_table, progress_bar, run_with_progress
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
@@ -172,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="plain text (also when stdout is not a terminal or NO_COLOR is set)",
     )
     _add_tournament(sub)
+    _add_selfplay(sub)
     _add_bench(sub)
     _add_see_and_play(sub)
     return parser
@@ -213,13 +219,11 @@ def _add_tournament(sub: Any) -> None:
         help="comma-separated bots, e.g. ismcts:1000,greedy,random "
         "(ismcts settings may follow: ismcts:500,c=0.5,threads=2)",
     )
-    tournament.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     tournament.add_argument("--games", type=_positive, default=100, help="(default: 100)")
-    tournament.add_argument("--hand-size", type=int, choices=(1, 2), default=1)
-    tournament.add_argument("--gates", choices=("shared", "exclusive"), default="shared")
-    tournament.add_argument("--seed", type=_seed, default=0, help="(default: 0)")
-    tournament.add_argument(
-        "--threads", type=_count, default=0, help="worker threads (default: 0, every core)"
+    _add_rules(tournament)
+    _add_backend(
+        tournament,
+        "games per task (default: all games locally; on Ray a quarter of the games per worker)",
     )
     tournament.add_argument(
         "--json",
@@ -229,21 +233,137 @@ def _add_tournament(sub: Any) -> None:
     )
 
 
+def _add_rules(command: Any) -> None:
+    command.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    command.add_argument("--hand-size", type=int, choices=(1, 2), default=1)
+    command.add_argument("--gates", choices=("shared", "exclusive"), default="shared")
+    command.add_argument("--seed", type=_seed, default=0, help="(default: 0)")
+
+
+def _add_backend(command: Any, batch_help: str | None) -> None:
+    command.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where games run: every core of this machine, or tasks on a Ray cluster "
+        "(needs the 'ray' extra) (default: local)",
+    )
+    command.add_argument(
+        "--address",
+        help="the Ray cluster to join, e.g. 127.0.0.1:6379 or auto (default: RAY_ADDRESS, "
+        "else a Ray started on this machine)",
+    )
+    command.add_argument(
+        "--workers",
+        type=_positive,
+        help="Ray tasks at once, one CPU each (default: the cluster's CPUs)",
+    )
+    command.add_argument(
+        "--threads",
+        type=_count,
+        default=0,
+        help="local worker threads (default: 0, every core)",
+    )
+    if batch_help is not None:
+        command.add_argument("--batch-size", type=_positive, metavar="GAMES", help=batch_help)
+
+
+def _backend(args: argparse.Namespace) -> LocalBackend | RayBackend:
+    """The backend the arguments name; a missing Ray says how to install it."""
+    try:
+        return make_backend(
+            args.backend, address=args.address, workers=args.workers, threads=args.threads
+        )
+    except (ImportError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
 def tournament(args: argparse.Namespace) -> int:
     """``indigo tournament``: the results table, or one JSON object with ``--json``."""
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
-    result = run_with_progress(
-        args.bots,
-        players=args.players,
-        games=args.games,
-        rules=rules,
-        seed=args.seed,
-        threads=args.threads,
-    )
+    backend = _backend(args)
+    with backend if isinstance(backend, RayBackend) else contextlib.nullcontext():
+        result = run_with_progress(
+            args.bots,
+            players=args.players,
+            games=args.games,
+            rules=rules,
+            seed=args.seed,
+            backend=backend,
+            span=args.batch_size,
+        )
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print_table(result)
+    return 0
+
+
+def _add_selfplay(sub: Any) -> None:
+    selfplay = sub.add_parser(
+        "selfplay",
+        help="play self-play games into records and Parquet training samples",
+        description="Play games between bots (seats rotating as in a tournament; one bot "
+        "plays every seat) and write each shard of games as indigo-record/1 lines "
+        "(records-NNNNN.jsonl) and training samples (samples-NNNNN.parquet: observation, "
+        "legal mask, ISMCTS visit counts, final outcome for the mover; docs/selfplay.md). "
+        "Rerunning with the same folder and settings skips finished shards.",
+    )
+    selfplay.add_argument(
+        "--bots",
+        type=_bot_specs,
+        required=True,
+        metavar="SPECS",
+        help="comma-separated bots, e.g. ismcts:800 or ismcts:800,greedy",
+    )
+    selfplay.add_argument("--games", type=_positive, required=True)
+    selfplay.add_argument("--out", required=True, metavar="DIR", help="the output folder")
+    selfplay.add_argument(
+        "--shard-size", type=_positive, default=100, metavar="GAMES", help="(default: 100)"
+    )
+    _add_rules(selfplay)
+    _add_backend(selfplay, None)
+    selfplay.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object at the end: {"games", "shards_written", "shards_skipped", '
+        '"samples_written", "folder"}',
+    )
+
+
+def selfplay(args: argparse.Namespace) -> int:
+    """``indigo selfplay``: shards into ``--out``; a summary line, or JSON with ``--json``."""
+    try:
+        from indigo.selfplay import SelfPlayError, run_selfplay
+    except ImportError as exc:
+        raise CliError(str(exc)) from None
+    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    backend = _backend(args)
+    with (
+        backend if isinstance(backend, RayBackend) else contextlib.nullcontext(),
+        progress_bar() as report,
+    ):
+        try:
+            summary = run_selfplay(
+                args.bots,
+                args.games,
+                args.out,
+                rules=rules,
+                seed=args.seed,
+                shard_size=args.shard_size,
+                backend=backend,
+                progress=report,
+            )
+        except SelfPlayError as exc:
+            raise CliError(str(exc)) from None
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(
+            f"{summary.games} games in {summary.folder}: {summary.shards_written} shards "
+            f"written ({summary.samples_written} samples), {summary.shards_skipped} "
+            "already finished"
+        )
     return 0
 
 
@@ -318,6 +438,8 @@ def main(argv: list[str] | None = None) -> int:
             return demo(args)
         if args.command == "tournament":
             return tournament(args)
+        if args.command == "selfplay":
+            return selfplay(args)
         if args.command == "bench":
             return bench(args)
         if args.command in ("render", "play", "serve"):

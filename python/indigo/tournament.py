@@ -1,5 +1,6 @@
 """Tournaments between bots: seatings that rotate every bot through every seat, games played in
-Rust by :func:`indigo.simulate`, and win rates with Wilson 95 % confidence intervals.
+Rust by :func:`indigo.simulate` on a backend (this machine, or a Ray cluster), and win rates
+with Wilson 95 % confidence intervals.
 
 >>> from indigo.tournament import run_tournament
 >>> result = run_tournament(["greedy", "random"], players=2, games=4, seed=1)
@@ -9,24 +10,32 @@ Rust by :func:`indigo.simulate`, and win rates with Wilson 95 % confidence inter
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
+import numpy as np
+import numpy.typing as npt
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
-from indigo._native import Rules, Simulation, normalize_bot_spec, simulate
+from indigo._native import Rules, normalize_bot_spec, simulate
+from indigo.distributed import Backend, LocalBackend, Span, default_span, spans
 
 __all__ = [
     "BotResult",
+    "GameTable",
     "TournamentResult",
     "lineups",
+    "play_games",
     "print_table",
+    "progress_bar",
     "run_tournament",
     "run_with_progress",
     "summarise",
@@ -106,7 +115,46 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (low, high)
 
 
-def summarise(simulation: Simulation, bots: Sequence[str]) -> TournamentResult:
+class Games(Protocol):
+    """Games as rows: who sat where, their points and who won (a :class:`~indigo.Simulation`
+    or a :class:`GameTable`)."""
+
+    @property
+    def seats(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def scores(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def winners(self) -> npt.NDArray[np.bool_]: ...
+
+
+@dataclass(frozen=True, eq=False)
+class GameTable:
+    """Games as rows, as :class:`~indigo.Simulation` holds them, from any number of spans."""
+
+    seats: npt.NDArray[np.int32]
+    """Which bot sat in each seat, games x players."""
+    scores: npt.NDArray[np.int32]
+    """Points, games x players."""
+    winners: npt.NDArray[np.bool_]
+    """Whether each seat won, games x players."""
+    placements: npt.NDArray[np.int32]
+    """Tiles placed per game."""
+
+    @classmethod
+    def concatenate(cls, tables: Sequence[GameTable]) -> GameTable:
+        """The rows of ``tables`` one after another."""
+        return cls(
+            *(np.concatenate([getattr(t, f) for t in tables]) for f in cls.__dataclass_fields__)
+        )
+
+    def equals(self, other: GameTable) -> bool:
+        """Whether both hold the same games."""
+        return all(
+            np.array_equal(getattr(self, f), getattr(other, f)) for f in self.__dataclass_fields__
+        )
+
+
+def summarise(simulation: Games, bots: Sequence[str]) -> TournamentResult:
     """Each bot's games, wins (a shared win counts for each winner), interval and points."""
     seats = simulation.seats
     scores = simulation.scores
@@ -136,6 +184,50 @@ def summarise(simulation: Simulation, bots: Sequence[str]) -> TournamentResult:
     return TournamentResult(games=int(games), players=int(players), results=results)
 
 
+def _simulate_span(
+    bots: list[str],
+    rules: Rules,
+    seed: int,
+    seatings: list[list[int]],
+    span: Span,
+    threads: int,
+    report: Callable[[int], object] | None,
+) -> GameTable:
+    """One span of a tournament's games (module level, so Ray can ship it by reference)."""
+    sim = simulate(
+        bots,
+        span.games,
+        rules=rules,
+        seed=seed,
+        lineups=seatings,
+        start=span.start,
+        threads=threads,
+        progress=None if report is None else lambda done, _total: report(done),
+    )
+    return GameTable(sim.seats, sim.scores, sim.winners, sim.placements)
+
+
+def play_games(
+    bots: Sequence[str],
+    games: int,
+    *,
+    rules: Rules,
+    seed: int,
+    seatings: list[list[int]],
+    backend: Backend | None = None,
+    span: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> GameTable:
+    """Games ``0..games-1`` as :func:`~indigo.simulate` plays them, cut into spans of ``span``
+    games (default: :func:`~indigo.distributed.default_span`) and run on ``backend``
+    (default: this machine). The rows are the same whatever the backend, workers or span."""
+    backend = backend if backend is not None else LocalBackend()
+    size = span if span is not None else default_span(backend, games)
+    work = functools.partial(_simulate_span, list(bots), rules, seed, seatings)
+    done = dict(backend.map(work, spans(games, size), progress))
+    return GameTable.concatenate([done[s] for s in sorted(done, key=lambda s: s.start)])
+
+
 def run_tournament(
     bots: Sequence[str],
     *,
@@ -144,10 +236,14 @@ def run_tournament(
     rules: Rules | None = None,
     seed: int = 0,
     threads: int = 0,
+    backend: Backend | None = None,
+    span: int | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> TournamentResult:
     """Play at least ``games`` games, rounded up to whole rounds of :func:`lineups`, so that
     every bot sits in every seat equally often; game ``i`` depends only on ``seed`` and ``i``.
+    They run on ``backend`` (default: this machine on ``threads`` threads, 0 for every core)
+    in spans of ``span`` games; ``progress(done, total)`` hears how many games are done.
     """
     names = [normalize_bot_spec(b) for b in bots]
     rules = rules if rules is not None else Rules.indigo(players)
@@ -155,16 +251,17 @@ def run_tournament(
         raise ValueError(f"the rules are for {rules.players} players, not {players}")
     seatings = lineups(len(names), players)
     total = math.ceil(games / len(seatings)) * len(seatings)
-    simulation = simulate(
+    table = play_games(
         names,
         total,
         rules=rules,
         seed=seed,
-        lineups=seatings,
-        threads=threads,
-        progress=progress,
+        seatings=seatings,
+        backend=backend if backend is not None else LocalBackend(threads),
+        span=span,
+        progress=None if progress is None else lambda done: progress(done, total),
     )
-    return summarise(simulation, names)
+    return summarise(table, names)
 
 
 def print_table(result: TournamentResult, *, file: TextIO | None = None) -> None:
@@ -191,18 +288,33 @@ def print_table(result: TournamentResult, *, file: TextIO | None = None) -> None
     Console(file=file or sys.stdout).print(table)
 
 
-def run_with_progress(
-    bots: Sequence[str], *, players: int, games: int, rules: Rules, seed: int, threads: int
-) -> TournamentResult:
-    """:func:`run_tournament` with a rich progress bar on standard error."""
+@contextmanager
+def progress_bar(what: str = "games") -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on standard error, as a ``progress(done, total)`` callback."""
     console = Console(file=sys.stderr)
     columns = (*Progress.get_default_columns(), MofNCompleteColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("games", total=None)
+        task = bar.add_task(what, total=None)
 
         def report(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
+        yield report
+
+
+def run_with_progress(
+    bots: Sequence[str],
+    *,
+    players: int,
+    games: int,
+    rules: Rules,
+    seed: int,
+    threads: int = 0,
+    backend: Backend | None = None,
+    span: int | None = None,
+) -> TournamentResult:
+    """:func:`run_tournament` with a rich progress bar on standard error."""
+    with progress_bar() as report:
         return run_tournament(
             bots,
             players=players,
@@ -210,5 +322,7 @@ def run_with_progress(
             rules=rules,
             seed=seed,
             threads=threads,
+            backend=backend,
+            span=span,
             progress=report,
         )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, cast, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from indigo import ACTION_COUNT, OBSERVATION_SIZE, TILE_COUNTS, Game, IndigoError, Rules, Utility
+from indigo._extras import require
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -20,14 +19,6 @@ OBSERVATION_HIGH: Final[float] = float(sum(TILE_COUNTS))
 """No value of the observation tensor exceeds the 54 tiles of the box (scores are at most 19)."""
 
 RENDER_MODES: Final[list[str]] = ["human", "ansi", "rgb_array"]
-
-
-def require(module: str, extra: str) -> ModuleType:
-    """Import ``module``, or say which extra of indigo installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(f"this needs {module}: pip install 'indigo[{extra}]' ({exc})") from exc
 
 
 def make_rules(players: int, hand_size: int, rules: Rules | None) -> Rules:

@@ -28,9 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility, make_bot
+from indigo._extras import require
 from indigo.envs import _common
 
-_common.require("gymnasium", "gymnasium")
+require("gymnasium", "gymnasium")
 import gymnasium  # noqa: E402  (after the check that names the extra)
 from gymnasium import spaces  # noqa: E402
 

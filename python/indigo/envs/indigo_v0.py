@@ -31,9 +31,10 @@ import numpy as np
 import numpy.typing as npt
 
 from indigo import ACTION_COUNT, Game, Rules, Utility
+from indigo._extras import require
 from indigo.envs import _common
 
-_common.require("pettingzoo", "pettingzoo")
+require("pettingzoo", "pettingzoo")
 from gymnasium import spaces  # noqa: E402  (after the check that names the extra)
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402

@@ -34,9 +34,10 @@ from indigo import (
     Move,
     Rules,
 )
+from indigo._extras import require
 from indigo.envs import _common
 
-_common.require("pyspiel", "openspiel")
+require("pyspiel", "openspiel")
 import pyspiel  # noqa: E402  (after the check that names the extra)
 
 __all__ = ["GAME_TYPE", "IndigoGame", "IndigoObserver", "IndigoState"]

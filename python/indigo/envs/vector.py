@@ -25,9 +25,10 @@ import numpy as np
 import numpy.typing as npt
 
 from indigo import ACTION_COUNT, Rules, Utility, VectorGames
+from indigo._extras import require
 from indigo.envs import _common
 
-_common.require("gymnasium", "gymnasium")
+require("gymnasium", "gymnasium")
 from gymnasium import spaces  # noqa: E402  (after the check that names the extra)
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402

@@ -1,0 +1,237 @@
+"""Where seeded batches of games run: on this machine, or as tasks on a Ray cluster.
+
+Work is split into :class:`Span`\\ s of game indices. Game ``i`` depends only on the seed and
+``i``, so the results do not depend on the backend, the number of workers or the span size.
+
+* :class:`LocalBackend` runs the spans one after another, each on every core of this machine
+  through the batch API.
+* :class:`RayBackend` runs each span as a Ray task on one CPU of a cluster (the ``ray`` extra):
+  the task plays its span inside Rust with the GIL released. Ray retries a task whose worker
+  died, and a span always gives the same result, so a retried run is identical.
+
+>>> from indigo.distributed import LocalBackend, spans
+>>> spans(10, 4)
+[Span(start=0, games=4), Span(start=4, games=4), Span(start=8, games=2)]
+>>> def count(span, threads, report):
+...     return span.games
+>>> [games for _, games in LocalBackend().map(count, spans(10, 4))]
+[4, 4, 2]
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType, TracebackType
+from typing import Any, Protocol, TypeVar
+
+import indigo
+from indigo._extras import require
+
+__all__ = [
+    "Backend",
+    "LocalBackend",
+    "RayBackend",
+    "Span",
+    "Work",
+    "default_span",
+    "make_backend",
+    "spans",
+]
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Games ``start`` to ``start + games - 1`` of a run."""
+
+    start: int
+    games: int
+
+
+def spans(total: int, size: int) -> list[Span]:
+    """``total`` games cut into spans of ``size`` (the last may be shorter)."""
+    if total < 0 or size < 1:
+        raise ValueError(f"need games >= 0 and a span size >= 1, not {total} and {size}")
+    return [Span(start, min(size, total - start)) for start in range(0, total, size)]
+
+
+class Work(Protocol[R_co]):
+    """Plays one span on ``threads`` threads (0: every core), calling ``report(done)`` with
+    the games of the span done so far when ``report`` is given. Must be picklable (a
+    module-level function, or a :func:`functools.partial` of one) to run on Ray."""
+
+    def __call__(
+        self, span: Span, threads: int, report: Callable[[int], object] | None
+    ) -> R_co: ...
+
+
+class Backend(Protocol):
+    """Runs work over spans and yields each span's result as it finishes."""
+
+    name: str
+
+    def map(
+        self,
+        work: Work[R],
+        spans: Sequence[Span],
+        progress: Callable[[int], object] | None = None,
+    ) -> Iterator[tuple[Span, R]]:
+        """``(span, work(span, ...))`` for every span, in the order they finish;
+        ``progress(done)`` hears the games done so far."""
+        ...
+
+
+class LocalBackend:
+    """Spans one after another, each on ``threads`` threads of this machine (0: every core)."""
+
+    name = "local"
+
+    def __init__(self, threads: int = 0) -> None:
+        self.threads = threads
+
+    def map(
+        self,
+        work: Work[R],
+        spans: Sequence[Span],
+        progress: Callable[[int], object] | None = None,
+    ) -> Iterator[tuple[Span, R]]:
+        """Each span's result in span order; progress is reported within spans too."""
+        finished = 0
+        for span in spans:
+            report = None if progress is None else _offset(progress, finished)
+            yield span, work(span, self.threads, report)
+            finished += span.games
+            if progress is not None:
+                progress(finished)
+
+
+def _offset(progress: Callable[[int], object], base: int) -> Callable[[int], object]:
+    return lambda done: progress(base + done)
+
+
+def _run_task(work: Work[R], span: Span, version: str) -> R:
+    """One Ray task: ``span`` on one thread, on a worker with the driver's indigo."""
+    if indigo.__version__ != version:
+        raise RuntimeError(
+            f"this Ray worker has indigo {indigo.__version__} but the driver has {version}: "
+            "install the same version on every node"
+        )
+    return work(span, 1, None)
+
+
+class RayBackend:
+    """Each span a Ray task on one CPU, at most ``workers`` at once (default: the cluster's
+    CPUs). ``address`` is a running cluster's (``"127.0.0.1:6379"``, ``"auto"``,
+    ``"ray://..."``); without it ``ray.init()`` joins ``RAY_ADDRESS`` or starts Ray on this
+    machine. A task whose worker dies is retried up to ``max_retries`` times.
+
+    Use it as a context manager, or call :meth:`close`, to disconnect when done; a
+    connection that was open before is left open.
+    """
+
+    name = "ray"
+
+    def __init__(
+        self, address: str | None = None, *, workers: int | None = None, max_retries: int = 3
+    ) -> None:
+        if workers is not None and workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be at least 0, not {max_retries}")
+        self.ray: ModuleType = require("ray", "ray")
+        self.address = address
+        self.workers = workers
+        self.max_retries = max_retries
+        self._connected_here = False
+
+    def connect(self) -> None:
+        """Connects to the cluster unless Ray is already initialised in this process."""
+        if self.ray.is_initialized():
+            return
+        options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
+        if self.address is None:
+            options["include_dashboard"] = False
+        self.ray.init(address=self.address, **options)
+        self._connected_here = True
+
+    def close(self) -> None:
+        """Disconnects if :meth:`connect` opened the connection."""
+        if self._connected_here:
+            self.ray.shutdown()
+            self._connected_here = False
+
+    def __enter__(self) -> RayBackend:
+        self.connect()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def cpus(self) -> int:
+        """The CPUs of the cluster."""
+        self.connect()
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def map(
+        self,
+        work: Work[R],
+        spans: Sequence[Span],
+        progress: Callable[[int], object] | None = None,
+    ) -> Iterator[tuple[Span, R]]:
+        """Each span's result as its task finishes; at most ``workers`` tasks run at once."""
+        self.connect()
+        ray = self.ray
+        task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(
+            _run_task
+        )
+        limit = self.workers or self.cpus()
+        waiting = list(reversed(spans))
+        running: dict[Any, Span] = {}
+        finished = 0
+        try:
+            while waiting or running:
+                while waiting and len(running) < limit:
+                    span = waiting.pop()
+                    running[task.remote(work, span, indigo.__version__)] = span
+                (ready,), _ = ray.wait(list(running), num_returns=1)
+                span = running.pop(ready)
+                result: R = ray.get(ready)
+                finished += span.games
+                if progress is not None:
+                    progress(finished)
+                yield span, result
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+
+
+def make_backend(
+    name: str, *, address: str | None = None, workers: int | None = None, threads: int = 0
+) -> LocalBackend | RayBackend:
+    """The backend ``indigo tournament`` and ``indigo selfplay`` name with ``--backend``."""
+    if name == "local":
+        if address is not None or workers is not None:
+            raise ValueError("--address and --workers are for --backend ray")
+        return LocalBackend(threads)
+    if name == "ray":
+        return RayBackend(address, workers=workers)
+    raise ValueError(f"unknown backend {name!r}: expected 'local' or 'ray'")
+
+
+def default_span(backend: Backend, games: int) -> int:
+    """A span size that keeps every worker busy: on Ray about four spans per worker; else
+    all games in one span (the batch API spreads them over the cores)."""
+    if not isinstance(backend, RayBackend):
+        return max(1, games)
+    workers = backend.workers or backend.cpus()
+    return max(1, math.ceil(games / (4 * workers)))

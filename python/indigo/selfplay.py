@@ -1,0 +1,410 @@
+"""Self-play data for learned agents: games written as records and as Parquet training samples.
+
+A run plays games ``0..games-1`` with the given bots (seats rotating as in a tournament), in
+shards of ``shard_size`` games, on a backend (this machine or a Ray cluster). Game ``i`` is the
+game ``indigo tournament`` and :func:`indigo.simulate` play with the same seed. The output
+folder holds:
+
+* ``manifest.json``: the run's settings (``"format": "indigo-selfplay/1"``);
+* ``records-NNNNN.jsonl``: shard ``NNNNN``'s games, one ``indigo-record/1`` per line in game
+  order, with ``seed``, ``result``, ``players_names`` (each seat's bot spec) and ``game`` (its
+  index);
+* ``samples-NNNNN.parquet``: one row per move of those games, with the columns of
+  :func:`schema` (docs/selfplay.md describes each).
+
+A shard's files are written whole or not at all (to a temporary name, then renamed; the
+Parquet file last), so a rerun with the same folder and settings skips finished shards.
+:func:`load` reads the samples back as numpy batches. Needs the ``selfplay`` extra (pyarrow).
+
+>>> import tempfile
+>>> from indigo.selfplay import load, run_selfplay
+>>> folder = tempfile.mkdtemp()
+>>> run = run_selfplay(["ismcts:50", "greedy"], 4, folder, seed=1, shard_size=2)
+>>> run.games, run.shards_written, run.shards_skipped
+(4, 2, 0)
+>>> batch = next(load(folder, batch_size=64))
+>>> batch.observation.shape, batch.legal_mask.shape, batch.policy.shape
+((64, 2127), (64, 810), (64, 810))
+>>> bool(batch.legal_mask[range(64), batch.action].all())
+True
+>>> run_selfplay(["ismcts:50", "greedy"], 4, folder, seed=1, shard_size=2).shards_skipped
+2
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from indigo._extras import require
+from indigo._native import (
+    ACTION_COUNT,
+    OBSERVATION_SIZE,
+    IndigoError,
+    Rules,
+    SelfPlayBatch,
+    normalize_bot_spec,
+    self_play,
+)
+from indigo.distributed import Backend, LocalBackend, Span, spans
+from indigo.tournament import lineups
+
+require("pyarrow.parquet", "selfplay")
+
+import pyarrow as pa  # noqa: E402  (after the check that names the extra)
+import pyarrow.compute as pc  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+__all__ = [
+    "FORMAT",
+    "RunSummary",
+    "SampleBatch",
+    "SelfPlayError",
+    "load",
+    "read_records",
+    "run_selfplay",
+    "samples_table",
+    "schema",
+]
+
+FORMAT: Final = "indigo-selfplay/1"
+"""The manifest's ``format``: names this folder layout and :data:`SCHEMA`."""
+
+MANIFEST: Final = "manifest.json"
+
+
+class SelfPlayError(IndigoError):
+    """An output folder that holds another run, or is not a self-play folder."""
+
+
+def _element(kind: pa.DataType) -> pa.Field:
+    """A list's values, named as Parquet names them, so that a read schema equals this one."""
+    return pa.field("element", kind, nullable=False)
+
+
+def schema() -> pa.Schema:
+    """The Parquet schema of the samples: one row per move."""
+    fields = [
+        ("game", pa.uint64(), "the game's index in the run"),
+        ("ply", pa.uint16(), "the move's number in its game, from 0"),
+        ("seat", pa.uint8(), "the mover"),
+        (
+            "observation",
+            pa.list_(_element(pa.float32()), OBSERVATION_SIZE),
+            "the mover's observation, laid out as indigo.OBSERVATION_LAYOUT says",
+        ),
+        (
+            "legal_mask",
+            pa.list_(_element(pa.bool_()), ACTION_COUNT),
+            "whether each action (docs/search.md) was legal",
+        ),
+        ("action", pa.uint16(), "the action played"),
+        ("searched", pa.bool_(), "whether the mover searched (ISMCTS)"),
+        (
+            "visit_actions",
+            pa.list_(_element(pa.uint16())),
+            "the search's visited root actions, ascending; null without a search",
+        ),
+        (
+            "visit_counts",
+            pa.list_(_element(pa.uint32())),
+            "root visits of each visited action; null without a search",
+        ),
+        ("outcome", pa.float32(), "the mover's final result: the winners share 1"),
+        ("points", pa.uint16(), "the mover's final points"),
+    ]
+    return pa.schema(
+        [
+            pa.field(name, kind, nullable=name.startswith("visit_"), metadata={"doc": doc})
+            for name, kind, doc in fields
+        ],
+        metadata={"format": FORMAT},
+    )
+
+
+def samples_table(batch: SelfPlayBatch) -> pa.Table:
+    """A self-play batch's samples as a table with :func:`schema`."""
+    unsearched = pa.array(~batch.searched)
+
+    def visits(values: npt.NDArray[Any], kind: pa.DataType) -> pa.Array:
+        offsets = pa.array(batch.visit_offsets, pa.int32())
+        return pa.ListArray.from_arrays(offsets, pa.array(values, kind), mask=unsearched)
+
+    columns = {
+        "game": pa.array(batch.game),
+        "ply": pa.array(batch.ply),
+        "seat": pa.array(batch.seat),
+        "observation": pa.FixedSizeListArray.from_arrays(
+            pa.array(batch.observation.reshape(-1)), OBSERVATION_SIZE
+        ),
+        "legal_mask": pa.FixedSizeListArray.from_arrays(
+            pa.array(batch.legal_mask.reshape(-1)), ACTION_COUNT
+        ),
+        "action": pa.array(batch.action),
+        "searched": pa.array(batch.searched),
+        "visit_actions": visits(batch.visit_actions, pa.uint16()),
+        "visit_counts": visits(batch.visit_counts, pa.uint32()),
+        "outcome": pa.array(batch.outcome),
+        "points": pa.array(batch.points),
+    }
+    return pa.Table.from_pydict(columns, schema=schema())
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One shard as a worker made it: the files' contents, so workers need no shared disk."""
+
+    samples: bytes
+    records: str
+    games: int
+    rows: int
+    checksum: int
+
+
+def _play_shard(
+    bots: list[str],
+    rules: Rules,
+    seed: int,
+    seatings: list[list[int]],
+    span: Span,
+    threads: int,
+    report: Callable[[int], object] | None,
+) -> Shard:
+    """One shard's games, encoded (module level, so Ray can ship it by reference)."""
+
+    batch = self_play(
+        bots,
+        span.games,
+        rules=rules,
+        seed=seed,
+        lineups=seatings,
+        start=span.start,
+        threads=threads,
+        progress=None if report is None else lambda done, _total: report(done),
+    )
+    sink = pa.BufferOutputStream()
+    pq.write_table(samples_table(batch), sink, compression="zstd")
+    return Shard(
+        samples=sink.getvalue().to_pybytes(),
+        records="".join(record + "\n" for record in batch.records),
+        games=len(batch),
+        rows=batch.samples,
+        checksum=batch.checksum,
+    )
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What :func:`run_selfplay` did."""
+
+    games: int
+    """Games in the run, finished shards included."""
+    shards_written: int
+    shards_skipped: int
+    """Shards that were already finished."""
+    samples_written: int
+    """Samples in the shards written now."""
+    folder: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``indigo selfplay --json`` prints."""
+        return asdict(self)
+
+
+def _shard_paths(folder: Path, shard: int) -> tuple[Path, Path]:
+    return folder / f"samples-{shard:05d}.parquet", folder / f"records-{shard:05d}.jsonl"
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    temporary = path.with_name(path.name + ".partial")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _manifest(
+    bots: list[str], rules: Rules, seed: int, games: int, shard_size: int
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "bots": bots,
+        "rules": {**rules.to_dict(), "theme": rules.theme},
+        "seed": seed,
+        "games": games,
+        "shard_size": shard_size,
+        "lineups": lineups(len(bots), rules.players),
+    }
+
+
+def _claim(folder: Path, manifest: dict[str, Any]) -> None:
+    """Writes the manifest, or checks that the folder's is the same run."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / MANIFEST
+    if path.exists():
+        found = json.loads(path.read_text())
+        if found != manifest:
+            changed = sorted(
+                k for k in manifest.keys() | found.keys() if found.get(k) != manifest.get(k)
+            )
+            raise SelfPlayError(
+                f"{folder} holds another self-play run (it differs in {', '.join(changed)}): "
+                "rerun with the same settings to resume it, or choose a new folder"
+            )
+    else:
+        _write_atomically(path, (json.dumps(manifest, indent=2) + "\n").encode())
+
+
+def run_selfplay(
+    bots: Sequence[str],
+    games: int,
+    folder: str | os.PathLike[str],
+    *,
+    rules: Rules | None = None,
+    seed: int = 0,
+    shard_size: int = 100,
+    backend: Backend | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> RunSummary:
+    """Plays ``games`` self-play games into ``folder`` in shards of ``shard_size`` games on
+    ``backend`` (default: every core of this machine), skipping shards already finished
+    there. ``progress(done, total)`` hears the games played so far of those still to play.
+    Reproducible with simulation budgets: ``ismcts:time=...`` depends on the clock.
+    """
+    if games < 0:
+        raise SelfPlayError(f"games must be at least 0, not {games}")
+    if shard_size < 1:
+        raise SelfPlayError(f"shard_size must be at least 1, not {shard_size}")
+    names = [normalize_bot_spec(b) for b in bots]
+    rules = rules if rules is not None else Rules.indigo(2)
+    seatings = lineups(len(names), rules.players)
+    out = Path(folder)
+    _claim(out, _manifest(names, rules, seed, games, shard_size))
+    todo = [s for s in spans(games, shard_size) if not _finished(out, s.start // shard_size)]
+    work = functools.partial(_play_shard, names, rules, seed, seatings)
+    total = sum(s.games for s in todo)
+    samples = 0
+    backend = backend if backend is not None else LocalBackend()
+    for span, shard in backend.map(
+        work, todo, None if progress is None else lambda done: progress(done, total)
+    ):
+        parquet, jsonl = _shard_paths(out, span.start // shard_size)
+        _write_atomically(jsonl, shard.records.encode())
+        _write_atomically(parquet, shard.samples)
+        samples += shard.rows
+    return RunSummary(
+        games=games,
+        shards_written=len(todo),
+        shards_skipped=len(spans(games, shard_size)) - len(todo),
+        samples_written=samples,
+        folder=str(out),
+    )
+
+
+def _finished(folder: Path, shard: int) -> bool:
+    parquet, jsonl = _shard_paths(folder, shard)
+    return parquet.exists() and jsonl.exists()
+
+
+def _shards(folder: str | os.PathLike[str]) -> tuple[Path, dict[str, Any], list[int]]:
+    """The folder, its manifest and its finished shards in order."""
+    out = Path(folder)
+    path = out / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SelfPlayError(f"{out} is not a self-play folder: it has no {MANIFEST}") from None
+    if manifest.get("format") != FORMAT:
+        raise SelfPlayError(f"{path} is not {FORMAT}: its format is {manifest.get('format')!r}")
+    count = len(spans(manifest["games"], manifest["shard_size"]))
+    return out, manifest, [k for k in range(count) if _finished(out, k)]
+
+
+def read_records(folder: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """Every finished shard's records, in game order: ``Game.from_record`` replays each."""
+    out, _, shards = _shards(folder)
+    for k in shards:
+        with _shard_paths(out, k)[1].open() as lines:
+            yield from (json.loads(line) for line in lines)
+
+
+@dataclass(frozen=True, eq=False)
+class SampleBatch:
+    """Samples as numpy arrays, one row per move."""
+
+    game: npt.NDArray[np.uint64]
+    ply: npt.NDArray[np.uint16]
+    seat: npt.NDArray[np.uint8]
+    observation: npt.NDArray[np.float32]
+    """``rows x OBSERVATION_SIZE``."""
+    legal_mask: npt.NDArray[np.bool_]
+    """``rows x ACTION_COUNT``."""
+    action: npt.NDArray[np.int64]
+    searched: npt.NDArray[np.bool_]
+    policy: npt.NDArray[np.float32]
+    """The search's visit distribution, ``rows x ACTION_COUNT``; all zero without a search."""
+    outcome: npt.NDArray[np.float32]
+    points: npt.NDArray[np.uint16]
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+
+def _to_batch(table: pa.Table) -> SampleBatch:
+
+    def column(name: str) -> npt.NDArray[Any]:
+        return np.asarray(table.column(name).to_numpy())
+
+    def square(name: str, width: int) -> npt.NDArray[Any]:
+        values = pc.list_flatten(table.column(name)).to_numpy(zero_copy_only=False)
+        return np.asarray(values).reshape(-1, width)
+
+    rows = table.num_rows
+    policy = np.zeros((rows, ACTION_COUNT), np.float32)
+    visits = table.column("visit_counts")
+    parents = pc.list_parent_indices(visits).to_numpy()
+    actions = pc.list_flatten(table.column("visit_actions")).to_numpy()
+    counts = pc.list_flatten(visits).to_numpy()
+    policy[parents, actions] = counts
+    totals = policy.sum(axis=1, keepdims=True)
+    np.divide(policy, totals, out=policy, where=totals > 0)
+    return SampleBatch(
+        game=column("game"),
+        ply=column("ply"),
+        seat=column("seat"),
+        observation=square("observation", OBSERVATION_SIZE),
+        legal_mask=square("legal_mask", ACTION_COUNT),
+        action=column("action").astype(np.int64),
+        searched=column("searched").astype(np.bool_),
+        policy=policy,
+        outcome=column("outcome"),
+        points=column("points"),
+    )
+
+
+def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[SampleBatch]:
+    """The finished shards' samples in game order, ``batch_size`` rows at a time (the last
+    batch may be shorter)."""
+    if batch_size < 1:
+        raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
+
+    out, _, shards = _shards(folder)
+    pending: list[pa.RecordBatch] = []
+    held = 0
+    for k in shards:
+        for part in pq.ParquetFile(_shard_paths(out, k)[0]).iter_batches(batch_size):
+            pending.append(part)
+            held += part.num_rows
+            while held >= batch_size:
+                table = pa.Table.from_batches(pending)
+                yield _to_batch(table.slice(0, batch_size))
+                rest = table.slice(batch_size)
+                pending, held = rest.to_batches(), rest.num_rows
+    if held:
+        yield _to_batch(pa.Table.from_batches(pending))
