@@ -169,7 +169,7 @@ def test_another_run_in_the_same_folder_is_refused(tmp_path: Path) -> None:
     run_selfplay(["greedy"], 2, tmp_path, seed=1, shard_size=2)
     with pytest.raises(SelfPlayError, match="differs in games, seed"):
         run_selfplay(["greedy"], 3, tmp_path, seed=2, shard_size=2)
-    with pytest.raises(SelfPlayError, match="no manifest.json"):
+    with pytest.raises(SelfPlayError, match=r"no manifest\.json"):
         next(load(tmp_path / "nothing"))
     with pytest.raises(SelfPlayError, match="shard_size must be at least 1"):
         run_selfplay(["greedy"], 3, tmp_path / "x", shard_size=0)
