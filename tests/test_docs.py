@@ -26,6 +26,8 @@ MODULES = [
     "indigo.bots",
     "indigo.tournament",
     "indigo.bench",
+    "indigo.distributed",
+    "indigo.selfplay",
     "indigo.envs.indigo_v0",
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",

@@ -125,8 +125,8 @@ def _run_task(work: Work[R], span: Span, version: str) -> R:
 
 
 class RayBackend:
-    """Each span a Ray task on one CPU, at most ``workers`` at once (default: the cluster's
-    CPUs). ``address`` is a running cluster's (``"127.0.0.1:6379"``, ``"auto"``,
+    """Each span a Ray task on one CPU, at most ``workers`` at once (default: as many as the
+    cluster has CPUs). ``address`` is a running cluster's (``"127.0.0.1:6379"``, ``"auto"``,
     ``"ray://..."``); without it ``ray.init()`` joins ``RAY_ADDRESS`` or starts Ray on this
     machine. A task whose worker dies is retried up to ``max_retries`` times.
 
@@ -194,7 +194,9 @@ class RayBackend:
         task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(
             _run_task
         )
-        limit = self.workers or self.cpus()
+        # Twice the CPUs in flight keeps every CPU busy while results travel back; a set
+        # number of workers is a hard limit.
+        limit = self.workers or 2 * self.cpus()
         waiting = list(reversed(spans))
         running: dict[Any, Span] = {}
         finished = 0

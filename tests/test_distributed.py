@@ -1,0 +1,202 @@
+"""Backends: the same games on this machine and on a real Ray cluster that the tests start on
+127.0.0.1 (2 CPUs) and stop afterwards."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pyarrow.parquet as pq
+import pytest
+
+# Ray moves a node's loopback address to the machine's outward one unless its multi-node mode
+# is off; off, both the cluster and this driver stay on 127.0.0.1. Read when ray is imported.
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+
+import ray
+
+from indigo import Rules
+from indigo.cli import main
+from indigo.distributed import (
+    LocalBackend,
+    RayBackend,
+    Span,
+    _run_task,
+    default_span,
+    make_backend,
+    spans,
+)
+from indigo.selfplay import run_selfplay
+from indigo.tournament import lineups, play_games, run_tournament
+
+RAY = [sys.executable, "-m", "ray.scripts.scripts"]
+TASK_TITLE = "ray::_run_task"
+"""The process title Ray gives a worker while it runs one of our tasks."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A Ray head node on 127.0.0.1 with 2 CPUs; its address."""
+    assert not ray.is_initialized()
+    port = _free_port()
+    start = [
+        *RAY,
+        "start",
+        "--head",
+        "--node-ip-address=127.0.0.1",
+        f"--port={port}",
+        f"--ray-client-server-port={_free_port()}",
+        "--num-cpus=2",
+        "--include-dashboard=false",
+        "--disable-usage-stats",
+    ]
+    subprocess.run(start, check=True, capture_output=True, timeout=120)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([*RAY, "stop", "--force"], check=False, capture_output=True, timeout=120)
+
+
+KW = {"rules": Rules.indigo(2), "seed": 21, "seatings": lineups(3, 2)}
+BOTS = ["ismcts:60", "greedy", "random"]
+
+
+def test_spans_cover_the_games_once() -> None:
+    assert spans(0, 3) == []
+    assert spans(7, 7) == [Span(0, 7)]
+    cut = spans(23, 5)
+    assert [s.start for s in cut] == [0, 5, 10, 15, 20]
+    assert sum(s.games for s in cut) == 23
+    with pytest.raises(ValueError, match="span size"):
+        spans(4, 0)
+
+
+def test_local_spans_do_not_change_the_games() -> None:
+    whole = play_games(BOTS, 30, **KW)  # type: ignore[arg-type]
+    for span in (1, 4, 29):
+        assert play_games(BOTS, 30, span=span, **KW).equals(whole)  # type: ignore[arg-type]
+    heard: list[int] = []
+    play_games(BOTS, 30, span=7, progress=heard.append, **KW)  # type: ignore[arg-type]
+    assert heard[-1] == 30
+    assert heard == sorted(heard)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_tournament_on_ray_equals_the_local_backend(cluster: str, workers: int) -> None:
+    local = play_games(BOTS, 36, **KW)  # type: ignore[arg-type]
+    heard: list[int] = []
+    with RayBackend(cluster, workers=workers) as backend:
+        assert backend.cpus() == 2
+        assert default_span(backend, 36) == -(-36 // (4 * workers))  # a ceiling
+        remote = play_games(BOTS, 36, backend=backend, span=5, progress=heard.append, **KW)  # type: ignore[arg-type]
+        result = run_tournament(BOTS, players=2, games=36, seed=21, backend=backend)
+    assert remote.equals(local)
+    assert heard[-1] == 36
+    assert result == run_tournament(BOTS, players=2, games=36, seed=21)
+    assert not ray.is_initialized(), "the backend disconnects what it connected"
+
+
+def test_tournament_cli_on_ray_prints_the_local_json(
+    cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", "--bots", "greedy,random", "--games", "30", "--seed", "4", "--json"]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    ray_args = ["--backend", "ray", "--address", cluster, "--workers", "2", "--batch-size", "4"]
+    assert main([*argv, *ray_args]) == 0
+    assert json.loads(capsys.readouterr().out) == local
+
+
+def test_selfplay_on_ray_writes_the_local_shards(cluster: str, tmp_path: Path) -> None:
+    settings = {"rules": Rules.indigo(3), "seed": 8, "shard_size": 3}
+    bots = ["ismcts:30", "greedy"]
+    local = run_selfplay(bots, 8, tmp_path / "local", **settings)  # type: ignore[arg-type]
+    with RayBackend(cluster, workers=2) as backend:
+        remote = run_selfplay(bots, 8, tmp_path / "ray", backend=backend, **settings)  # type: ignore[arg-type]
+        # Resuming on Ray: a lost shard is played again, the others are skipped.
+        (tmp_path / "ray" / "samples-00002.parquet").unlink()
+        again = run_selfplay(bots, 8, tmp_path / "ray", backend=backend, **settings)  # type: ignore[arg-type]
+    assert (remote.shards_written, remote.samples_written) == (3, local.samples_written)
+    assert (again.shards_written, again.shards_skipped) == (1, 2)
+    names = sorted(p.name for p in (tmp_path / "local").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "ray").iterdir())
+    for name in names:
+        mine, theirs = tmp_path / "local" / name, tmp_path / "ray" / name
+        if name.endswith(".parquet"):
+            assert pq.read_table(mine).equals(pq.read_table(theirs), check_metadata=True)
+        else:
+            assert mine.read_text() == theirs.read_text(), name
+
+
+def _kill_first_task(killed: list[int], stop: threading.Event) -> None:
+    """SIGKILLs the first worker seen running one of our tasks."""
+    while not stop.is_set():
+        for process in psutil.process_iter(["cmdline"]):
+            cmdline = process.info["cmdline"] or [""]
+            if cmdline[0].startswith(TASK_TITLE):
+                process.kill()
+                killed.append(process.pid)
+                return
+        time.sleep(0.02)
+
+
+def test_a_killed_worker_is_retried_and_the_results_are_identical(cluster: str) -> None:
+    bots = ["ismcts:1500", "greedy"]
+    settings = {"rules": Rules.indigo(2), "seed": 33, "seatings": lineups(2, 2)}
+    local = play_games(bots, 16, **settings)  # type: ignore[arg-type]
+    killed: list[int] = []
+    stop = threading.Event()
+    killer = threading.Thread(target=_kill_first_task, args=(killed, stop))
+    killer.start()
+    try:
+        with RayBackend(cluster, workers=2) as backend:
+            remote = play_games(bots, 16, backend=backend, span=2, **settings)  # type: ignore[arg-type]
+    finally:
+        stop.set()
+        killer.join()
+    assert len(killed) == 1, "a worker was killed while it ran a task"
+    assert not psutil.pid_exists(killed[0]) or psutil.Process(killed[0]).status() == "zombie"
+    assert len(remote.scores) == 16
+    assert remote.equals(local)
+
+
+def test_a_worker_with_another_indigo_refuses_work() -> None:
+    with pytest.raises(RuntimeError, match="install the same version on every node"):
+        _run_task(lambda span, threads, report: span, Span(0, 1), "0.0.0-other")
+
+
+def test_without_ray_the_backend_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"pip install 'indigo\[ray\]'"):
+        RayBackend()
+    argv = ["tournament", "--bots", "greedy,random", "--backend", "ray"]
+    assert main(argv) == 2
+    assert "pip install 'indigo[ray]'" in capsys.readouterr().err
+    # The local backend needs no Ray.
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--json"]) == 0
+
+
+def test_backend_arguments_are_checked() -> None:
+    assert isinstance(make_backend("local", threads=1), LocalBackend)
+    with pytest.raises(ValueError, match="for --backend ray"):
+        make_backend("local", address="127.0.0.1:1")
+    with pytest.raises(ValueError, match="unknown backend"):
+        make_backend("dask")
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        RayBackend(workers=0)
