@@ -31,6 +31,7 @@ from indigo import (
     Rules,
     RulesError,
     VectorGames,
+    self_play,
 )
 from indigo.cli import main
 
@@ -354,6 +355,56 @@ API += [
 ]
 
 
+def _selfplay_folder(**changes: Any) -> object:
+    """A self-play run of two games into a fresh folder, then one with ``changes``."""
+    import tempfile
+
+    from indigo.selfplay import run_selfplay
+
+    folder = tempfile.mkdtemp()
+    run_selfplay(["greedy"], 2, folder, shard_size=1)
+    settings: dict[str, Any] = {"games": 2, "shard_size": 1, **changes}
+    return run_selfplay(settings.pop("bots", ["greedy"]), folder=folder, **settings)
+
+
+def _load(folder: Any, batch_size: Any = 8) -> object:
+    from indigo.selfplay import load
+
+    return next(load(folder, batch_size=batch_size))
+
+
+API += [
+    Case("self-play-bot-unknown", lambda g: self_play(["chess"], 1), IndigoError),
+    Case("self-play-no-bots", lambda g: self_play([], 1), IndigoError),
+    Case("self-play-games-negative", lambda g: self_play(["greedy"], -1), IndigoError),
+    Case("self-play-games-huge", lambda g: self_play(["greedy"], HUGE), IndigoError),
+    Case("self-play-games-str", lambda g: self_play(["greedy"], "1"), TypeError),
+    Case("self-play-lineup-short", lambda g: self_play(["greedy"], 1, lineups=[[0]]), IndigoError),
+    Case(
+        "self-play-lineup-index", lambda g: self_play(["greedy"], 1, lineups=[[0, 1]]), IndigoError
+    ),
+    Case("self-play-seed-negative", lambda g: self_play(["greedy"], 1, seed=-1), IndigoError),
+    Case("self-play-threads-huge", lambda g: self_play(["greedy"], 1, threads=BIG), IndigoError),
+    Case(
+        "self-play-interval-nan",
+        lambda g: self_play(["greedy"], 1, interval=float("nan")),
+        IndigoError,
+    ),
+    Case(
+        "self-play-progress-raises",
+        lambda g: self_play(["greedy"], 1, progress=lambda d, t: 1 / 0),
+        ZeroDivisionError,
+    ),
+    Case("selfplay-other-seed", lambda g: _selfplay_folder(seed=5), IndigoError),
+    Case("selfplay-other-bots", lambda g: _selfplay_folder(bots=["random"]), IndigoError),
+    Case("selfplay-shard-size-0", lambda g: _selfplay_folder(shard_size=0), IndigoError),
+    Case("selfplay-games-negative", lambda g: _selfplay_folder(games=-1), IndigoError),
+    Case("selfplay-bot-unknown", lambda g: _selfplay_folder(bots=["chess"]), IndigoError),
+    Case("selfplay-load-no-folder", lambda g: _load("/nonexistent/indigo"), IndigoError),
+    Case("selfplay-load-batch-0", lambda g: _load("/nonexistent/indigo", 0), IndigoError),
+]
+
+
 @pytest.fixture(autouse=True)
 def watchdog() -> Any:
     """Kill the whole run (with every thread's traceback) if a case hangs, even in native code."""
@@ -464,6 +515,13 @@ def test_cli_replay_rejects_bad_stdin(
         ["demo", "--board-every", "-1"],
         ["demo", "--delay", "inf"],
         ["replay", "x.json", "--frobnicate"],
+        ["tournament", "--bots", "greedy", "--backend", "spark"],
+        ["tournament", "--bots", "greedy", "--workers", "0"],
+        ["tournament", "--bots", "greedy", "--batch-size", "-3"],
+        ["selfplay", "--bots", "greedy", "--games", "2"],
+        ["selfplay", "--bots", "greedy", "--games", "0", "--out", "x"],
+        ["selfplay", "--bots", "greedy", "--games", "2", "--out", "x", "--shard-size", "0"],
+        ["selfplay", "--bots", "chess", "--games", "2", "--out", "x"],
     ],
 )
 def test_cli_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

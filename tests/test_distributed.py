@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -20,6 +21,11 @@ import pytest
 # Ray moves a node's loopback address to the machine's outward one unless its multi-node mode
 # is off; off, both the cluster and this driver stay on 127.0.0.1. Read when ray is imported.
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+# Token authentication, with a token of the test's own that the cluster (started with this
+# environment) and the driver share: otherwise Ray turns it on or off depending on whether
+# ~/.ray/auth_token happens to exist.
+os.environ["RAY_AUTH_MODE"] = "token"
+os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
 
 import ray
 
@@ -192,7 +198,11 @@ def test_without_ray_the_backend_says_how_to_install_it(
     assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--json"]) == 0
 
 
-def test_backend_arguments_are_checked() -> None:
+def test_backend_arguments_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy", "--address", "127.0.0.1:1"]) == 2
+    assert (
+        capsys.readouterr().err == "indigo: error: --address and --workers are for --backend ray\n"
+    )
     assert isinstance(make_backend("local", threads=1), LocalBackend)
     with pytest.raises(ValueError, match="for --backend ray"):
         make_backend("local", address="127.0.0.1:1")

@@ -9,8 +9,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, simulate
-from indigo._native import self_play
+from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, self_play, simulate
 from indigo.cli import main
 from indigo.selfplay import (
     FORMAT,

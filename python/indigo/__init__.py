@@ -32,9 +32,11 @@ from indigo._native import (
     Rules,
     RulesError,
     SearchResult,
+    SelfPlayBatch,
     Simulation,
     VectorGames,
     __version__,
+    self_play,
     simulate,
 )
 from indigo.bots import Bot, make_bot, play_game
@@ -72,6 +74,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SearchResult",
+    "SelfPlayBatch",
     "Simulation",
     "ThemeName",
     "TieBreak",
@@ -80,5 +83,6 @@ __all__ = [
     "__version__",
     "make_bot",
     "play_game",
+    "self_play",
     "simulate",
 ]
