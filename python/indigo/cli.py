@@ -306,7 +306,7 @@ def _add_selfplay(sub: Any) -> None:
         description="Play games between bots (seats rotating as in a tournament; one bot "
         "plays every seat) and write each shard of games as indigo-record/1 lines "
         "(records-NNNNN.jsonl) and training samples (samples-NNNNN.parquet: observation, "
-        "legal mask, ISMCTS visit counts, final outcome for the mover; docs/selfplay.md). "
+        "legal mask, ISMCTS visit counts, final outcome for the mover; docs/distributed.md). "
         "Rerunning with the same folder and settings skips finished shards.",
     )
     selfplay.add_argument(

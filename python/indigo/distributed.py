@@ -29,11 +29,13 @@ from typing import Any, Protocol, TypeVar
 
 import indigo
 from indigo._extras import require
+from indigo._native import Rules
 
 __all__ = [
     "Backend",
     "LocalBackend",
     "RayBackend",
+    "RunSettings",
     "Span",
     "Work",
     "default_span",
@@ -58,6 +60,31 @@ def spans(total: int, size: int) -> list[Span]:
     if total < 0 or size < 1:
         raise ValueError(f"need games >= 0 and a span size >= 1, not {total} and {size}")
     return [Span(start, min(size, total - start)) for start in range(0, total, size)]
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What every span of a run shares: the bots, the rules, the seed and the seatings (game
+    ``i`` seats ``seatings[i % len(seatings)]``)."""
+
+    bots: list[str]
+    rules: Rules
+    seed: int
+    seatings: list[list[int]]
+
+    def arguments(
+        self, span: Span, threads: int, report: Callable[[int], object] | None
+    ) -> dict[str, Any]:
+        """The keyword arguments of :func:`~indigo.simulate` and :func:`~indigo.self_play`
+        that play ``span`` of these games."""
+        return {
+            "rules": self.rules,
+            "seed": self.seed,
+            "lineups": self.seatings,
+            "start": span.start,
+            "threads": threads,
+            "progress": None if report is None else lambda done, _total: report(done),
+        }
 
 
 class Work(Protocol[R_co]):

@@ -10,7 +10,7 @@ folder holds:
   order, with ``seed``, ``result``, ``players_names`` (each seat's bot spec) and ``game`` (its
   index);
 * ``samples-NNNNN.parquet``: one row per move of those games, with the columns of
-  :func:`schema` (docs/selfplay.md describes each).
+  :func:`schema` (docs/distributed.md describes each).
 
 A shard's files are written whole or not at all (to a temporary name, then renamed; the
 Parquet file last), so a rerun with the same folder and settings skips finished shards.
@@ -54,7 +54,7 @@ from indigo._native import (
     normalize_bot_spec,
     self_play,
 )
-from indigo.distributed import Backend, LocalBackend, Span, spans
+from indigo.distributed import Backend, LocalBackend, RunSettings, Span, spans
 from indigo.tournament import lineups
 
 require("pyarrow.parquet", "selfplay")
@@ -170,26 +170,10 @@ class Shard:
 
 
 def _play_shard(
-    bots: list[str],
-    rules: Rules,
-    seed: int,
-    seatings: list[list[int]],
-    span: Span,
-    threads: int,
-    report: Callable[[int], object] | None,
+    run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
 ) -> Shard:
     """One shard's games, encoded (module level, so Ray can ship it by reference)."""
-
-    batch = self_play(
-        bots,
-        span.games,
-        rules=rules,
-        seed=seed,
-        lineups=seatings,
-        start=span.start,
-        threads=threads,
-        progress=None if report is None else lambda done, _total: report(done),
-    )
+    batch = self_play(run.bots, span.games, **run.arguments(span, threads, report))
     sink = pa.BufferOutputStream()
     pq.write_table(samples_table(batch), sink, compression="zstd")
     return Shard(
@@ -287,7 +271,7 @@ def run_selfplay(
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
     todo = [s for s in spans(games, shard_size) if not _finished(out, s.start // shard_size)]
-    work = functools.partial(_play_shard, names, rules, seed, seatings)
+    work = functools.partial(_play_shard, RunSettings(names, rules, seed, seatings))
     total = sum(s.games for s in todo)
     samples = 0
     backend = backend if backend is not None else LocalBackend()

@@ -26,7 +26,7 @@ from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
 from indigo._native import Rules, normalize_bot_spec, simulate
-from indigo.distributed import Backend, LocalBackend, Span, default_span, spans
+from indigo.distributed import Backend, LocalBackend, RunSettings, Span, default_span, spans
 
 __all__ = [
     "BotResult",
@@ -185,25 +185,10 @@ def summarise(simulation: Games, bots: Sequence[str]) -> TournamentResult:
 
 
 def _simulate_span(
-    bots: list[str],
-    rules: Rules,
-    seed: int,
-    seatings: list[list[int]],
-    span: Span,
-    threads: int,
-    report: Callable[[int], object] | None,
+    run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
 ) -> GameTable:
     """One span of a tournament's games (module level, so Ray can ship it by reference)."""
-    sim = simulate(
-        bots,
-        span.games,
-        rules=rules,
-        seed=seed,
-        lineups=seatings,
-        start=span.start,
-        threads=threads,
-        progress=None if report is None else lambda done, _total: report(done),
-    )
+    sim = simulate(run.bots, span.games, **run.arguments(span, threads, report))
     return GameTable(sim.seats, sim.scores, sim.winners, sim.placements)
 
 
@@ -223,7 +208,7 @@ def play_games(
     (default: this machine). The rows are the same whatever the backend, workers or span."""
     backend = backend if backend is not None else LocalBackend()
     size = span if span is not None else default_span(backend, games)
-    work = functools.partial(_simulate_span, list(bots), rules, seed, seatings)
+    work = functools.partial(_simulate_span, RunSettings(list(bots), rules, seed, seatings))
     done = dict(backend.map(work, spans(games, size), progress))
     return GameTable.concatenate([done[s] for s in sorted(done, key=lambda s: s.start)])
 
