@@ -65,12 +65,12 @@ def cluster() -> Iterator[str]:
         "--head",
         "--node-ip-address=127.0.0.1",
         f"--port={port}",
-        f"--ray-client-server-port={_free_port()}",
         "--num-cpus=2",
         "--include-dashboard=false",
         "--disable-usage-stats",
     ]
-    subprocess.run(start, check=True, capture_output=True, timeout=120)
+    started = subprocess.run(start, check=False, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stdout + started.stderr
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -114,6 +114,16 @@ def test_tournament_on_ray_equals_the_local_backend(cluster: str, workers: int) 
     assert heard[-1] == 36
     assert result == run_tournament(BOTS, players=2, games=36, seed=21)
     assert not ray.is_initialized(), "the backend disconnects what it connected"
+
+
+def test_without_an_address_ray_joins_ray_address(
+    cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAY_ADDRESS", cluster)
+    with RayBackend() as backend:
+        assert backend.cpus() == 2
+        remote = play_games(BOTS, 12, backend=backend, **KW)  # type: ignore[arg-type]
+    assert remote.equals(play_games(BOTS, 12, **KW))  # type: ignore[arg-type]
 
 
 def test_tournament_cli_on_ray_prints_the_local_json(
