@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use serde_json::Value;
 
 use crate::action::{ACTION_COUNT, Action};
+use crate::board::ROUTE_CELL_COUNT;
 use crate::game::Game;
 use crate::position::{OBSERVATION_SIZE, Utility};
 use crate::record::write_record;
@@ -57,6 +58,38 @@ impl Samples {
         self.ply.is_empty()
     }
 
+    /// No rows, with room for `rows` rows (a game has at most [`ROUTE_CELL_COUNT`] moves).
+    pub fn with_capacity(rows: usize) -> Samples {
+        let mut visit_offsets = Vec::with_capacity(rows + 1);
+        visit_offsets.push(0);
+        Samples {
+            game: Vec::with_capacity(rows),
+            ply: Vec::with_capacity(rows),
+            seat: Vec::with_capacity(rows),
+            observations: Vec::with_capacity(rows * OBSERVATION_SIZE),
+            legal_masks: Vec::with_capacity(rows * ACTION_COUNT),
+            action: Vec::with_capacity(rows),
+            searched: Vec::with_capacity(rows),
+            visit_offsets,
+            visit_actions: Vec::new(),
+            visit_counts: Vec::new(),
+            outcome: Vec::with_capacity(rows),
+            points: Vec::with_capacity(rows),
+        }
+    }
+
+    /// The rows of `parts` one after another, each copied once.
+    pub fn concat(parts: &[&Samples]) -> Samples {
+        let mut out = Samples::with_capacity(parts.iter().map(|p| p.len()).sum());
+        let visits = parts.iter().map(|p| p.visit_actions.len()).sum();
+        out.visit_actions.reserve(visits);
+        out.visit_counts.reserve(visits);
+        for part in parts {
+            out.append(part);
+        }
+        out
+    }
+
     /// Appends `other`'s rows.
     pub fn append(&mut self, other: &Samples) {
         let base = self.visit_actions.len() as u32;
@@ -98,10 +131,7 @@ impl Batch {
         let seed = game_seed(self.seed, index);
         let mut game = Game::from_seed(self.rules, seed);
         let mut bots = seat_bots(&seats, seed);
-        let mut samples = Samples {
-            visit_offsets: vec![0],
-            ..Samples::default()
-        };
+        let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
         let mut observation = [0f32; OBSERVATION_SIZE];
         let mut mask = [false; ACTION_COUNT];
         while let Some(seat) = game.position().to_move() {

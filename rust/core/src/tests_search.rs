@@ -601,7 +601,8 @@ fn self_play_samples_describe_every_move_of_the_record() {
     let batch = self_play_batch(3);
     let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
     let mut all = Samples::default();
-    for (index, played) in (20..24).zip(batch.self_play(20..24, 1, &done, &cancel).unwrap()) {
+    let games = batch.self_play(20..24, 1, &done, &cancel).unwrap();
+    for (index, played) in (20..24).zip(&games) {
         let samples = &played.samples;
         let game = crate::record::read_record_value(&played.record).unwrap();
         assert_eq!(played.record["game"], index);
@@ -660,4 +661,6 @@ fn self_play_samples_describe_every_move_of_the_record() {
     }
     assert_eq!(all.visit_offsets.len(), all.len() + 1);
     assert_eq!(all.observations.len(), all.len() * OBSERVATION_SIZE);
+    let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();
+    assert_eq!(Samples::concat(&parts), all);
 }

@@ -524,13 +524,8 @@ pub(crate) fn self_play(
     })?;
     let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
     let records = played.iter().map(|g| g.record.to_string()).collect();
-    let mut samples = Samples::default();
-    for game in &played {
-        samples.append(&game.samples);
-    }
-    if samples.visit_offsets.is_empty() {
-        samples.visit_offsets.push(0);
-    }
+    let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+    drop(played);
     let rows = samples.len();
     Ok(SelfPlayBatch {
         records,
