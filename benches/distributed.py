@@ -16,6 +16,10 @@ CPU each, with the default span (four per worker). Runs of a workload alternate 
 backends, and each figure is the best of ``--repeat``. Prints one JSON object: games/s of each
 backend, their ratio, and the overhead per task (wall time of the empty tasks per task, and CPU
 time per task: wall time x workers / tasks).
+
+``selfplay`` (on this machine) times the ``ismcts`` workload three ways: ``simulate``,
+``self_play`` (which keeps the samples) and ``run_selfplay`` (which also writes the shards), and
+gives the shards' bytes per sample.
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-from indigo import Rules
+from indigo import Rules, self_play, simulate
 from indigo.distributed import Backend, LocalBackend, RayBackend
+from indigo.selfplay import run_selfplay
 from indigo.tournament import lineups, play_games
 
 WORKLOADS: dict[str, tuple[list[str], int, int | None]] = {
@@ -75,12 +82,38 @@ def measure(address: str | None, repeat: int) -> dict[str, Any]:
     return out
 
 
+def selfplay_cost(repeat: int) -> dict[str, Any]:
+    """Games/s of the ``ismcts`` workload without samples, with samples, and written out."""
+    bots, games, _ = WORKLOADS["ismcts"]
+    seatings = lineups(len(bots), 2)
+    best = {"simulate": float("inf"), "self_play": float("inf"), "run_selfplay": float("inf")}
+    for _ in range(repeat):
+        start = time.perf_counter()
+        simulate(bots, games, seed=1, lineups=seatings)
+        best["simulate"] = min(best["simulate"], time.perf_counter() - start)
+        start = time.perf_counter()
+        samples = self_play(bots, games, seed=1, lineups=seatings).samples
+        best["self_play"] = min(best["self_play"], time.perf_counter() - start)
+        with tempfile.TemporaryDirectory() as folder:
+            start = time.perf_counter()
+            run_selfplay(bots, games, folder, seed=1)
+            best["run_selfplay"] = min(best["run_selfplay"], time.perf_counter() - start)
+            size = sum(p.stat().st_size for p in Path(folder).glob("*.parquet"))
+    out: dict[str, Any] = {f"{k}_games_per_s": games / v for k, v in best.items()}
+    out["self_play_over_simulate"] = best["simulate"] / best["self_play"]
+    out["run_selfplay_over_simulate"] = best["simulate"] / best["run_selfplay"]
+    out["parquet_bytes_per_sample"] = size / samples
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--address", help="a running Ray cluster (default: start one here)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(json.dumps(measure(args.address, args.repeat), indent=2))
+    figures = measure(args.address, args.repeat)
+    figures["selfplay"] = selfplay_cost(args.repeat)
+    print(json.dumps(figures, indent=2))
 
 
 if __name__ == "__main__":
