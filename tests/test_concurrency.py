@@ -27,6 +27,7 @@ from indigo import (
     RandomBot,
     Rules,
     VectorGames,
+    self_play,
     simulate,
 )
 
@@ -91,6 +92,12 @@ def vector_steps(seed: int) -> str:
     return json.dumps([games.episodes, rewards.tolist(), observations.sum(axis=1).tolist()])
 
 
+def self_play_batch(seed: int) -> str:
+    """Self-play games on two threads: records and samples."""
+    data = self_play(["greedy", "ismcts:10"], 3, seed=seed, threads=2, lineups=[[0, 1], [1, 0]])
+    return json.dumps([data.records, data.visit_counts.tolist(), float(data.observation.sum())])
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
@@ -104,6 +111,7 @@ WORKLOADS = [
     Workload("ismcts-search", ismcts_search),
     Workload("batch", batch),
     Workload("vector-steps", vector_steps),
+    Workload("self-play", self_play_batch),
 ]
 IDS = [w.name for w in WORKLOADS]
 
