@@ -66,6 +66,7 @@ def cluster() -> Iterator[str]:
         "--node-ip-address=127.0.0.1",
         f"--port={port}",
         "--num-cpus=2",
+        "--object-store-memory=300000000",  # 300 MB: results are small
         "--include-dashboard=false",
         "--disable-usage-stats",
     ]
