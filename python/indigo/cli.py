@@ -27,7 +27,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from indigo import (
@@ -211,14 +211,7 @@ def _add_tournament(sub: Any) -> None:
         "with a Wilson 95 %% confidence interval, its mean points and its mean points by seat. "
         "A shared win counts as a win for each winner.",
     )
-    tournament.add_argument(
-        "--bots",
-        type=_bot_specs,
-        required=True,
-        metavar="SPECS",
-        help="comma-separated bots, e.g. ismcts:1000,greedy,random "
-        "(ismcts settings may follow: ismcts:500,c=0.5,threads=2)",
-    )
+    _add_bots(tournament, "ismcts:1000,greedy,random")
     tournament.add_argument("--games", type=_positive, default=100, help="(default: 100)")
     _add_rules(tournament)
     _add_backend(
@@ -230,6 +223,17 @@ def _add_tournament(sub: Any) -> None:
         action="store_true",
         help='print one JSON object instead: {"games", "players", "results": [{"bot", "wins", '
         '"win_rate", "ci95", "mean_points", "mean_points_by_seat", "games"}]}',
+    )
+
+
+def _add_bots(command: Any, example: str) -> None:
+    command.add_argument(
+        "--bots",
+        type=_bot_specs,
+        required=True,
+        metavar="SPECS",
+        help=f"comma-separated bots, e.g. {example} "
+        "(ismcts settings may follow: ismcts:500,c=0.5,threads=2)",
     )
 
 
@@ -268,21 +272,24 @@ def _add_backend(command: Any, batch_help: str | None) -> None:
         command.add_argument("--batch-size", type=_positive, metavar="GAMES", help=batch_help)
 
 
-def _backend(args: argparse.Namespace) -> LocalBackend | RayBackend:
-    """The backend the arguments name; a missing Ray says how to install it."""
+@contextlib.contextmanager
+def _backend(args: argparse.Namespace) -> Iterator[LocalBackend | RayBackend]:
+    """The backend the arguments name, connected while in use; a missing Ray says how to
+    install it."""
     try:
-        return make_backend(
+        backend = make_backend(
             args.backend, address=args.address, workers=args.workers, threads=args.threads
         )
     except (ImportError, ValueError) as exc:
         raise CliError(str(exc)) from None
+    with backend if isinstance(backend, RayBackend) else contextlib.nullcontext():
+        yield backend
 
 
 def tournament(args: argparse.Namespace) -> int:
     """``indigo tournament``: the results table, or one JSON object with ``--json``."""
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
-    backend = _backend(args)
-    with backend if isinstance(backend, RayBackend) else contextlib.nullcontext():
+    with _backend(args) as backend:
         result = run_with_progress(
             args.bots,
             players=args.players,
@@ -309,13 +316,7 @@ def _add_selfplay(sub: Any) -> None:
         "legal mask, ISMCTS visit counts, final outcome for the mover; docs/distributed.md). "
         "Rerunning with the same folder and settings skips finished shards.",
     )
-    selfplay.add_argument(
-        "--bots",
-        type=_bot_specs,
-        required=True,
-        metavar="SPECS",
-        help="comma-separated bots, e.g. ismcts:800 or ismcts:800,greedy",
-    )
+    _add_bots(selfplay, "ismcts:800 or ismcts:800,greedy")
     selfplay.add_argument("--games", type=_positive, required=True)
     selfplay.add_argument("--out", required=True, metavar="DIR", help="the output folder")
     selfplay.add_argument(
@@ -338,11 +339,7 @@ def selfplay(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CliError(str(exc)) from None
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
-    backend = _backend(args)
-    with (
-        backend if isinstance(backend, RayBackend) else contextlib.nullcontext(),
-        progress_bar() as report,
-    ):
+    with _backend(args) as backend, progress_bar() as report:
         try:
             summary = run_selfplay(
                 args.bots,

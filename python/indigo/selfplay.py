@@ -164,9 +164,7 @@ class Shard:
 
     samples: bytes
     records: str
-    games: int
     rows: int
-    checksum: int
 
 
 def _play_shard(
@@ -179,9 +177,7 @@ def _play_shard(
     return Shard(
         samples=sink.getvalue().to_pybytes(),
         records="".join(record + "\n" for record in batch.records),
-        games=len(batch),
         rows=batch.samples,
-        checksum=batch.checksum,
     )
 
 
@@ -270,7 +266,8 @@ def run_selfplay(
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
-    todo = [s for s in spans(games, shard_size) if not _finished(out, s.start // shard_size)]
+    every = spans(games, shard_size)
+    todo = [s for s in every if not _finished(out, s.start // shard_size)]
     work = functools.partial(_play_shard, RunSettings(names, rules, seed, seatings))
     total = sum(s.games for s in todo)
     samples = 0
@@ -285,7 +282,7 @@ def run_selfplay(
     return RunSummary(
         games=games,
         shards_written=len(todo),
-        shards_skipped=len(spans(games, shard_size)) - len(todo),
+        shards_skipped=len(every) - len(todo),
         samples_written=samples,
         folder=str(out),
     )
@@ -296,8 +293,8 @@ def _finished(folder: Path, shard: int) -> bool:
     return parquet.exists() and jsonl.exists()
 
 
-def _shards(folder: str | os.PathLike[str]) -> tuple[Path, dict[str, Any], list[int]]:
-    """The folder, its manifest and its finished shards in order."""
+def _shards(folder: str | os.PathLike[str]) -> tuple[Path, list[int]]:
+    """The folder and its finished shards in order."""
     out = Path(folder)
     path = out / MANIFEST
     try:
@@ -307,12 +304,12 @@ def _shards(folder: str | os.PathLike[str]) -> tuple[Path, dict[str, Any], list[
     if manifest.get("format") != FORMAT:
         raise SelfPlayError(f"{path} is not {FORMAT}: its format is {manifest.get('format')!r}")
     count = len(spans(manifest["games"], manifest["shard_size"]))
-    return out, manifest, [k for k in range(count) if _finished(out, k)]
+    return out, [k for k in range(count) if _finished(out, k)]
 
 
 def read_records(folder: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     """Every finished shard's records, in game order: ``Game.from_record`` replays each."""
-    out, _, shards = _shards(folder)
+    out, shards = _shards(folder)
     for k in shards:
         with _shard_paths(out, k)[1].open() as lines:
             yield from (json.loads(line) for line in lines)
@@ -378,7 +375,7 @@ def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[Sam
     if batch_size < 1:
         raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
 
-    out, _, shards = _shards(folder)
+    out, shards = _shards(folder)
     pending: list[pa.RecordBatch] = []
     held = 0
     for k in shards:
