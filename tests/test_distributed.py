@@ -200,11 +200,11 @@ def test_without_ray_the_backend_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ImportError, match=r"pip install 'indigo\[ray\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'indigo-tiles\[ray\]'"):
         RayBackend()
     argv = ["tournament", "--bots", "greedy,random", "--backend", "ray"]
     assert main(argv) == 2
-    assert "pip install 'indigo[ray]'" in capsys.readouterr().err
+    assert "pip install 'indigo-tiles[ray]'" in capsys.readouterr().err
     # The local backend needs no Ray.
     assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--json"]) == 0
 

@@ -466,7 +466,7 @@ for module in ("indigo_v0", "gymnasium_env", "vector", "openspiel"):
     try:
         __import__("indigo.envs." + module)
     except ImportError as exc:
-        print(module, "indigo[" in str(exc))
+        print(module, "indigo-tiles[" in str(exc))
 """
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60

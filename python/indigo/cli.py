@@ -43,6 +43,7 @@ from indigo import (
     Rules,
     __version__,
 )
+from indigo._extras import install_hint
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
@@ -469,7 +470,7 @@ def _see_and_play(args: argparse.Namespace) -> int:
         from indigo.web.app import serve
     except ImportError as exc:
         raise CliError(
-            f"indigo serve needs the 'web' extra ({exc}): pip install 'indigo[web]'"
+            f"indigo serve needs the 'web' extra ({exc}): {install_hint('web')}"
         ) from None
     return serve(args.host, args.port)
 

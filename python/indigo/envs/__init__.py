@@ -1,11 +1,11 @@
 """Adapters to learning libraries, each behind an optional extra (docs/envs.md):
 
-* ``indigo.envs.indigo_v0``: PettingZoo AEC environment (``indigo[pettingzoo]``);
+* ``indigo.envs.indigo_v0``: PettingZoo AEC environment (``indigo-tiles[pettingzoo]``);
 * ``indigo.envs.gymnasium_env``: one learning seat against native bots, registered with
-  Gymnasium as ``indigo/Indigo-v0`` when this package is imported (``indigo[gymnasium]``);
+  Gymnasium as ``indigo/Indigo-v0`` when this package is imported (``indigo-tiles[gymnasium]``);
 * ``indigo.envs.vector``: :class:`indigo.VectorGames` as a Gymnasium ``VectorEnv``;
 * ``indigo.envs.openspiel``: registers the OpenSpiel game ``python_indigo`` on import
-  (``indigo[openspiel]``).
+  (``indigo-tiles[openspiel]``).
 
 Importing this package needs none of them.
 """

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from indigo import Game, IndigoError, RecordError
+from indigo._extras import install_hint
 from indigo.cli import CliError, _record_error, read_record
 from indigo.render.svg import game_svg
 
@@ -21,7 +22,7 @@ def svg_to_png(svg: str) -> bytes:
     try:
         import resvg_py
     except ImportError:
-        raise CliError("PNG output needs resvg-py: pip install 'indigo[png]'") from None
+        raise CliError(f"PNG output needs resvg-py: {install_hint('png')}") from None
     try:
         return bytes(resvg_py.svg_to_bytes(svg_string=svg))
     except ValueError as exc:  # pragma: no cover - our SVG is always valid
