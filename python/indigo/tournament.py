@@ -326,10 +326,13 @@ def print_table(result: TournamentResult, *, file: TextIO | None = None) -> None
 
 @contextmanager
 def progress_bar(what: str = "games") -> Iterator[Callable[[int, int], None]]:
-    """A rich progress bar on standard error, as a ``progress(done, total)`` callback."""
+    """A rich progress bar on standard error, as a ``progress(done, total)`` callback; nothing
+    (not even a blank line) when standard error is not a terminal."""
     console = Console(file=sys.stderr)
     columns = (*Progress.get_default_columns(), MofNCompleteColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
         task = bar.add_task(what, total=None)
 
         def report(done: int, total: int) -> None:
