@@ -31,7 +31,16 @@ from indigo import (
 )
 from indigo.bots import Bot, make_bot, play_game, split_bot_specs
 from indigo.cli import main
-from indigo.tournament import lineups, run_tournament, summarise, wilson_interval
+from indigo.distributed import MAX_GAMES, MAX_THREADS, LocalBackend, RunError
+from indigo.tournament import (
+    MAX_SEATINGS,
+    lineups,
+    run_tournament,
+    seating_count,
+    summarise,
+    tournament_games,
+    wilson_interval,
+)
 
 CONFIGS = [make_rules(config) for config in ALL_CONFIGS]
 
@@ -388,6 +397,33 @@ def test_lineups_rotate_every_bot_through_every_seat() -> None:
         for counter in per_seat:
             assert sorted(counter) == list(range(bots))
             assert len(set(counter.values())) == 1, (bots, players, seatings)
+
+
+def test_seating_count_is_the_lineups_length_up_to_the_cap() -> None:
+    for bots, players in ((3, 2), (2, 4), (4, 3), (1, 3), (12, 4), (316, 2)):
+        assert seating_count(bots, players) == len(lineups(bots, players))
+    assert seating_count(316, 2) <= MAX_SEATINGS < 317 * 316
+    for bots, players in ((317, 2), (60, 4), (10**6, 10**6)):
+        with pytest.raises(RunError, match=f"cap is {MAX_SEATINGS:,}"):
+            lineups(bots, players)
+    assert tournament_games(7, 3, 2) == 12
+    assert tournament_games(MAX_GAMES, 1, 2) == MAX_GAMES
+    with pytest.raises(RunError, match=r"rounded up to 4,294,967,298"):
+        tournament_games(MAX_GAMES - 1, 3, 2)
+
+
+def test_run_bounds_are_the_batch_apis() -> None:
+    """MAX_GAMES and MAX_THREADS are what simulate and self_play accept."""
+    simulate(["random"], 0, threads=MAX_THREADS)
+    LocalBackend(MAX_THREADS)
+    for call in (
+        lambda: simulate(["random"], 0, threads=MAX_THREADS + 1),
+        lambda: simulate(["random"], MAX_GAMES + 1),
+        lambda: LocalBackend(MAX_THREADS + 1),
+        lambda: indigo.self_play(["random"], MAX_GAMES + 1),
+    ):
+        with pytest.raises(IndigoError):
+            call()
 
 
 def test_wilson_interval() -> None:

@@ -13,8 +13,9 @@
 ``indigo bench [--json] [--quick]``
     Time a fixed, seeded workload at every layer; print the figures and a checksum.
 
-Errors in the input (a bad record, an unreadable file, invalid JSON) print one line
-``indigo: error: ...`` on standard error and exit with status 2, as do bad arguments.
+Errors in the input (a bad record, an unreadable file, invalid JSON, a value out of range, a
+place that cannot be written) print one line ``indigo: error: ...`` on standard error and exit
+with status 2, as do bad arguments (``indigo COMMAND: error: ...``).
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ import json
 import math
 import os
 import random
+import socket
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
 from indigo import (
     CENTRE,
@@ -56,13 +59,15 @@ from indigo.render.terminal import (
     seat_label,
     status_text,
 )
-from indigo.tournament import print_table, progress_bar, run_with_progress
+from indigo.tournament import print_table, progress_bar, run_with_progress, tournament_games
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
 PROG = "indigo"
 SEED_LIMIT = 2**63
 """Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
+MAX_DELAY = 3600.0
+"""The longest pause ``indigo demo --delay`` takes, in seconds."""
 
 
 class CliError(Exception):
@@ -71,6 +76,15 @@ class CliError(Exception):
 
 # ---------------------------------------------------------------------------------------------
 # Argument parsing
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with each error on one line, ``indigo COMMAND: error: ...``, status 2 (the
+    subcommands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
 
 def _seed(text: str) -> int:
@@ -88,8 +102,8 @@ def _delay(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {text}")
+    if not math.isfinite(value) or not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_DELAY:g} seconds, not {text}")
     return value
 
 
@@ -103,9 +117,29 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {value}")
+    return value
+
+
+def _output_file(text: str) -> str:
+    """A file to write in a folder that exists (checked before any work, so that a game is not
+    played for nothing); whether it may be written shows only when it is."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name a file")
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a folder")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {path.parent} is not a folder")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indigo`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Indigo (and Butterfly Garden): replay game records, watch bots play.",
     )
@@ -290,16 +324,21 @@ def _backend(args: argparse.Namespace) -> Iterator[LocalBackend | RayBackend]:
 def tournament(args: argparse.Namespace) -> int:
     """``indigo tournament``: the results table, or one JSON object with ``--json``."""
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
-    with _backend(args) as backend:
-        result = run_with_progress(
-            args.bots,
-            players=args.players,
-            games=args.games,
-            rules=rules,
-            seed=args.seed,
-            backend=backend,
-            span=args.batch_size,
-        )
+    try:
+        # Before connecting to anything: a lineup too large to play, or too many games.
+        tournament_games(args.games, len(args.bots), args.players)
+        with _backend(args) as backend:
+            result = run_with_progress(
+                args.bots,
+                players=args.players,
+                games=args.games,
+                rules=rules,
+                seed=args.seed,
+                backend=backend,
+                span=args.batch_size,
+            )
+    except IndigoError as exc:
+        raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -336,7 +375,7 @@ def _add_selfplay(sub: Any) -> None:
 def selfplay(args: argparse.Namespace) -> int:
     """``indigo selfplay``: shards into ``--out``; a summary line, or JSON with ``--json``."""
     try:
-        from indigo.selfplay import SelfPlayError, run_selfplay
+        from indigo.selfplay import run_selfplay
     except ImportError as exc:
         raise CliError(str(exc)) from None
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
@@ -352,7 +391,7 @@ def selfplay(args: argparse.Namespace) -> int:
                 backend=backend,
                 progress=report,
             )
-        except SelfPlayError as exc:
+        except IndigoError as exc:
             raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(summary.to_json()))
@@ -402,7 +441,9 @@ def _add_see_and_play(sub: Any) -> None:
     )
     render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
     render.add_argument("--move", type=_count, default=None, metavar="N")
-    render.add_argument("-o", "--output", default="-", metavar="OUT", help="default: stdout")
+    render.add_argument(
+        "-o", "--output", type=_output_file, default="-", metavar="OUT", help="default: stdout"
+    )
 
     play = sub.add_parser(
         "play",
@@ -414,12 +455,14 @@ def _add_see_and_play(sub: Any) -> None:
     play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
     play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
     play.add_argument("--seed", type=_seed, default=None)
-    play.add_argument("--save", default=None, metavar="FILE", help="write the record here")
+    play.add_argument(
+        "--save", type=_output_file, default=None, metavar="FILE", help="write the record here"
+    )
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
 
     serve = sub.add_parser("serve", help="play in the browser: start the local web app")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -472,7 +515,24 @@ def _see_and_play(args: argparse.Namespace) -> int:
         raise CliError(
             f"indigo serve needs the 'web' extra ({exc}): {install_hint('web')}"
         ) from None
+    _check_listen(args.host, args.port)
     return serve(args.host, args.port)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Raises :class:`CliError` unless ``host`` resolves and ``port`` is free on it (the
+    server, once started, reports these only in its log)."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except UnicodeError as exc:  # a host name the IDNA codec refuses
+        raise CliError(f"cannot listen on {host}:{port}: {exc}") from None
 
 
 def _silence_stdout() -> None:
