@@ -46,6 +46,7 @@ from indigo import (
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
+from indigo.records import read_record as read_record_stream
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -487,31 +488,19 @@ def _silence_stdout() -> None:
 
 
 def read_record(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
-    """The parsed JSON object in ``path`` (``-``: standard input). Raises :class:`CliError`."""
+    """The parsed JSON object in ``path`` (``-``: standard input), read by
+    :func:`indigo.records.read_record` (size cap, UTF-8 only). Raises :class:`CliError`."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except UnicodeDecodeError:
-        raise CliError(f"{name}: not UTF-8 text") from None
+            stream = stdin or sys.stdin
+            return read_record_stream(getattr(stream, "buffer", stream))
+        with open(path, "rb") as f:
+            return read_record_stream(f)
     except OSError as exc:
         raise CliError(f"{name}: {exc.strerror or exc}") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(
-            f"{name}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except RecursionError:
-        raise CliError(f"{name}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer longer than int() may read
-        raise CliError(f"{name}: invalid JSON: {exc}") from None
-    if not isinstance(record, dict):
-        raise CliError(f"format: {name} holds a JSON {type(record).__name__}, not an object")
-    return record
+    except RecordError as exc:
+        raise CliError(f"{name}: {exc}") from None
 
 
 def _where(at: str | int) -> str:
