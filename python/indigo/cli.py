@@ -57,6 +57,7 @@ from indigo.render.terminal import (
     status_text,
 )
 from indigo.tournament import print_table, progress_bar, run_with_progress
+from indigo.web.limits import add_serve_options, limits_from_args
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
@@ -418,8 +419,7 @@ def _add_see_and_play(sub: Any) -> None:
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
 
     serve = sub.add_parser("serve", help="play in the browser: start the local web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    add_serve_options(serve)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -472,7 +472,7 @@ def _see_and_play(args: argparse.Namespace) -> int:
         raise CliError(
             f"indigo serve needs the 'web' extra ({exc}): pip install 'indigo[web]'"
         ) from None
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, limits_from_args(args))
 
 
 def _silence_stdout() -> None:
