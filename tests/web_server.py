@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 import uvicorn
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from indigo.web.app import TOKEN_HEADER, create_app
@@ -44,10 +45,21 @@ class Keyring:
             self.tokens[body["id"]] = body["token"]
 
 
-def keyed_client(**app_options: float) -> TestClient:
-    """A TestClient of a fresh app (with ``app_options``) that keeps and sends its tokens."""
+def keyed_client(
+    app: Starlette | None = None,
+    *,
+    address: str = "testclient",
+    raise_server_exceptions: bool = True,
+    **app_options: float,
+) -> TestClient:
+    """A TestClient from ``address`` (of ``app``, or a fresh app with ``app_options``) that
+    keeps and sends its tokens."""
     keyring = Keyring()
-    client = TestClient(create_app(**app_options))
+    client = TestClient(
+        app if app is not None else create_app(**app_options),
+        client=(address, 50000),
+        raise_server_exceptions=raise_server_exceptions,
+    )
     client.event_hooks = {"request": [keyring.send], "response": [keyring.keep]}
     return client
 

@@ -200,6 +200,10 @@ class GameStore:
                 if s.token_digest in digests and not self._expired(s, now)
             ]
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)
+
     def peek(self, game_id: str) -> Session:
         """The game ``game_id`` without its token: for code in the server's own process."""
         with self._lock:
