@@ -8,7 +8,6 @@ record bytes are read by one reader, the same in the CLI and on the web.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
 import socket
@@ -358,6 +357,16 @@ def test_the_search_pool_is_bounded() -> None:
     workers = [t for t in threading.enumerate() if t.name.startswith("indigo-search-")]
     assert workers
     assert all(t.daemon for t in workers)  # never joined at exit
+    # Stopping answers the running and the waiting searches at once, and refuses new ones.
+    release.clear()
+    running, queued = pool.submit(slow), pool.submit(slow)
+    pool.stop()
+    for future in (running, queued):
+        with pytest.raises(ApiError, match="the server is stopping"):
+            future.result(timeout=60)
+    with pytest.raises(ApiError, match="the server is stopping"):
+        pool.submit(slow)
+    release.set()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -396,17 +405,24 @@ def test_ctrl_c_stops_the_server_during_a_search() -> None:
             headers={TOKEN_HEADER: state["token"]},
         )
 
-        def search() -> None:
-            with contextlib.suppress(OSError):  # the server goes away: expected
-                urllib.request.urlopen(advance, timeout=120).close()
+        answers: list[int] = []
 
-        threading.Thread(target=search, daemon=True).start()
+        def search() -> None:
+            try:
+                urllib.request.urlopen(advance, timeout=120).close()
+            except urllib.error.HTTPError as exc:
+                answers.append(exc.code)
+
+        searching = threading.Thread(target=search, daemon=True)
+        searching.start()
         start = _cpu_seconds(server.pid)
         while _cpu_seconds(server.pid) < start + 0.5:  # the search is burning CPU
             assert time.monotonic() < deadline + 30, "the search did not start"
             time.sleep(0.05)
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)  # the search had about a minute left
+        searching.join(timeout=30)
+        assert answers == [503]  # told that the server stops, not left hanging
     finally:
         if server.poll() is None:
             server.kill()

@@ -22,6 +22,7 @@ so reads never wait for a search.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -30,9 +31,10 @@ import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final
 
 import anyio
@@ -215,7 +217,8 @@ class SearchPool:
 
     At most ``workers * (1 + SEARCH_BACKLOG)`` searches run or wait; one more is refused with
     503. The threads are never joined (a search is bounded by the server's time and simulation
-    limits), so stopping the server does not wait for a search.
+    limits); :meth:`stop` answers every search at once with 503, so stopping the server waits
+    for none.
     """
 
     def __init__(self, workers: int) -> None:
@@ -223,36 +226,56 @@ class SearchPool:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Move], Future[Move]]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._threads = 0
-        self._pending = 0
+        self._live: set[Future[Move]] = set()
+        self._stopped = False
 
     def submit(self, search: Callable[[], Move]) -> Future[Move]:
         """Queue ``search``; its future. Raises :class:`ApiError` (503) when the queue is full."""
+        future: Future[Move] = Future()
         with self._lock:
-            if self._pending >= self.workers * (1 + SEARCH_BACKLOG):
+            if self._stopped:
+                raise ApiError(503, "the server is stopping")
+            if len(self._live) >= self.workers * (1 + SEARCH_BACKLOG):
                 raise ApiError(
-                    503, f"the server is busy with {self._pending} bot searches: try again soon"
+                    503, f"the server is busy with {len(self._live)} bot searches: try again soon"
                 )
-            self._pending += 1
+            self._live.add(future)
             if self._threads < self.workers:
                 self._threads += 1
                 name = f"indigo-search-{self._threads}"
                 threading.Thread(target=self._work, name=name, daemon=True).start()
-        future: Future[Move] = Future()
         self._jobs.put((search, future))
         return future
+
+    def stop(self) -> None:
+        """Refuse new searches, and answer the running and waiting ones with 503 now."""
+        with self._lock:
+            self._stopped = True
+            live = list(self._live)
+        for future in live:
+            with contextlib.suppress(InvalidStateError):  # finished meanwhile
+                future.set_exception(ApiError(503, "the server is stopping"))
 
     def _work(self) -> None:
         while True:
             search, future = self._jobs.get()
             try:
-                if future.set_running_or_notify_cancel():  # not if its request went away
+                try:  # false if its request went away
+                    runs = future.set_running_or_notify_cancel()
+                except RuntimeError:  # answered by stop() meanwhile
+                    runs = False
+                if runs:
                     try:
-                        future.set_result(search())
+                        move = search()
                     except BaseException as exc:  # handed to the request that waits
-                        future.set_exception(exc)
+                        with contextlib.suppress(InvalidStateError):
+                            future.set_exception(exc)
+                    else:
+                        with contextlib.suppress(InvalidStateError):
+                            future.set_result(move)
             finally:
                 with self._lock:
-                    self._pending -= 1
+                    self._live.discard(future)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -692,16 +715,22 @@ def create_app(limits: ServerLimits | None = None, **overrides: Any) -> Starlett
 def serve(host: str = "127.0.0.1", port: int = 8000, limits: ServerLimits | None = None) -> int:
     """Run the app on uvicorn until interrupted (``indigo serve``).
 
-    Ctrl-C stops it within about :data:`SHUTDOWN_GRACE` seconds, even during a search.
+    Ctrl-C answers the running searches with 503 (:meth:`SearchPool.stop`) and stops the
+    server; requests get at most :data:`SHUTDOWN_GRACE` seconds to finish.
     """
     import uvicorn
 
-    print(f"indigo: serving on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.run(
-        create_app(limits),
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=SHUTDOWN_GRACE,
+    app = create_app(limits)
+    pool: SearchPool = app.state.search_pool
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            pool.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE
     )
+    print(f"indigo: serving on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    Server(config).run()
     return 0
