@@ -102,6 +102,11 @@ class ApiError(Exception):
         self.message = message
 
 
+def _no_game(game_id: str) -> ApiError:
+    """The one answer to an unknown id, a missing or wrong token, and a deleted game."""
+    return ApiError(404, f"no game {game_id[:40]!r} on this server for this token")
+
+
 def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
 
@@ -148,6 +153,12 @@ class GameStore:
     def add(self, game: Game, seats: list[str], seed: int, client: str) -> tuple[Session, str]:
         """Hold ``game`` for ``client``; the session and its secret token. 503/429 when full."""
         limits = self.limits
+        try:
+            bots = {
+                s: make_bot(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
+            }
+        except ValueError as exc:  # the specs were checked; only if the factory disagrees
+            raise ApiError(400, f"seats: {exc}") from None
         with self._lock:
             now = self.clock()
             for old in [s for s in self._games.values() if self._expired(s, now)]:
@@ -163,9 +174,6 @@ class GameStore:
             while game_id in self._games:
                 game_id = secrets.token_hex(6)
             token = secrets.token_urlsafe(32)
-            bots = {
-                s: make_bot(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
-            }
             session = Session(game_id, _digest(token), client, game, seats, bots, now)
             self._games[game_id] = session
             return session, token
@@ -184,7 +192,7 @@ class GameStore:
                     session.used = now
                     return session
                 self._forget(session)
-        raise ApiError(404, f"no game {game_id!r} on this server for this token")
+        raise _no_game(game_id)
 
     def remove(self, game_id: str, token: str | None) -> None:
         session = self.get(game_id, token)
@@ -527,9 +535,7 @@ async def create_game(request: Request) -> Response:
 def _game_of(record: dict[str, Any]) -> Game:
     try:
         return Game.from_record(record)
-    except RecordError as exc:
-        raise ApiError(400, f"record: {exc}") from None
-    except (IndigoError, ValueError, TypeError) as exc:  # anything else the engine rejects
+    except (ValueError, TypeError) as exc:  # a RecordError, or anything else it rejects
         raise ApiError(400, f"record: {exc}") from None
 
 
@@ -601,7 +607,7 @@ async def play_move(request: Request) -> Response:
     if not isinstance(move, str):
         raise ApiError(400, 'move: must be a string in the notation T@R:Q,R such as "4@0:0,-3"')
     if session.gone:
-        raise ApiError(404, f"no game {session.id!r} on this server for this token")
+        raise _no_game(session.id)
     game = session.game
     _check_turn(session, seat)
     if session.seats[seat] != HUMAN:
@@ -654,7 +660,7 @@ async def advance(request: Request) -> Response:
                 break
             move = await _choose(request, session, seat)
             if session.gone:  # deleted or expired meanwhile
-                raise ApiError(404, f"no game {session.id!r} on this server for this token")
+                raise _no_game(session.id)
             results.append(result_json(game.rules, game.play(move)))
         if not results:
             who = "the game is over" if game.over else f"seat {game.to_move} is a person"
