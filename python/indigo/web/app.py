@@ -735,7 +735,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, limits: ServerLimits | None
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        proxy_headers=False,  # a client is its peer: X-Forwarded-For could dodge the caps
     )
     print(f"indigo: serving on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
     Server(config).run()
