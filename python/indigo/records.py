@@ -19,6 +19,7 @@ is accepted or refused the same way everywhere:
 from __future__ import annotations
 
 import json
+import sys
 from typing import IO, Any, Final
 
 from indigo._native import IndigoError, RecordError
@@ -79,8 +80,9 @@ def decode_json_object(data: bytes | bytearray | memoryview, *, limit: int) -> d
         raise JsonInputError("invalid JSON: nested too deeply") from None
     except JsonInputError:
         raise
-    except ValueError:  # int() refuses the digits (sys.get_int_max_str_digits)
-        raise JsonInputError("invalid JSON: an integer of more than 4300 digits") from None
+    except ValueError:  # int() refuses the digits
+        most = sys.get_int_max_str_digits()
+        raise JsonInputError(f"invalid JSON: an integer of more than {most} digits") from None
     try:  # a "\ud800" escape decodes to a str that is not text
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as exc:
