@@ -16,20 +16,25 @@ from starlette.testclient import TestClient
 
 import indigo
 from indigo import Game, Move
-from indigo.web.app import MAX_BODY, create_app
+from indigo.web.app import MAX_BODY, GameStore
+from web_server import keyed_client
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as c:
+    """A client that keeps each game's token and sends it, as the page does."""
+    with keyed_client() as c:
         yield c
 
 
 def _new(client: TestClient, **body: Any) -> dict[str, Any]:
+    """A new game's state (its token, kept by the client, taken out)."""
     body.setdefault("seats", ["human", "greedy"])
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
-    return response.json()  # type: ignore[no-any-return]
+    state: dict[str, Any] = response.json()
+    assert len(state.pop("token")) >= 32
+    return state
 
 
 def _error(response: Any, status: int, text: str) -> None:
@@ -38,7 +43,9 @@ def _error(response: Any, status: int, text: str) -> None:
 
 
 def _engine(client: TestClient, game_id: str) -> Game:
-    return Game.from_record(client.get(f"/api/games/{game_id}/record").json())
+    """A copy of the server's game (a record is only given once the game is over)."""
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    return store.peek(game_id).game.clone()
 
 
 def _human_move(state: dict[str, Any]) -> str:
@@ -293,19 +300,31 @@ def test_view_steps_through_the_moves(client: TestClient) -> None:
 def test_record_download_and_load(client: TestClient) -> None:
     state = _new(client, seats=["greedy", "greedy", "greedy", "greedy"], seed=9)
     client.post(f"/api/games/{state['id']}/advance", json={"max": 10})
+    # Mid-game the record would show the pile (every future draw): it waits for the end.
+    _error(client.get(f"/api/games/{state['id']}/record"), 409, "once the game is over")
+    client.post(f"/api/games/{state['id']}/advance", json={"max": 54})
     response = client.get(f"/api/games/{state['id']}/record")
     assert response.headers["content-disposition"].startswith("attachment;")
     record = response.json()
-    assert len(record["moves"]) == 10
+    assert len(record["moves"]) == len(_engine(client, state["id"]).moves)
+    assert record["seed"] == 9
     loaded = client.post("/api/games/load", json={"record": record})
     assert loaded.status_code == 201, loaded.text
     copy = loaded.json()
     assert copy["id"] != state["id"]
-    assert copy["moves"] == 10
+    listed = {g["id"] for g in client.get("/api/games").json()["games"]}
+    assert listed == {state["id"], copy["id"]}
+    assert copy["over"]
     assert [s["player"] for s in copy["seats"]] == ["human"] * 4
     assert _engine(client, copy["id"]) == _engine(client, state["id"])
-    seats = {"record": record, "seats": ["human", "greedy", "random", "greedy"]}
-    assert client.post("/api/games/load", json=seats).status_code == 201
+    # An unfinished record of one's own loads and goes on.
+    early = Game(indigo.Rules.indigo(4), seed=9)
+    for _ in range(10):
+        early.play(early.legal_moves[0])
+    seats = {"record": early.to_record(), "seats": ["human", "greedy", "random", "greedy"]}
+    loaded = client.post("/api/games/load", json=seats)
+    assert loaded.status_code == 201, loaded.text
+    assert _engine(client, loaded.json()["id"]) == early
 
 
 @pytest.mark.parametrize(
@@ -339,7 +358,7 @@ def test_unknown_games_routes_and_methods(client: TestClient) -> None:
         _error(
             client.request(method, path, json={"seat": 0, "move": "0@0:0,-3"}),
             404,
-            "no game 'nope'",
+            "no game 'nope' on this server for this token",
         )
     _error(client.get("/api/nothing"), 404, "Not Found")
     _error(client.put("/api/games"), 405, "Method Not Allowed")
@@ -353,7 +372,7 @@ def test_delete(client: TestClient) -> None:
 
 
 def test_the_store_is_bounded() -> None:
-    with TestClient(create_app(max_games=3)) as client:
+    with keyed_client(max_games=3) as client:
         ids = [_new(client)["id"] for _ in range(3)]
         _error(client.post("/api/games", json={"seats": ["human", "human"]}), 503, "3 games")
         client.delete(f"/api/games/{ids[0]}")

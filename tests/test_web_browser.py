@@ -7,6 +7,7 @@ browser (no ``playwright install``).
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 import indigo
+from indigo.web.app import TOKEN_HEADER
 from web_server import live_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -51,8 +53,9 @@ def page(site: str) -> Any:
         browser.close()
 
 
-def _fetch(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
+def _fetch(url: str, token: str) -> Any:
+    request = urllib.request.Request(url, headers={TOKEN_HEADER: token})
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
 
@@ -62,6 +65,13 @@ def _game_id(page: Page) -> str:
     return href.split("/")[3]
 
 
+def _token(page: Page, game_id: str) -> str:
+    """The game's token, as the page keeps it for the tab."""
+    token = page.evaluate("id => sessionStorage.getItem(`indigo-token:${id}`)", game_id)
+    assert isinstance(token, str)
+    return token
+
+
 def test_play_a_whole_game_by_clicking(page: Page, site: str, tmp_path: Path) -> None:
     page.fill("#seed", "11")
     page.fill("#seat-1", "greedy")
@@ -69,6 +79,10 @@ def test_play_a_whole_game_by_clicking(page: Page, site: str, tmp_path: Path) ->
     page.wait_for_selector(IDLE)
     page.select_option("#speed", "0.3")  # animations on, but quick
     game_id = _game_id(page)
+    token = _token(page, game_id)
+    with pytest.raises(urllib.error.HTTPError) as refused:  # the game is the page's alone
+        _fetch(f"{site}/api/games/{game_id}", "not the token")
+    assert refused.value.code == 404
     clicks = checked_illegal = 0
     while page.get_attribute("body", "data-state") != "over":
         legal = page.locator("#board polygon.cell.legal")
@@ -78,7 +92,7 @@ def test_play_a_whole_game_by_clicking(page: Page, site: str, tmp_path: Path) ->
             turns += 1
             assert turns < 6, "no legal cell at any rotation"
         # Every empty cell is marked legal or illegal, and the marks are the engine's.
-        state = _fetch(f"{site}/api/games/{game_id}")
+        state = _fetch(f"{site}/api/games/{game_id}", token)
         empty = len(indigo.ROUTE_CELLS) - state["moves"]
         illegal = page.locator("#board polygon.cell.illegal")
         assert legal.count() + illegal.count() == empty
@@ -92,7 +106,7 @@ def test_play_a_whole_game_by_clicking(page: Page, site: str, tmp_path: Path) ->
         if illegal.count() and not checked_illegal:
             illegal.first.click()  # refused by the page: nothing is sent
             assert "error" in (page.get_attribute("#message", "class") or "")
-            assert _fetch(f"{site}/api/games/{game_id}")["moves"] == state["moves"]
+            assert _fetch(f"{site}/api/games/{game_id}", token)["moves"] == state["moves"]
             checked_illegal += 1
         legal.first.click()
         clicks += 1
@@ -105,8 +119,13 @@ def test_play_a_whole_game_by_clicking(page: Page, site: str, tmp_path: Path) ->
     assert (tmp_path / "finished.png").stat().st_size > 10_000
 
     # What the page shows is what the engine says of the game the server recorded.
-    with urllib.request.urlopen(f"{site}/api/games/{game_id}/record", timeout=30) as response:
-        record = json.loads(response.read())
+    # The page's download link saves the record the server gives once the game is over.
+    with page.expect_download() as saving:
+        page.click("#download")
+    saved = tmp_path / "saved.json"
+    saving.value.save_as(saved)
+    record = _fetch(f"{site}/api/games/{game_id}/record", token)
+    assert json.loads(saved.read_text(encoding="utf-8")) == record
     game = indigo.Game.from_record(record)
     assert game.over
     assert clicks == sum(1 for m in range(len(game.moves)) if m % 2 == 0)

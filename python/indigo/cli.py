@@ -50,6 +50,7 @@ from indigo._extras import install_hint
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
+from indigo.records import read_record as read_record_stream
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -60,6 +61,7 @@ from indigo.render.terminal import (
     status_text,
 )
 from indigo.tournament import print_table, progress_bar, run_with_progress, tournament_games
+from indigo.web.limits import add_limit_options, limits_from_args
 
 __all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
@@ -463,6 +465,7 @@ def _add_see_and_play(sub: Any) -> None:
     serve = sub.add_parser("serve", help="play in the browser: start the local web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=8000)
+    add_limit_options(serve)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -516,7 +519,7 @@ def _see_and_play(args: argparse.Namespace) -> int:
             f"indigo serve needs the 'web' extra ({exc}): {install_hint('web')}"
         ) from None
     _check_listen(args.host, args.port)
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, limits_from_args(args))
 
 
 def _check_listen(host: str, port: int) -> None:
@@ -548,31 +551,19 @@ def _silence_stdout() -> None:
 
 
 def read_record(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
-    """The parsed JSON object in ``path`` (``-``: standard input). Raises :class:`CliError`."""
+    """The parsed JSON object in ``path`` (``-``: standard input), read by
+    :func:`indigo.records.read_record` (size cap, UTF-8 only). Raises :class:`CliError`."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except UnicodeDecodeError:
-        raise CliError(f"{name}: not UTF-8 text") from None
+            stream = stdin or sys.stdin
+            return read_record_stream(getattr(stream, "buffer", stream))
+        with open(path, "rb") as f:
+            return read_record_stream(f)
     except OSError as exc:
         raise CliError(f"{name}: {exc.strerror or exc}") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(
-            f"{name}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except RecursionError:
-        raise CliError(f"{name}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer longer than int() may read
-        raise CliError(f"{name}: invalid JSON: {exc}") from None
-    if not isinstance(record, dict):
-        raise CliError(f"format: {name} holds a JSON {type(record).__name__}, not an object")
-    return record
+    except RecordError as exc:
+        raise CliError(f"{name}: {exc}") from None
 
 
 def _where(at: str | int) -> str:

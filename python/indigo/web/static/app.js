@@ -12,6 +12,14 @@ let tile = null; // the tile type selected in the hand
 let rotation = 0;
 let viewing = null; // the move number shown while stepping through, or null when live
 let occupied = new Set(); // "q,r" of each placed tile in the board on screen
+const TOKEN_HEADER = "x-game-token";
+
+// Each game's secret token, kept for this tab: the server answers only those who present it.
+const tokenKey = (gameId) => `indigo-token:${gameId}`;
+const tokenOf = (url) => {
+  const game = /^\/api\/games\/([^/?]+)/.exec(url);
+  return game ? sessionStorage.getItem(tokenKey(game[1])) : null;
+};
 
 function setMode(mode) {
   document.body.dataset.state = mode;
@@ -23,15 +31,23 @@ function say(text, error = false) {
   line.classList.toggle("error", error);
 }
 
-async function api(method, url, body) {
+async function request(method, url, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
-    options.body = JSON.stringify(body);
+    options.body = body instanceof Blob ? body : JSON.stringify(body);
     options.headers["content-type"] = "application/json";
   }
+  const token = tokenOf(url);
+  if (token) options.headers[TOKEN_HEADER] = token;
   const response = await fetch(url, options);
+  if (response.ok) return response;
   const data = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  throw new Error(data.error || response.statusText);
+}
+
+async function api(method, url, body) {
+  const data = await (await request(method, url, body)).json();
+  if (data.token) sessionStorage.setItem(tokenKey(data.id), data.token);
   return data;
 }
 
@@ -92,16 +108,26 @@ async function loadGame(event) {
   event.preventDefault();
   const file = $("#record-file").files[0];
   if (!file) return say("Choose a record file first.", true);
-  let record;
-  try {
-    record = JSON.parse(await file.text());
-  } catch (error) {
-    return say(`${file.name}: not JSON (${error.message})`, true);
-  }
   await run(async () => {
-    show(await api("POST", "/api/games/load", { record }));
+    // The file's bytes as they are: the server reads them as `indigo replay` reads a file.
+    show(await api("POST", "/api/games/upload", file));
     say(`Loaded ${file.name}: ${state.moves} moves. Step through them with the arrows.`);
   });
+}
+
+async function download(event) {
+  event.preventDefault();
+  if (!state) return;
+  try {
+    const response = await request("GET", `/api/games/${state.id}/record`);
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = `indigo-${state.id}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  } catch (error) {
+    say(error.message, true);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,6 +414,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#players").addEventListener("change", seatInputs);
   $("#new-game").addEventListener("submit", startGame);
   $("#load-game").addEventListener("submit", loadGame);
+  $("#download").addEventListener("click", download);
   $("#rotate-left").addEventListener("click", () => rotate(-1));
   $("#rotate-right").addEventListener("click", () => rotate(1));
   $("#step-first").addEventListener("click", () => view(0));
