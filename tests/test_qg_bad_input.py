@@ -144,8 +144,6 @@ CASES = [
             "tile-too-few-discards": "tile bl3 f0 ye3",
             "tile-too-many-discards": "tile bl3 f0 ye3 dg3 *",
             "tile-tree-with-discard": "tile bl1 f0 *",
-            "exp-centre": "exp lg1 a0c",
-            "exp-fountain-cell": "exp lg1 f0",
             "buy-cell": "buy a03",
             "buy-area-6": "buy a6",
             "pass-joker": "pass *",
@@ -177,6 +175,8 @@ CASES = [
     Case("play-garbage", lambda g: g.play("take"), MoveError),
     Case("play-upper", lambda g: g.play("PASS"), MoveError),
     Case("play-illegal", lambda g: g.play(illegal(g)), IllegalMoveError),
+    Case("play-exp-on-a-centre", lambda g: g.play("exp lg1 a0c"), IllegalMoveError),
+    Case("play-exp-on-the-fountain-board", lambda g: g.play("exp lg1 f0"), IllegalMoveError),
     Case("play-illegal-at-start", lambda g: g.play(illegal(g)), IllegalMoveError, game="start"),
     Case("play-illegal-move-object", lambda g: g.play(qg.Move.parse(illegal(g))), IllegalMoveError),
     Case(

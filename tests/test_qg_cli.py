@@ -112,7 +112,9 @@ def test_position_and_final_text() -> None:
     assert "\x1b[" in coloured
     assert ANSI.sub("", coloured) == text
     final = final_text(snap)
-    assert final.count(" bonus = ") == 4
+    assert [line.split(":")[0] for line in final.splitlines()[1:5]] == [
+        f"  P{seat}" for seat in range(4)
+    ]
     start = qg.Game(qg.Rules(2), seed=1).snapshot()
     shown = position_text(start)
     assert "P0 to move" in shown

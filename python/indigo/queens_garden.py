@@ -7,9 +7,11 @@ records and snapshots are ``shared/spec/QG_FORMATS.md``. A game from a seed:
 >>> game = qg.Game(qg.Rules(players=2), seed=7)
 >>> game.round, game.to_move, game.scores
 (1, 0, [15, 15])
->>> move = game.play("take bl")
->>> str(move), game.storages[0]["jokers"]
-('take bl', 3)
+>>> game.stack["tiles"]  # round 1's stack top and its four tiles
+['ye2', 'ye5', 'dg2', 'dp1']
+>>> move = game.play("take ye")
+>>> str(move), game.storages[0]["tiles"], game.to_move
+('take ye', ['ye2', 'ye5'], 1)
 >>> qg.Move.parse("tile bl3 f0 * ye3") == qg.Move.parse("tile bl3 f0 ye3 *")
 True
 
@@ -26,6 +28,7 @@ import random
 from typing import Final, Literal, TypedDict
 
 from indigo._native import IllegalMoveError
+from indigo._native import queens_garden as _qg
 from indigo._native.queens_garden import Game, Move, Rules
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "PATTERNS",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
+    "Action",
     "Area",
     "DisplayExpansion",
     "FinalScore",
@@ -53,27 +57,23 @@ __all__ = [
     "kind_value",
 ]
 
-RECORD_FORMAT: Final = "queens-garden-record/1"
-SNAPSHOT_FORMAT: Final = "queens-garden-snapshot/1"
-
-COLOURS: Final[tuple[str, ...]] = ("bl", "ye", "lg", "dg", "lp", "dp")
-"""The colour codes in their fixed order (index 0..5): blue, yellow, light green, dark green,
-light purple, dark purple."""
-PATTERNS: Final[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6")
+RECORD_FORMAT: Final = _qg.RECORD_FORMAT
+"""``format`` of a game record: ``queens-garden-record/1``."""
+SNAPSHOT_FORMAT: Final = _qg.SNAPSHOT_FORMAT
+"""``format`` of a position snapshot: ``queens-garden-snapshot/1``."""
+ATTRIBUTES: Final[tuple[str, ...]] = tuple(_qg.ATTRIBUTES)
+"""The 12 attributes in index order, what ``take`` names and the wheel's categories: the colour
+codes ``bl ye lg dg lp dp`` (blue, yellow, light green, dark green, light purple, dark purple),
+then the pattern values ``1``..``6``."""
+COLOURS: Final[tuple[str, ...]] = ATTRIBUTES[:6]
+"""The colour codes in their fixed order (index 0..5)."""
+PATTERNS: Final[tuple[str, ...]] = ATTRIBUTES[6:]
 """The pattern values as written (tree, bird, butterfly, flower, and two whose names are
 unverified labels); a pattern's value is its cost and its points."""
-ATTRIBUTES: Final[tuple[str, ...]] = COLOURS + PATTERNS
-"""The 12 attributes in index order: what ``take`` names and the wheel's categories."""
-KINDS: Final[tuple[str, ...]] = tuple(c + p for c in COLOURS for p in PATTERNS)
+KINDS: Final[tuple[str, ...]] = tuple(_qg.KINDS)
 """The 36 hexagon kinds in kind-id order (``bl1`` = 0 .. ``dp6`` = 35)."""
-CELLS: Final[tuple[str, ...]] = (
-    *(f"f{d}" for d in range(6)),
-    *(name for a in range(6) for name in (f"a{a}c", *(f"a{a}{p}" for p in range(6)))),
-)
+CELLS: Final[tuple[str, ...]] = tuple(_qg.CELLS)
 """The 48 cell names in canonical order (``f0``..``f5``, then ``a0c a00 .. a05 a1c ..``)."""
-ELEMENTS: Final[tuple[str, ...]] = ("fountain", "statue", "bench", "pavilion")
-"""The garden elements that pay jokers when their ring is surrounded (``Rules.jokers`` keys)."""
-
 _DEFAULT_RULES: Final = Rules(2)
 DEFAULT_WHEEL: Final[tuple[tuple[str, ...], ...]] = tuple(map(tuple, _DEFAULT_RULES.wheel))
 """The engine's default scoring wheel, rounds 1..4: a PLACEHOLDER, not the printed wheel (no
@@ -81,6 +81,8 @@ public source lists it): ``bl dg 1``, ``ye 2 3``, ``lg lp 4``, ``dp 5 6``."""
 DEFAULT_JOKERS: Final[dict[str, int]] = _DEFAULT_RULES.jokers
 """The engine's default jokers per surrounded element (fountain 1, statue 2, bench 2, pavilion
 3): unverified printed data."""
+ELEMENTS: Final[tuple[str, ...]] = tuple(DEFAULT_JOKERS)
+"""The garden elements that pay jokers when their ring is surrounded (``Rules.jokers`` keys)."""
 
 
 def kind_colour(kind: str) -> str:
@@ -91,6 +93,10 @@ def kind_colour(kind: str) -> str:
 def kind_value(kind: str) -> int:
     """The pattern value of a kind (its cost and points): ``kind_value("lg4") == 4``."""
     return int(kind[2])
+
+
+Action = Literal["take", "tile", "exp", "buy", "pass"]
+"""What a :class:`Move` does (``Move.action``)."""
 
 
 class Storage(TypedDict):

@@ -7,9 +7,27 @@ stubs against the compiled module with mypy's ``stubtest``.
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, final
 
-from indigo.queens_garden import DisplayExpansion, FinalScore, Garden, Stack, Storage
+from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
 
-__all__ = ["Game", "Move", "Rules"]
+__all__ = [
+    "ATTRIBUTES",
+    "CELLS",
+    "KINDS",
+    "RECORD_FORMAT",
+    "SNAPSHOT_FORMAT",
+    "Game",
+    "Move",
+    "Rules",
+]
+
+RECORD_FORMAT: str
+SNAPSHOT_FORMAT: str
+KINDS: list[str]
+"""The 36 kinds in kind-id order."""
+ATTRIBUTES: list[str]
+"""The 12 attributes in index order."""
+CELLS: list[str]
+"""The 48 cell names in canonical order."""
 
 @final
 class Rules:
@@ -42,29 +60,29 @@ class Rules:
         """Expansions in each round's stack: 5, 7 or 8 for 2, 3 or 4 players."""
     def to_dict(self) -> dict[str, Any]:
         """The record's ``rules`` object."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Rules], tuple[int, list[list[str]], dict[str, int]]]: ...
-
-ActionName = Literal["take", "tile", "exp", "buy", "pass"]
 
 @final
 class Move:
     """A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
 
-    Two moves are equal exactly when their canonical forms are (token order is free when
-    parsing). Whether it is legal depends on a position: see :meth:`Game.legal_moves`.
+    ``Move(text)`` is ``Move.parse(text)``. Two moves are equal exactly when their canonical
+    forms are (token order is free when parsing). Whether it is legal depends on a position:
+    see :attr:`Game.legal_moves`.
     """
 
+    def __new__(cls, text: str) -> Move: ...
     @staticmethod
     def parse(text: str) -> Move:
         """The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move."""
     @property
-    def action(self) -> ActionName:
+    def action(self) -> Action:
         """``take``, ``tile``, ``exp``, ``buy`` or ``pass``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    def __reduce__(self) -> tuple[type[Move], tuple[str]]: ...
 
 @final
 class Game:
@@ -101,8 +119,10 @@ class Game:
     def clone(self) -> Game: ...
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object, /) -> Game: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def __eq__(self, value: object, /) -> bool:
+        """Equal games: the same position, hidden information and source of refills included."""
+    def __getstate__(self) -> tuple[str, int | None]: ...
+    def __setstate__(self, state: tuple[str, int | None], /) -> None: ...
     def to_record(self) -> dict[str, Any]:
         """The ``queens-garden-record/1`` of the game so far (refills used so far included)."""
     def record_json(self) -> str: ...
