@@ -149,7 +149,8 @@ class FinalScore(TypedDict):
 
 class RandomBot:
     """A tiny seeded bot: it passes with probability ``pass_chance`` (or when nothing else is
-    legal), else plays a uniformly random legal move other than ``pass``. One bot can play every
+    legal), else picks a uniformly random action among those it may take (``take``, ``tile``,
+    ``exp``, ``buy``), then a uniformly random legal move of that action. One bot can play every
     seat; the same seed and game give the same moves.
 
     >>> game = Game(Rules(2), seed=3)
@@ -169,7 +170,10 @@ class RandomBot:
         legal = game.legal_moves
         if not legal:
             raise IllegalMoveError("the game is over: there is no move to choose")
-        others = [m for m in legal if m.action != "pass"]
-        if not others or self._rng.random() < self.pass_chance:
+        by_action: dict[str, list[Move]] = {}
+        for move in legal:
+            if move.action != "pass":
+                by_action.setdefault(move.action, []).append(move)
+        if not by_action or self._rng.random() < self.pass_chance:
             return Move.parse("pass")
-        return self._rng.choice(others)
+        return self._rng.choice(by_action[self._rng.choice(list(by_action))])

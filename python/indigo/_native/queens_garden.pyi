@@ -45,7 +45,7 @@ class Rules:
         cls,
         players: int = 2,
         wheel: Sequence[Sequence[str]] | None = None,
-        jokers: Mapping[str, int] | None = None,
+        jokers: dict[str, int] | None = None,
     ) -> Rules: ...
     @property
     def players(self) -> int: ...

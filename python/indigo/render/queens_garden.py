@@ -140,11 +140,13 @@ def position_text(snapshot: Mapping[str, Any], *, colour: bool = False) -> str:
         storage_text(snapshot, colour=colour),
     ]
     pictures = [garden_text(g, colour=colour) for g in snapshot["gardens"]]
+    # Rows blank in every garden (areas nobody has filled) are left out at the top and bottom.
+    used = [row for row in range(len(pictures[0])) if any(p[row].strip() for p in pictures)]
     width = _WIDTH * (2 * _RADIUS + 1)
     for first in range(0, seats, 2):
         pair = range(first, min(first + 2, seats))
         lines.append("  " + "".join(f"P{s} garden".ljust(width + 2) for s in pair).rstrip())
-        for row in range(len(pictures[first])):
+        for row in range(used[0], used[-1] + 1):
             lines.append("  " + "  ".join(pictures[s][row] for s in pair).rstrip())
     return "\n".join(lines)
 
