@@ -65,17 +65,19 @@ pyo3::create_exception!(
 );
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    let err = RecordError::new_err(e.to_string());
-    let at = match e.at {
-        ErrorAt::Field(name) => name.into_pyobject(py).map(|s| s.into_any().unbind()),
-        ErrorAt::Move(i) => i.into_pyobject(py).map(|n| n.into_any().unbind()),
-    };
-    match at {
-        Ok(at) => match err.value(py).setattr("at", at) {
-            Ok(()) => err,
-            Err(e) => e,
-        },
-        Err(e) => e.into(),
+    match e.at {
+        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        ErrorAt::Move(i) => record_error_at(py, e.to_string(), i),
+    }
+}
+
+/// A `RecordError` saying `message`, its `.at` the offending field's name or move's index
+/// (the same for both games, so that one `except indigo.RecordError` serves them).
+fn record_error_at<'py>(py: Python<'py>, message: String, at: impl IntoPyObject<'py>) -> PyErr {
+    let err = RecordError::new_err(message);
+    match err.value(py).setattr("at", at) {
+        Ok(()) => err,
+        Err(e) => e,
     }
 }
 

@@ -14,25 +14,17 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::{
-    IllegalMoveError, IndigoError, Int, MoveError, RecordError, RulesError, extract_seed,
-    json_to_py, os_seed, record_text,
+    IllegalMoveError, IndigoError, Int, MoveError, RulesError, extract_seed, json_to_py, os_seed,
+    record_error_at, record_text,
 };
 
 /// The joker table's keys in the order of the record format.
 const ELEMENTS: [&str; 4] = ["fountain", "statue", "bench", "pavilion"];
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    let err = RecordError::new_err(e.to_string());
-    let at = match &e.at {
-        ErrorAt::Field(name) => name.into_pyobject(py).map(|s| s.into_any().unbind()),
-        ErrorAt::Move(i) => i.into_pyobject(py).map(|n| n.into_any().unbind()),
-    };
-    match at {
-        Ok(at) => match err.value(py).setattr("at", at) {
-            Ok(()) => err,
-            Err(e) => e,
-        },
-        Err(e) => e.into(),
+    match &e.at {
+        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        ErrorAt::Move(i) => record_error_at(py, e.to_string(), *i),
     }
 }
 
@@ -63,29 +55,27 @@ fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Rules(CoreRules);
 
-fn to_wheel(rounds: &[Vec<String>]) -> PyResult<Wheel> {
+fn to_wheel(given: &[Vec<String>]) -> PyResult<Wheel> {
     let shape = || {
         RulesError::new_err(format!(
             "wheel: must be 4 rounds of 3 categories each, not {} rounds of {:?}",
-            rounds.len(),
-            rounds.iter().map(Vec::len).collect::<Vec<_>>()
+            given.len(),
+            given.iter().map(Vec::len).collect::<Vec<_>>()
         ))
     };
-    let mut out = [[Attribute::new(0).unwrap_or_else(|| unreachable!()); 3]; 4];
-    if rounds.len() != 4 {
-        return Err(shape());
-    }
-    for (round, given) in out.iter_mut().zip(rounds) {
-        if given.len() != 3 {
-            return Err(shape());
-        }
-        for (slot, name) in round.iter_mut().zip(given) {
-            *slot = name
-                .parse()
-                .map_err(|e| RulesError::new_err(format!("wheel: {e}")))?;
-        }
-    }
-    Wheel::new(out).map_err(|e| rules_error(&e))
+    let category = |name: &String| {
+        name.parse::<Attribute>()
+            .map_err(|e| RulesError::new_err(format!("wheel: {e}")))
+    };
+    let rounds = given
+        .iter()
+        .map(|round| match round.as_slice() {
+            [a, b, c] => Ok([category(a)?, category(b)?, category(c)?]),
+            _ => Err(shape()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let rounds: [[Attribute; 3]; 4] = rounds.try_into().map_err(|_| shape())?;
+    Wheel::new(rounds).map_err(|e| rules_error(&e))
 }
 
 fn to_jokers(table: &HashMap<String, Int>) -> PyResult<Jokers> {
@@ -241,7 +231,7 @@ impl Move {
     fn parse(text: &str) -> PyResult<Self> {
         CoreMove::parse(text)
             .map(Move)
-            .map_err(|e| MoveError::new_err(format!("{text:?} is not a move: {e}")))
+            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(text))))
     }
 
     /// ``take``, ``tile``, ``exp``, ``buy`` or ``pass``.
@@ -266,6 +256,16 @@ impl Move {
 
     fn __repr__(&self) -> String {
         format!("Move.parse('{}')", self.0)
+    }
+}
+
+/// `text` quoted for a message, cut short when long.
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() > LIMIT {
+        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
+    } else {
+        format!("{text:?}")
     }
 }
 
