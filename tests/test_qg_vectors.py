@@ -175,6 +175,9 @@ def test_replay_bad_record(
         lines = err.splitlines()
         assert len(lines) == 1, err
         assert f"error: {where}: " in lines[0]
+        if where == "format":  # the message names both formats replay reads
+            assert "indigo-record/1" in lines[0]
+            assert qg.RECORD_FORMAT in lines[0]
 
 
 def test_python_m_indigo_replay(tmp_path: Path) -> None:

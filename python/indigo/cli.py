@@ -552,7 +552,10 @@ def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
     try:
         checked = Game.from_record(record)
     except RecordError as exc:
-        raise _record_error(exc) from None
+        error = _record_error(exc)
+        if exc.at == "format":  # not Indigo's: say that the other game's format is read too
+            error = CliError(f'{error} (or "{qg.RECORD_FORMAT}" for Queen\'s Garden)')
+        raise error from None
     except Exception as exc:  # anything else the engine rejects the record with
         raise CliError(f"{path}: not a valid record: {exc}") from None
     if not snapshots:
