@@ -110,7 +110,12 @@ impl std::error::Error for RefillError {}
 
 impl Chance {
     /// Refill `index` of the sorted tiles `sorted`, written into `out`.
-    fn refill(&self, index: usize, sorted: &[u8], out: &mut [u8]) -> Result<(), RefillError> {
+    pub(crate) fn refill(
+        &self,
+        index: usize,
+        sorted: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), RefillError> {
         match self {
             Chance::Seeded(seed) => {
                 out.copy_from_slice(sorted);
@@ -1080,9 +1085,8 @@ impl Position {
     ) -> Result<(), IllegalMove> {
         self.check(mv)?;
         if !self.may_refill(mv) {
-            self.play(mv, on_refill)
-                .unwrap_or_else(|_| unreachable!("no refill"));
-            return Ok(());
+            // Without a listed refill to run out of, playing cannot fail.
+            return self.play(mv, on_refill).map_err(IllegalMove::Refill);
         }
         let mut next = self.clone();
         next.play(mv, on_refill).map_err(IllegalMove::Refill)?;
@@ -1542,5 +1546,25 @@ impl Position {
 
     pub(crate) fn set_round(&mut self, round: u8) {
         self.round = round;
+    }
+
+    pub(crate) fn chance_mut(&mut self, chance: Chance) {
+        self.chance = chance;
+    }
+
+    pub(crate) fn set_bag(&mut self, kinds: &[Kind]) {
+        for (b, k) in self.bag.iter_mut().zip(kinds) {
+            *b = k.id();
+        }
+        self.bag_start = 0;
+        self.bag_end = kinds.len() as u8;
+    }
+
+    pub(crate) fn set_tower(&mut self, kinds: &[Kind]) {
+        self.tower = [0; KIND_COUNT];
+        for k in kinds {
+            self.tower[usize::from(k.id())] += 1;
+        }
+        self.tower_len = kinds.len() as u8;
     }
 }
