@@ -256,6 +256,15 @@ def test_record_error_location(at: str, value: Any) -> None:
         assert info.value.at == at  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    "given", [b"\xff\xfe", "{", "", "[" * 100000, {"format": {1}}, {"moves": [float("inf")]}]
+)
+def test_not_json_is_named_record(given: Any) -> None:
+    with pytest.raises(RecordError) as info:
+        qg.Game.from_record(given)
+    assert info.value.at == "record"  # type: ignore[attr-defined]
+
+
 def test_one_except_serves_both_games() -> None:
     """Indigo and Queen's Garden raise the same classes: one handler catches both."""
     import indigo

@@ -9,6 +9,7 @@ field or move, and nothing applied.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -178,6 +179,17 @@ def test_replay_bad_record(
         if where == "format":  # the message names both formats replay reads
             assert "indigo-record/1" in lines[0]
             assert qg.RECORD_FORMAT in lines[0]
+
+
+def test_replay_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    vector = load(GAME_NAMES[5])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(vector["record"])))
+    assert main(["replay", "-", "--snapshots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(vector["snapshots"])
+    assert json.loads(lines[-1])["scores"] == vector["snapshots"][-1]["scores"]
 
 
 def test_python_m_indigo_replay(tmp_path: Path) -> None:
