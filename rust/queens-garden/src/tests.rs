@@ -794,3 +794,26 @@ fn illegal_moves_change_nothing() {
     p.set_score(0, 5);
     assert_eq!(p.check(&mv("buy a0")), Err(IllegalMove::ScoreTooLow(5)));
 }
+
+#[test]
+fn moves_play_from_notation() {
+    let mut game = Game::from_seed(rules(2), 3);
+    assert!(matches!(
+        game.play_notation("take  bl"),
+        Err(crate::PlayError::Notation(_))
+    ));
+    assert!(matches!(
+        game.play_notation("buy a9"),
+        Err(crate::PlayError::Notation(_))
+    ));
+    let before = game.position().clone();
+    assert_eq!(
+        game.play_notation("pass ye1").unwrap_err().to_string(),
+        "illegal move: the pass discards 1 x ye1 but the storage holds 0"
+    );
+    assert_eq!(game.position(), &before);
+    assert_eq!(game.play_notation("buy a2").unwrap(), mv("buy a2"));
+    assert_eq!(game.last_move(), Some(mv("buy a2")));
+    assert_eq!(game.moves_played(), 1);
+    assert!(game.position().is_legal(&Move::PASS));
+}
