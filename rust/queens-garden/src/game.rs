@@ -1,9 +1,10 @@
 //! A game: a [`Position`] plus its history (undo), the moves played and the refills used.
 
+use std::fmt;
 use std::sync::Arc;
 
 use crate::kind::Kind;
-use crate::moves::Move;
+use crate::moves::{Move, MoveParseError};
 use crate::position::{Chance, IllegalMove, Position, SetupError};
 use crate::rules::Rules;
 
@@ -16,6 +17,26 @@ struct Turn {
     refill: Option<Box<[Kind]>>,
     previous: Option<Arc<Turn>>,
 }
+
+/// Why a move given as text could not be played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PlayError {
+    /// The text is not a move (section 15.1).
+    Notation(MoveParseError),
+    /// The move is not legal now.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Notation(e) => write!(f, "not a move: {e}"),
+            PlayError::Illegal(e) => write!(f, "illegal move: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
 
 /// A game in progress with its history. Cloning copies one position and one pointer.
 #[derive(Clone, Debug)]
@@ -54,7 +75,8 @@ impl Game {
         })
     }
 
-    /// A game starting from `position` (e.g. one built for a test or an analysis).
+    /// A game starting from `position` (e.g. one built for a test or an analysis). Its record
+    /// ([`Game::to_record`]) describes a real game only if `position` is a set-up position.
     pub fn from_position(position: Position) -> Game {
         Game {
             position,
@@ -104,6 +126,16 @@ impl Game {
             previous,
         }));
         Ok(())
+    }
+
+    /// Reads `text` (section 15.1), then checks and plays it; returns the move, canonical.
+    ///
+    /// # Errors
+    /// If `text` is not a move or the move is illegal; nothing changes.
+    pub fn play_notation(&mut self, text: &str) -> Result<Move, PlayError> {
+        let mv = Move::parse(text).map_err(PlayError::Notation)?;
+        self.play(&mv).map_err(PlayError::Illegal)?;
+        Ok(mv)
     }
 
     /// Takes back the last move and returns it, or `None` at the start.

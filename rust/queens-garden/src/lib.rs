@@ -15,7 +15,8 @@
 //!   `scores`, `storage`, `garden`, `stack`, `display`, `bag_len`, `tower`, `supply`,
 //!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
-//! * [`Game`]: a position plus history: [`Game::play`], [`Game::undo`], [`Game::moves`],
+//! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
+//!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
 //!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`].
 //! * Records: [`read_record`], [`read_record_value`] (errors [`RecordError`] at an
 //!   [`ErrorAt`]), [`write_record`], [`snapshot`].
@@ -54,7 +55,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 
-pub use game::Game;
+pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, Element, ElementKind};
 pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};

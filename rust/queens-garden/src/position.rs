@@ -1067,6 +1067,11 @@ impl Position {
         Ok(())
     }
 
+    /// Whether `mv` may be played now (a refill problem shows only when it is applied).
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
     // ----- applying -----
 
     /// Checks and plays `mv`. On error the position is unchanged.

@@ -174,7 +174,8 @@ impl Rules {
         })
     }
 
-    /// `players` seats with the placeholder wheel and the default jokers.
+    /// `players` seats with the default rules: [`Wheel::PLACEHOLDER`] (a PLACEHOLDER, not the
+    /// printed wheel, which no public source lists) and [`Jokers::DEFAULT`].
     ///
     /// # Errors
     /// If `players` is not 2..4.

@@ -699,3 +699,121 @@ fn expansion_placement() {
         ));
     }
 }
+
+/// Seeded games of every player count, uniformly random legal moves with passes that discard
+/// now and then: each game ends within the bound of section 14, conserves its pieces, agrees
+/// with `apply_unchecked`, and its record replays to the same end.
+#[test]
+fn random_seeded_games_end_conserve_and_replay() {
+    let mut refills = 0;
+    for players in 2..=4u8 {
+        let bound = match players {
+            2 => 216,
+            3 => 314,
+            _ => 392,
+        };
+        for seed in 0..8u64 {
+            let mut game = Game::from_seed(rules(players), seed);
+            let mut rng = pyrandom::PyRandom::from_u64(seed + 100);
+            let mut buffer = Vec::new();
+            while !game.position().is_over() {
+                game.position().legal_moves_into(&mut buffer);
+                let mut mv = buffer[rng.randbelow(buffer.len() as u32) as usize];
+                if mv == Move::PASS && rng.randbelow(2) == 0 {
+                    // Discard some of the stored hexagons.
+                    let storage = game.position().storage(game.position().to_move().unwrap());
+                    let hexagons: Vec<crate::Hexagon> = storage
+                        .tiles()
+                        .map(crate::Hexagon::Tile)
+                        .chain(storage.expansions().map(crate::Hexagon::Expansion))
+                        .filter(|_| rng.randbelow(2) == 0)
+                        .collect();
+                    mv = Move::Pass {
+                        discards: crate::Discards::new(&hexagons).unwrap(),
+                    };
+                }
+                let mut unchecked = game.position().clone();
+                unchecked.apply_unchecked(&mv).unwrap();
+                game.play(&mv).unwrap();
+                assert_eq!(game.position(), &unchecked);
+                assert_eq!(game.position().tile_total(), 108);
+                assert_eq!(game.position().expansion_total(), 36);
+                assert!(game.moves_played() <= bound);
+            }
+            refills += game.position().refills_used();
+            let replay = read_record_value(&game.to_record()).unwrap();
+            assert_eq!(
+                replay.position().snapshot(false),
+                game.position().snapshot(false)
+            );
+            assert!(!game.position().winners().is_empty());
+        }
+    }
+    assert!(refills > 0, "some 4-player game refills its bag");
+}
+
+/// Every kind of illegal move is refused with the position unchanged.
+#[test]
+fn illegal_moves_change_nothing() {
+    let mut p = position();
+    p.storage_mut(0).add_tile(k("bl3"));
+    let before = p.clone();
+    for (text, want) in [
+        (
+            "take 6",
+            "no hexagon in the display shows 6: the selection is empty",
+        ),
+        (
+            "take bl bl1@0",
+            "bl1 is not at two or more slots of the selection: it takes no copy choice",
+        ),
+        ("tile ye1 f0", "the storage holds no ye1 tile"),
+        (
+            "tile bl3 a03 * *",
+            "cell a03 is not a free space of the garden",
+        ),
+        (
+            "tile bl3 f0 * bl1",
+            "the storage holds no bl1 tile to discard",
+        ),
+        ("tile bl3 f0 * * ", ""),
+        ("exp bl1 a03", "the storage holds no bl1 expansion"),
+        (
+            "pass bl3 bl3",
+            "the pass discards 2 x bl3 but the storage holds 1",
+        ),
+    ] {
+        let Ok(m) = Move::parse(text) else {
+            assert!(want.is_empty(), "{text}");
+            continue;
+        };
+        let err = p.apply(&m).unwrap_err();
+        assert_eq!(err.to_string(), want, "{text}");
+        assert_eq!(p, before, "{text}");
+    }
+    p.set_score(0, 5);
+    assert_eq!(p.check(&mv("buy a0")), Err(IllegalMove::ScoreTooLow(5)));
+}
+
+#[test]
+fn moves_play_from_notation() {
+    let mut game = Game::from_seed(rules(2), 3);
+    assert!(matches!(
+        game.play_notation("take  bl"),
+        Err(crate::PlayError::Notation(_))
+    ));
+    assert!(matches!(
+        game.play_notation("buy a9"),
+        Err(crate::PlayError::Notation(_))
+    ));
+    let before = game.position().clone();
+    assert_eq!(
+        game.play_notation("pass ye1").unwrap_err().to_string(),
+        "illegal move: the pass discards 1 x ye1 but the storage holds 0"
+    );
+    assert_eq!(game.position(), &before);
+    assert_eq!(game.play_notation("buy a2").unwrap(), mv("buy a2"));
+    assert_eq!(game.last_move(), Some(mv("buy a2")));
+    assert_eq!(game.moves_played(), 1);
+    assert!(game.position().is_legal(&Move::PASS));
+}
