@@ -385,7 +385,7 @@ impl Game {
     }
 
     fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        Ok(self.0.position().check(&r#move.resolve()?).is_ok())
+        Ok(self.0.position().is_legal(&r#move.resolve()?))
     }
 
     /// Plays ``move`` for the seat to move and returns it (canonical). An illegal move raises
