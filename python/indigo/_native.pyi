@@ -10,6 +10,7 @@ from typing import Any, Literal, final
 import numpy as np
 import numpy.typing as npt
 
+from indigo._native import queens_garden as queens_garden
 from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "native_call_costs",
     "native_playouts",
     "normalize_bot_spec",
+    "queens_garden",
     "self_play",
     "simulate",
 ]

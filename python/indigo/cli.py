@@ -1,10 +1,11 @@
 """The ``indigo`` command line.
 
 ``indigo replay RECORD.json [--snapshots] [--legal]``
-    Check an ``indigo-record/1`` and print the final position (or every position with
-    ``--snapshots``) as ``indigo-snapshot/1`` JSON, one object per line.
-``indigo demo [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
-    Watch a whole game between bots in the terminal.
+    Check an ``indigo-record/1`` or a ``queens-garden-record/1`` (told apart by its ``format``)
+    and print the final position (or every position with ``--snapshots``) as
+    ``indigo-snapshot/1`` or ``queens-garden-snapshot/1`` JSON, one object per line.
+``indigo demo [--game G] [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
+    Watch a whole game of Indigo or Azul: Queen's Garden between bots in the terminal.
 ``indigo tournament --bots ismcts:1000,greedy,random [--players N] [--games G] [--json]``
     Play bots against each other in every seat and report win rates, on this machine or on a
     Ray cluster (``--backend ray [--address A]``).
@@ -46,11 +47,13 @@ from indigo import (
     Rules,
     __version__,
 )
+from indigo import queens_garden as qg
 from indigo._extras import install_hint
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
 from indigo.records import read_record as read_record_stream
+from indigo.render.queens_garden import final_text, position_text
 from indigo.render.terminal import (
     EDGE_NAMES,
     GEMS,
@@ -143,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indigo`` command."""
     parser = _Parser(
         prog=PROG,
-        description="Indigo (and Butterfly Garden): replay game records, watch bots play.",
+        description="Indigo (and Butterfly Garden) and Azul: Queen's Garden: replay game "
+        "records, watch bots play.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -151,17 +155,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="check a game record and print its positions as JSON",
-        description="Check an indigo-record/1 and print the final indigo-snapshot/1 as one "
-        "JSON line (keys sorted), or with --snapshots every position: the initial one, then "
-        "one after each move. A bad record exits with status 2 and one line on stderr naming "
-        "the offending field or move.",
+        description="Check an indigo-record/1 or a queens-garden-record/1 (recognised by its "
+        "format field) and print the final snapshot (indigo-snapshot/1 or "
+        "queens-garden-snapshot/1) as one JSON line (keys sorted), or with --snapshots every "
+        "position: the initial one, then one after each move. A bad record exits with status 2 "
+        "and one line on stderr naming the offending field or move.",
     )
     replay.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
     replay.add_argument(
         "--snapshots", action="store_true", help="print every position, one per line"
     )
     replay.add_argument(
-        "--legal", action="store_true", help="include the legal placements of the seat to move"
+        "--legal", action="store_true", help="include the legal moves of the seat to move"
     )
 
     demo = sub.add_parser(
@@ -169,7 +174,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="watch a game between bots",
         description="Play a whole game between bots and show it: each move, what the gems "
         "did, the board, and the result. Seat i's bot is seeded with SEED + i and the pile "
-        "with SEED, so a seed replays the same game.",
+        "with SEED, so a seed replays the same game. With --game queens-garden: Azul: Queen's "
+        "Garden between two simple random bots (one seeded rng for all seats), set up from "
+        "SEED; it uses the default scoring wheel, which is a PLACEHOLDER, not the printed wheel, "
+        "and the unverified default jokers (fountain 1, statue 2, bench 2, pavilion 3). The "
+        "Indigo options (--theme, --hand-size, --gates, --bot, --board-every) do not apply.",
+    )
+    demo.add_argument(
+        "--game",
+        choices=("indigo", "queens-garden"),
+        default="indigo",
+        help="indigo, or queens-garden (its scoring wheel is a placeholder, not the printed "
+        "wheel) (default: indigo)",
     )
     demo.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     demo.add_argument(
@@ -582,11 +598,16 @@ def _record_error(exc: RecordError) -> CliError:
 def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
     """``indigo replay``: validate the record, then print the snapshot(s)."""
     record = read_record(path)
+    if record.get("format") == qg.RECORD_FORMAT:
+        return _replay_queens_garden(record, snapshots=snapshots, legal=legal)
     # The whole record first: a bad record prints nothing on stdout.
     try:
         checked = Game.from_record(record)
     except RecordError as exc:
-        raise _record_error(exc) from None
+        error = _record_error(exc)
+        if exc.at == "format":  # not Indigo's: say that the other game's format is read too
+            error = CliError(f'{error} (or "{qg.RECORD_FORMAT}" for Queen\'s Garden)')
+        raise error from None
     except Exception as exc:  # anything else the engine rejects the record with
         raise CliError(f"{path}: not a valid record: {exc}") from None
     if not snapshots:
@@ -594,6 +615,29 @@ def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
         return 0
     # Replay from the record's rules and pile, one snapshot per position.
     game = Game(checked.rules, pile=checked.pile)
+    lines = [game.snapshot_json(legal=legal)]
+    for index, move in enumerate(checked.moves):
+        try:
+            game.play(move)
+        except IndigoError as exc:  # only if the engine disagrees with its own record check
+            raise CliError(f"moves[{index}]: {exc}") from None
+        lines.append(game.snapshot_json(legal=legal))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _replay_queens_garden(record: dict[str, Any], *, snapshots: bool, legal: bool) -> int:
+    """``indigo replay`` of a ``queens-garden-record/1``."""
+    # The whole record first: a bad record prints nothing on stdout.
+    try:
+        checked = qg.Game.from_record(record)
+    except RecordError as exc:
+        raise _record_error(exc) from None
+    if not snapshots:
+        sys.stdout.write(checked.snapshot_json(legal=legal) + "\n")
+        return 0
+    # The same set-up and randomness, then the checked moves one by one.
+    game = qg.Game.from_record({**record, "moves": []})
     lines = [game.snapshot_json(legal=legal)]
     for index, move in enumerate(checked.moves):
         try:
@@ -750,6 +794,8 @@ def demo(args: argparse.Namespace) -> int:
     """``indigo demo``: a whole game between bots, narrated."""
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     colour = _use_colour(args.no_colour)
+    if args.game == "queens-garden":
+        return queens_garden_demo(args.players, seed, colour=colour, delay=args.delay)
     rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
     game = Game(rules, seed=seed)
     bots = demo_bots(args.bot, rules.players, seed)
@@ -788,4 +834,33 @@ def demo(args: argparse.Namespace) -> int:
 
     print(file=out)
     print("\n".join(result_lines(game, colour=colour)), file=out)
+    return 0
+
+
+def queens_garden_demo(players: int, seed: int, *, colour: bool, delay: float = 0.0) -> int:
+    """``indigo demo --game queens-garden``: set up from ``seed``, random bots (one rng seeded
+    with ``seed``), the position after each round, then the final scoring."""
+    game = qg.Game(qg.Rules(players), seed=seed)
+    bot = qg.RandomBot(seed)
+    out = sys.stdout
+    print(
+        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
+        "(scoring wheel: a placeholder, not the printed wheel)",
+        file=out,
+    )
+    print(position_text(game.snapshot(), colour=colour), file=out)
+    while not game.over:
+        seat, round_number = game.to_move, game.round
+        move = bot.choose(game)
+        game.play(move)
+        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
+        if game.over or game.round != round_number:
+            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
+            print(f"\nRound {round_number} scored: {points}", file=out)
+            print(position_text(game.snapshot(), colour=colour), file=out)
+        out.flush()
+        if delay:
+            time.sleep(delay)
+    print(file=out)
+    print(final_text(game.snapshot()), file=out)
     return 0

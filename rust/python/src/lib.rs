@@ -29,6 +29,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 mod bench;
+mod queens_garden;
 mod search;
 mod vector;
 
@@ -64,17 +65,19 @@ pyo3::create_exception!(
 );
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    let err = RecordError::new_err(e.to_string());
-    let at = match e.at {
-        ErrorAt::Field(name) => name.into_pyobject(py).map(|s| s.into_any().unbind()),
-        ErrorAt::Move(i) => i.into_pyobject(py).map(|n| n.into_any().unbind()),
-    };
-    match at {
-        Ok(at) => match err.value(py).setattr("at", at) {
-            Ok(()) => err,
-            Err(e) => e,
-        },
-        Err(e) => e.into(),
+    match e.at {
+        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        ErrorAt::Move(i) => record_error_at(py, e.to_string(), i),
+    }
+}
+
+/// A `RecordError` saying `message`, its `.at` the offending field's name or move's index
+/// (the same for both games, so that one `except indigo.RecordError` serves them).
+fn record_error_at<'py>(py: Python<'py>, message: String, at: impl IntoPyObject<'py>) -> PyErr {
+    let err = RecordError::new_err(message);
+    match err.value(py).setattr("at", at) {
+        Ok(()) => err,
+        Err(e) => e,
     }
 }
 
@@ -618,41 +621,30 @@ fn os_seed() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
 }
 
-impl Game {
-    fn record_text(record: &Bound<'_, PyAny>) -> PyResult<String> {
-        if let Ok(s) = record.cast::<PyString>() {
-            return Ok(s.to_str()?.to_owned());
-        }
-        if let Ok(b) = record.cast::<PyBytes>() {
-            return String::from_utf8(b.as_bytes().to_vec()).map_err(|_| {
-                record_error(
-                    record.py(),
-                    &CoreRecordError {
-                        at: ErrorAt::Field("format"),
-                        message: "the record is not UTF-8 text".into(),
-                    },
-                )
-            });
-        }
-        // `default=dict` lets any Mapping (not only dict) through, at any depth.
-        let py = record.py();
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("default", py.get_type::<PyDict>())?;
-        // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
-        kwargs.set_item("allow_nan", false)?;
-        let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
-        match dumped {
-            Ok(text) => text.extract(),
-            Err(e) => Err(record_error(
-                record.py(),
-                &CoreRecordError {
-                    at: ErrorAt::Field("format"),
-                    message: format!("the record is not JSON data ({e})"),
-                },
-            )),
-        }
+/// A record given as JSON text, UTF-8 bytes or parsed JSON data, as text; `invalid` makes the
+/// error for data that is not JSON (each game's format names its own location for that).
+fn record_text(record: &Bound<'_, PyAny>, invalid: impl Fn(String) -> PyErr) -> PyResult<String> {
+    if let Ok(s) = record.cast::<PyString>() {
+        return Ok(s.to_str()?.to_owned());
     }
+    if let Ok(b) = record.cast::<PyBytes>() {
+        return String::from_utf8(b.as_bytes().to_vec())
+            .map_err(|_| invalid("the record is not UTF-8 text".into()));
+    }
+    // `default=dict` lets any Mapping (not only dict) through, at any depth.
+    let py = record.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("default", py.get_type::<PyDict>())?;
+    // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
+    kwargs.set_item("allow_nan", false)?;
+    let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
+    match dumped {
+        Ok(text) => text.extract(),
+        Err(e) => Err(invalid(format!("the record is not JSON data ({e})"))),
+    }
+}
 
+impl Game {
     fn seat(&self, seat: Int) -> PyResult<u8> {
         Rules(self.0.rules()).seat(seat)
     }
@@ -723,7 +715,15 @@ impl Game {
 
     #[staticmethod]
     fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = Game::record_text(record)?;
+        let text = record_text(record, |message| {
+            record_error(
+                py,
+                &CoreRecordError {
+                    at: ErrorAt::Field("format"),
+                    message,
+                },
+            )
+        })?;
         py.detach(|| record::read_record(&text))
             .map(Game)
             .map_err(|e| record_error(py, &e))
@@ -1229,5 +1229,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     bench::register(m)?;
     m.add_class::<vector::VectorGames>()?;
+    queens_garden::register(m)?;
     Ok(())
 }
