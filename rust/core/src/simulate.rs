@@ -5,7 +5,6 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -58,7 +57,7 @@ impl fmt::Display for BotSpecError {
 impl std::error::Error for BotSpecError {}
 
 /// Simulations of an `ismcts` spec that names none.
-pub const DEFAULT_SIMULATIONS: u64 = 1000;
+pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
 
 impl FromStr for BotSpec {
     type Err = BotSpecError;
@@ -79,43 +78,35 @@ impl FromStr for BotSpec {
             "greedy" => Ok(BotSpec::Greedy),
             "playout" => Ok(BotSpec::Playout),
             "ismcts" => {
-                let mut config = IsmctsConfig::simulations(DEFAULT_SIMULATIONS);
+                let mut budget = Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS);
+                let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
+                let mut threads = 1;
                 for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
                     let (key, value) = arg.split_once('=').unwrap_or(("simulations", arg));
-                    let number = || {
-                        value
-                            .trim()
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|v| v.is_finite() && *v > 0.0)
-                            .ok_or_else(|| fail(format!("{key} must be a positive number")))
+                    let key = key.trim();
+                    let number = value
+                        .trim()
+                        .parse::<f64>()
+                        .map_err(|_| fail(format!("{key} must be a number, not {value:?}")))?;
+                    // A whole number as an integer (saturating: the bounds then refuse it).
+                    let whole = || {
+                        (number.fract() == 0.0)
+                            .then_some(number as i64)
+                            .ok_or_else(|| fail(format!("{key} must be a whole number")))
                     };
-                    match key.trim() {
+                    match key {
                         "simulations" | "sims" => {
-                            let n = number()?;
-                            if n.fract() != 0.0 || n > 1e12 {
-                                return Err(fail("simulations must be a whole number".into()));
-                            }
-                            config.budget = Budget::Simulations(n as u64);
+                            budget = Budget::simulations(whole()?).map_err(|e| fail(e.0))?;
                         }
-                        "time" => {
-                            config.budget = Budget::Time(
-                                Duration::try_from_secs_f64(number()?)
-                                    .map_err(|e| fail(e.to_string()))?,
-                            );
-                        }
-                        "c" | "exploration" => config.exploration = number()? as f32,
-                        "threads" => {
-                            let n = number()?;
-                            if n.fract() != 0.0 || n > 1024.0 {
-                                return Err(fail("threads must be a whole number to 1024".into()));
-                            }
-                            config.threads = n as usize;
-                        }
+                        "time" => budget = Budget::seconds(number).map_err(|e| fail(e.0))?,
+                        "c" | "exploration" => exploration = number,
+                        "threads" => threads = whole()?,
                         other => return Err(fail(format!("unknown setting {other:?}"))),
                     }
                 }
-                Ok(BotSpec::Ismcts(config))
+                IsmctsConfig::new(budget, exploration, threads)
+                    .map(BotSpec::Ismcts)
+                    .map_err(|e| fail(e.0))
             }
             _ => Err(fail(format!("unknown bot {name:?}"))),
         }
@@ -129,15 +120,16 @@ impl fmt::Display for BotSpec {
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Playout => f.write_str("playout"),
             BotSpec::Ismcts(config) => {
-                match config.budget {
+                // Every value written here reads back to the same settings.
+                match config.budget() {
                     Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
                     Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
                 }
-                if config.exploration != IsmctsConfig::DEFAULT_EXPLORATION {
-                    write!(f, ",c={}", config.exploration)?;
+                if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
+                    write!(f, ",c={}", config.exploration())?;
                 }
-                if config.threads != 1 {
-                    write!(f, ",threads={}", config.threads)?;
+                if config.threads() != 1 {
+                    write!(f, ",threads={}", config.threads())?;
                 }
                 Ok(())
             }
