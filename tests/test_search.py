@@ -316,7 +316,9 @@ REFUSED_SETTINGS: list[tuple[dict[str, Any], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("kwargs", "spec"), ACCEPTED_SETTINGS, ids=[s for _, s in ACCEPTED_SETTINGS])
+@pytest.mark.parametrize(
+    ("kwargs", "spec"), ACCEPTED_SETTINGS, ids=[s for _, s in ACCEPTED_SETTINGS]
+)
 def test_bot_settings_at_their_bounds_round_trip(kwargs: dict[str, Any], spec: str) -> None:
     """One set of bounds for the constructor and specs; every normalised spec reads back."""
     built = IsmctsBot(**kwargs, seed=1)
