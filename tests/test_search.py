@@ -582,8 +582,8 @@ def test_ismcts_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
         bot.choose(game)
     timer.join()
     assert time.monotonic() - start < 3
+    timer = _interrupt_soon()
     with pytest.raises(KeyboardInterrupt):  # the bot came back and searches again
-        timer = _interrupt_soon()
         bot.search(game)
     timer.join()
 
