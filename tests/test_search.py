@@ -602,3 +602,14 @@ def test_waiting_for_a_shared_bot_stops_on_ctrl_c() -> None:
     assert time.monotonic() - start < 3
     timer.join()
     other.join()
+
+
+@pytest.mark.parametrize("run", [simulate, indigo.self_play], ids=["simulate", "self-play"])
+def test_batches_of_long_searches_stop_on_ctrl_c(run: Any) -> None:
+    """Ctrl-C also ends a batch's searches under way, not only the games not yet begun."""
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    with pytest.raises(KeyboardInterrupt):
+        run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2)
+    timer.join()
+    assert time.monotonic() - start < 3

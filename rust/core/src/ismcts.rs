@@ -353,11 +353,15 @@ fn grow(
     };
     match config.budget {
         Budget::Simulations(_) => {
+            // The first round runs even when stopped, so that every result holds a search.
             let mut left = simulations;
-            while left > 0 && !stop.load(Ordering::Relaxed) {
+            loop {
                 let n = left.min(POLL_EVERY);
                 run(&mut tree, n);
                 left -= n;
+                if left == 0 || stop.load(Ordering::Relaxed) {
+                    break;
+                }
             }
         }
         Budget::Time(limit) => {
@@ -422,7 +426,7 @@ impl Ismcts {
     }
 
     /// [`Ismcts::search`] that ends early, with what it found so far, once `stop` is set
-    /// (every tree looks at it every 32 simulations).
+    /// (every tree looks at it every 32 simulations, after its first 32).
     pub fn search_until(&mut self, info: &Information, stop: &AtomicBool) -> Option<SearchResult> {
         if info.to_move() != Some(info.observer()) {
             return None;

@@ -141,10 +141,12 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     };
     // Explicit chance: the first `drawn` tiles of the pile are the draws, in order, each
     // applied when its chance node comes.
-    let mut draws = pile[..drawn].iter();
+    let mut given_draws = pile[..drawn].iter();
     let mut draw_due = |game: &mut Game| {
         while game.position().is_chance_node() {
-            let Some(&tile) = draws.next() else { break };
+            let Some(&tile) = given_draws.next() else {
+                break;
+            };
             game.apply_draw(tile)
                 .unwrap_or_else(|_| unreachable!("the pile holds every tile it has not dealt"));
         }

@@ -184,14 +184,18 @@ impl Bot for NativeBot {
 
 impl NativeBot {
     /// The move for the seat to move in `position`, whose view is `info`, with the search's
-    /// root visits when the bot searches. The same choice as [`Bot::choose_in`].
+    /// root visits when the bot searches. The same choice as [`Bot::choose_in`]; a search
+    /// ends early once `stop` is set ([`Ismcts::search_until`]).
     pub fn decide(
         &mut self,
         position: &Position,
         info: &Information,
+        stop: &AtomicBool,
     ) -> Option<(Move, Option<Visits>)> {
         match self {
-            NativeBot::Ismcts(bot) => bot.search(info).map(|r| (r.best, Some(r.visits))),
+            NativeBot::Ismcts(bot) => bot
+                .search_until(info, stop)
+                .map(|r| (r.best, Some(r.visits))),
             bot => bot.choose_in(position).map(|mv| (mv, None)),
         }
     }
@@ -286,17 +290,34 @@ pub(crate) fn seat_bots(seats: &[BotSpec], game: u64) -> [Option<NativeBot>; MAX
     std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
 }
 
-/// Plays game `index` of a batch to the end: `seats[s]` is seat `s`'s bot.
-pub fn play_game(rules: Rules, seats: &[BotSpec], seed: u64, index: u64, deal: Deal) -> Outcome {
+/// Plays game `index` of a batch to the end, or until `stop` is set: `seats[s]` is seat `s`'s
+/// bot.
+pub fn play_game(
+    rules: Rules,
+    seats: &[BotSpec],
+    seed: u64,
+    index: u64,
+    deal: Deal,
+    stop: &AtomicBool,
+) -> Outcome {
     let game = game_seed(seed, index);
     let mut position =
         Position::new(rules, &deal.pile(game)).unwrap_or_else(|_| unreachable!("the box is valid"));
     let mut bots = seat_bots(seats, game);
     while let Some(seat) = position.to_move() {
-        let Some(mv) = bots[usize::from(seat)]
-            .as_mut()
-            .and_then(|bot| bot.choose_in(&position))
-        else {
+        let mv = match bots[usize::from(seat)].as_mut() {
+            // Only a search is long enough to look at `stop` during a game.
+            Some(NativeBot::Ismcts(bot)) => {
+                let found = bot.search_until(&position.information(seat), stop);
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                found.map(|r| r.best)
+            }
+            Some(bot) => bot.choose_in(&position),
+            None => None,
+        };
+        let Some(mv) = mv else {
             break;
         };
         // The core's bots choose only legal moves (tested in every configuration), so the
@@ -330,7 +351,7 @@ impl Batch {
     }
 
     /// Plays games `games` on `threads` threads (0: one per core), counting finished games
-    /// in `done`. Returns `None` once `cancel` is set.
+    /// in `done`. Returns `None` once `cancel` is set (searches under way end early).
     pub fn run(
         &self,
         games: Range<u64>,
@@ -339,7 +360,14 @@ impl Batch {
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
         self.map(games, threads, done, cancel, |index| {
-            play_game(self.rules, &self.seats(index), self.seed, index, self.deal)
+            play_game(
+                self.rules,
+                &self.seats(index),
+                self.seed,
+                index,
+                self.deal,
+                cancel,
+            )
         })
     }
 

@@ -343,7 +343,14 @@ fn bots_play_only_legal_moves_in_every_configuration() {
         let seats: Vec<BotSpec> = (0..players).map(|s| specs[s % 3]).collect();
         for index in 0..2 {
             // play_game stops early on an illegal move; a full game proves every move legal.
-            let outcome = play_game(rules, &seats, 11, index, Deal::Python);
+            let outcome = play_game(
+                rules,
+                &seats,
+                11,
+                index,
+                Deal::Python,
+                &AtomicBool::new(false),
+            );
             let mut p = Position::new(rules, &shuffled_pile(crate::simulate::game_seed(11, index)))
                 .unwrap();
             let mut bots: Vec<crate::simulate::NativeBot> = (0..)
