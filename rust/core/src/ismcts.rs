@@ -459,20 +459,21 @@ impl Ismcts {
         every: Duration,
         mut cancel: impl FnMut() -> bool,
     ) -> Option<SearchResult> {
-        let stop = AtomicBool::new(false);
+        let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
         let caller = std::thread::current();
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new().spawn_scoped(scope, || {
                 let found = self.search_until(info, &stop);
+                done.store(true, Ordering::Release);
                 caller.unpark();
                 found
             });
             let Ok(worker) = worker else {
                 return None;
             };
-            while !worker.is_finished() {
+            while !done.load(Ordering::Acquire) {
                 std::thread::park_timeout(every);
-                if !worker.is_finished() && !stop.load(Ordering::Relaxed) && cancel() {
+                if !done.load(Ordering::Acquire) && !stop.load(Ordering::Relaxed) && cancel() {
                     stop.store(true, Ordering::Relaxed);
                 }
             }

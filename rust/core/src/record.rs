@@ -209,7 +209,7 @@ fn read_seed(
             "an explicit-chance game has no seed: its draws are given",
         );
     }
-    let Some(seed) = value.as_u64().filter(|_| value.is_number()) else {
+    let Some(seed) = value.as_u64() else {
         return fail(
             at,
             format!(
