@@ -428,7 +428,8 @@ class IsmctsBot:
     """Information-set MCTS: each simulation samples the hidden tiles from what the mover has
     not seen, so it never reads the pile. ``simulations`` (default 1000) or ``time`` in
     seconds; ``threads`` grow separate trees whose root visits are summed. With a seed and a
-    simulation budget its choices are reproducible for a given thread count."""
+    simulation budget its choices are reproducible for a given thread count. Settings are
+    checked with the same bounds as specs (docs/search.md); a search answers Ctrl-C."""
 
     def __new__(
         cls,
