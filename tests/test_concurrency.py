@@ -26,6 +26,7 @@ from indigo import (
     Game,
     GreedyBot,
     IllegalMoveError,
+    IndigoError,
     IsmctsBot,
     RandomBot,
     Rules,
@@ -291,15 +292,54 @@ def test_fork_while_another_thread_searches_with_a_shared_bot() -> None:
         finally:
             os._exit(status)
     searching.join()
-    deadline = time.monotonic() + 60
+    assert _child_status(pid) == 0
+    assert game.is_legal(bot.choose(game))  # the parent's bot came back too
+
+
+def _child_status(pid: int, seconds: float = 60) -> int:
+    """The child's exit code; a child still running after ``seconds`` is killed: a failure."""
+    deadline = time.monotonic() + seconds
     while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
     if done[0] == 0:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        pytest.fail("the child waited forever for the bot")
-    assert os.waitstatus_to_exitcode(done[1]) == 0
-    assert game.is_legal(bot.choose(game))  # the parent's bot came back too
+        pytest.fail("the child hung")
+    return os.waitstatus_to_exitcode(done[1])
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_fork_while_another_thread_steps_vector_games() -> None:
+    """A child forked while another thread steps a VectorGames (most of the time: each step
+    takes a while) gets an IndigoError from it, or its games if no step was under way, never
+    a wait for a thread it does not have."""
+    games = VectorGames(4096, seed=1)
+    masks = games.reset()[1]
+    stop = threading.Event()
+
+    def step() -> None:
+        while not stop.is_set():
+            games.step(masks.argmax(axis=1))
+            games.reset()
+
+    stepping = threading.Thread(target=step)
+    stepping.start()
+    try:
+        time.sleep(0.3)
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                try:
+                    status = 0 if len(games.episodes) == 4096 else 3
+                except IndigoError:
+                    status = 0
+            finally:
+                os._exit(status)
+    finally:
+        stop.set()
+        stepping.join()
+    assert _child_status(pid) == 0
 
 
 def test_reads_and_writes_of_one_game_from_two_threads() -> None:

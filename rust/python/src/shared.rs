@@ -1,6 +1,7 @@
-//! A bot that Python threads share, one at a time, that survives `fork`.
+//! State that Python threads share, one at a time, and that `fork` cannot leave locked forever.
 
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -116,5 +117,72 @@ impl<T: Clone + Send> SharedBot<T> {
             }
             py.check_signals()?;
         }
+    }
+}
+
+/// A mutex that knows which process holds it. In a process forked while a thread of its parent
+/// held it, `lock` fails instead of waiting forever for a thread that process does not have
+/// (the value may be half changed there, so it cannot be used).
+pub(crate) struct ProcessLock<T> {
+    value: Mutex<T>,
+    /// The id of the process whose thread holds the lock; 0 while free.
+    holder: AtomicU32,
+}
+
+/// [`ProcessLock::lock`]'s guard.
+pub(crate) struct Held<'a, T> {
+    guard: MutexGuard<'a, T>,
+    holder: &'a AtomicU32,
+}
+
+impl<T> std::ops::Deref for Held<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.guard
+    }
+}
+
+impl<T> std::ops::DerefMut for Held<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.guard
+    }
+}
+
+impl<T> Drop for Held<'_, T> {
+    /// Runs before the guard unlocks.
+    fn drop(&mut self) {
+        self.holder.store(0, Ordering::Release);
+    }
+}
+
+/// The lock was held by a thread of the process this one was forked from.
+pub(crate) struct LostInFork;
+
+impl<T> ProcessLock<T> {
+    pub(crate) fn new(value: T) -> Self {
+        ProcessLock {
+            value: Mutex::new(value),
+            holder: AtomicU32::new(0),
+        }
+    }
+
+    /// The value, waiting while another thread of this process has it.
+    pub(crate) fn lock(&self) -> Result<Held<'_, T>, LostInFork> {
+        let guard = match self.value.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                let holder = self.holder.load(Ordering::Acquire);
+                if holder != 0 && holder != std::process::id() {
+                    return Err(LostInFork);
+                }
+                self.value.lock().unwrap_or_else(PoisonError::into_inner)
+            }
+        };
+        self.holder.store(std::process::id(), Ordering::Release);
+        Ok(Held {
+            guard,
+            holder: &self.holder,
+        })
     }
 }
