@@ -544,6 +544,14 @@ fn a_stopped_search_ends_early_with_what_it_found() {
         .unwrap();
     assert_eq!(calls, 3);
     assert!(p.check(found.best).is_ok());
+    // A short search runs on the calling thread, unwatched, and whole.
+    let short = IsmctsConfig::simulations(Ismcts::UNWATCHED_SIMULATIONS);
+    let found = Ismcts::new(short, 1)
+        .search_watched(&info, std::time::Duration::ZERO, || {
+            unreachable!("not watched")
+        })
+        .unwrap();
+    assert_eq!(found.simulations, Ismcts::UNWATCHED_SIMULATIONS);
 }
 
 #[test]
