@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import BOX, load_vector
@@ -27,14 +28,18 @@ from indigo import (
     GreedyBot,
     IllegalMoveError,
     IndigoError,
+    IsmctsBot,
     Move,
     MoveError,
+    PlayoutBot,
     RandomBot,
     RecordError,
     Rules,
     RulesError,
     VectorGames,
+    make_bot,
     self_play,
+    simulate,
 )
 from indigo.cli import main
 from indigo.distributed import MAX_GAMES, LocalBackend, RunError
@@ -290,6 +295,27 @@ FROM_RECORD = [
     ("pile-item-null", with_pile(3, None), "pile"),
     ("pile-item-infinity", with_pile(3, float("inf")), "format"),
     ("pile-million", record(pile=[0] * 10**6), "pile"),
+    ("theme-unknown", record(theme="dark"), "theme"),
+    ("theme-int", record(theme=1), "theme"),
+    ("theme-list", record(theme=["indigo"]), "theme"),
+    ("seed-negative", record(seed=-1), "seed"),
+    ("seed-str", record(seed="1"), "seed"),
+    ("seed-float", record(seed=1.5), "seed"),
+    ("seed-whole-float", record(seed=1.0), "seed"),
+    ("seed-bool", record(seed=True), "seed"),
+    ("seed-2**64", record(seed=BIG), "seed"),
+    ("seed-other-pile", record(seed=2), "seed"),
+    ("chance-unknown", record(chance="random"), "chance"),
+    ("chance-bool", record(chance=True), "chance"),
+    ("chance-explicit-with-seed", record(chance="explicit", drawn=7), "seed"),
+    ("drawn-without-explicit", record(drawn=7), "drawn"),
+    ("explicit-drawn-missing", record(chance="explicit", seed=None), "drawn"),
+    ("explicit-drawn-too-many", record(chance="explicit", seed=None, drawn=54), "drawn"),
+    ("explicit-drawn-too-few", record(chance="explicit", seed=None, drawn=1), 0),
+    ("explicit-drawn-negative", record(chance="explicit", seed=None, drawn=-1), "drawn"),
+    ("explicit-drawn-str", record(chance="explicit", seed=None, drawn="7"), "drawn"),
+    ("result-not-object", record(result=5), "result"),
+    ("result-before-the-end", record(result={"scores": [0, 0], "winners": []}), "result"),
     ("moves-missing", record(moves=None), "moves"),
     ("moves-object", record(moves={}), "moves"),
     ("move-not-object", record(moves=[5]), 0),
@@ -319,6 +345,12 @@ FROM_RECORD[[n for n, _, _ in FROM_RECORD].index("move-after-end")] = (
     {**_full, "moves": [*_full["moves"], _full["moves"][0]]},
     len(_full["moves"]),
 )
+_result = over_game().to_record()["result"]
+FROM_RECORD += [
+    ("result-wrong-scores", {**_full, "result": {**_result, "scores": [99, 0]}}, "result"),
+    ("result-wrong-winners", {**_full, "result": {**_result, "winners": []}}, "result"),
+    ("result-scores-str", {**_full, "result": {**_result, "scores": "0,0"}}, "result"),
+]
 
 API += [
     Case(f"record-{name}", lambda g, r=value: Game.from_record(r), RecordError)
@@ -554,6 +586,117 @@ def _empty_folder_name() -> object:
         return _refused_in(root, lambda: run_selfplay(["greedy"], 2, ""))
     finally:
         os.chdir(here)
+
+
+# ---------------------------------------------------------------------------------------------
+# Integer parameters: any ``__index__`` value (numpy integers, bools) works as the same int; an
+# out-of-range one is a ValueError subclass of the package, never an OverflowError.
+
+
+def explicit_game() -> Game:
+    return Game(Rules.indigo(2), chance="explicit")
+
+
+def _snapshot(game: Game) -> str:
+    return game.snapshot_json(legal=True)
+
+
+# (name, call taking the int, a value in range, whether 2**64 - 1 is in range)
+INT_PARAMETERS: list[tuple[str, Callable[[Any], object], int, bool]] = [
+    ("rules-players", lambda n: Rules(players=n), 3, False),
+    ("rules-hand-size", lambda n: Rules(hand_size=n), 1, False),
+    ("rules-indigo", lambda n: Rules.indigo(n), 4, False),
+    ("rules-tactical", lambda n: Rules.tactical(n), 2, False),
+    ("rules-butterfly-garden", lambda n: Rules.butterfly_garden(n), 3, False),
+    ("gate-owners", lambda n: Rules(3).gate_owners(n), 5, False),
+    ("seat-colour", lambda n: Rules(3).seat_colour(n), 1, False),
+    ("move-tile", lambda n: Move(n, 0, 0, -3), 4, False),
+    ("move-rotation", lambda n: Move(4, n, 0, -3), 1, False),
+    ("move-q", lambda n: Move(4, 0, n, -3), 0, False),
+    ("move-r", lambda n: Move(4, 0, 1, n), -3, False),
+    ("move-from-action", lambda n: Move.from_action(n), 17, False),
+    ("game-seed", lambda n: Game(seed=n).pile, 7, True),
+    ("game-pile-item", lambda n: Game(pile=[n, *BOX[1:]]).pile, BOX[0], False),
+    ("hand", lambda n: mid_game().hand(n), 1, False),
+    ("visible-hands", lambda n: mid_game().visible_hands(n), 1, False),
+    ("tile-at-q", lambda n: mid_game().tile_at(n, -3), 0, False),
+    ("tile-at-r", lambda n: mid_game().tile_at(-4, n), 1, False),
+    ("snapshot-seat", lambda n: mid_game().snapshot(seat=n), 1, False),
+    ("snapshot-json-seat", lambda n: mid_game().snapshot_json(seat=n), 0, False),
+    ("play", lambda n: _snapshot(_played(n)), mid_game().legal_actions[-1], False),
+    ("is-legal", lambda n: mid_game().is_legal(n), 2, False),
+    ("apply-chance", lambda n: _snapshot(_drawn(n)), 3, False),
+    ("observation", lambda n: mid_game().observation(n).tolist(), 1, False),
+    ("observation-string", lambda n: mid_game().observation_string(n), 0, False),
+    ("private-information", lambda n: mid_game().private_information_string(n), 1, False),
+    ("information-state", lambda n: mid_game().information_state_string(n), 1, False),
+    ("information-hash", lambda n: mid_game().information_state_hash(n), 0, False),
+    ("resample-seat", lambda n: _snapshot(mid_game().resample(n, seed=1)), 1, False),
+    ("resample-seed", lambda n: _snapshot(mid_game().resample(0, seed=n)), 5, True),
+    ("random-bot-seed", lambda n: RandomBot(seed=n).choose(mid_game()), 3, True),
+    ("greedy-bot-seed", lambda n: GreedyBot(seed=n).choose(mid_game()), 3, True),
+    ("playout-bot-seed", lambda n: PlayoutBot(seed=n).choose(mid_game()), 3, True),
+    ("ismcts-simulations", lambda n: IsmctsBot(n, seed=1).choose(mid_game()), 20, False),
+    ("ismcts-threads", lambda n: IsmctsBot(20, threads=n, seed=1).choose(mid_game()), 2, False),
+    ("ismcts-seed", lambda n: IsmctsBot(20, seed=n).choose(mid_game()), 9, True),
+    ("make-bot-seed", lambda n: make_bot("greedy", seed=n).choose(mid_game()), 4, True),
+    ("simulate-games", lambda n: simulate(["greedy"], n, seed=1).checksum, 2, False),
+    ("simulate-seed", lambda n: simulate(["greedy"], 1, seed=n).checksum, 2, True),
+    ("simulate-start", lambda n: simulate(["greedy"], 1, start=n).checksum, 3, False),
+    ("simulate-threads", lambda n: simulate(["greedy"], 2, threads=n).checksum, 1, False),
+    (
+        "simulate-lineup",
+        lambda n: simulate(["greedy", "random"], 1, lineups=[[n, 0]]).checksum,
+        1,
+        False,
+    ),
+    ("simulation-pile", lambda n: simulate(["greedy"], 3).pile(n), 2, False),
+    ("self-play-games", lambda n: self_play(["greedy"], n).records, 1, False),
+    ("vector-games", lambda n: len(VectorGames(n, seed=1)), 3, False),
+    ("vector-seed", lambda n: VectorGames(1, seed=n).reset()[0].tolist(), 3, True),
+]
+INT_IDS = [name for name, _, _, _ in INT_PARAMETERS]
+
+
+def _played(action: Any) -> Game:
+    game = mid_game()
+    game.play(action)
+    return game
+
+
+def _drawn(tile: Any) -> Game:
+    game = explicit_game()
+    game.apply_chance(tile)
+    return game
+
+
+@pytest.mark.parametrize(("call", "value"), [(c, v) for _, c, v, _ in INT_PARAMETERS], ids=INT_IDS)
+def test_int_parameters_take_any_index_value(call: Callable[[Any], object], value: int) -> None:
+    expected = call(value)
+    kinds: list[Any] = [np.int64, np.int32, np.int16]
+    if value >= 0:
+        kinds.append(np.uint64)
+    if 0 <= value < 256:
+        kinds.append(np.uint8)
+    if value in (0, 1):
+        kinds.append(bool)
+    for kind in kinds:
+        assert call(kind(value)) == expected, kind
+
+
+OUT_OF_RANGE: list[Any] = [10**30, -(10**30), HUGE, -HUGE, np.int64(-(2**63))]
+
+
+@pytest.mark.parametrize(
+    ("call", "top_fits"), [(c, t) for _, c, _, t in INT_PARAMETERS], ids=INT_IDS
+)
+def test_int_parameters_refuse_out_of_range_as_value_errors(
+    call: Callable[[Any], object], top_fits: bool
+) -> None:
+    values = OUT_OF_RANGE if top_fits else [*OUT_OF_RANGE, np.uint64(2**64 - 1)]
+    for value in values:
+        with pytest.raises(IndigoError):
+            call(value)
 
 
 @pytest.fixture(autouse=True)
