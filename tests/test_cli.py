@@ -298,12 +298,12 @@ def test_demo_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None
     for extra, coloured in (([], True), (["--no-colour"], False), (["--no-color"], False)):
         fake = _FakeTerminal()
         monkeypatch.setattr(sys, "stdout", fake)
-        assert main(["demo", "--seed", "2", *extra]) == 0
+        assert main(["demo", "--seed", "2", "--fast", *extra]) == 0
         assert ("\x1b[" in fake.getvalue()) is coloured
     monkeypatch.setenv("NO_COLOR", "1")
     fake = _FakeTerminal()
     monkeypatch.setattr(sys, "stdout", fake)
-    assert main(["demo", "--seed", "2"]) == 0
+    assert main(["demo", "--seed", "2", "--fast"]) == 0
     assert "\x1b" not in fake.getvalue()
 
 

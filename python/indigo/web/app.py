@@ -60,8 +60,8 @@ from indigo import (
 )
 from indigo._native import normalize_bot_spec
 from indigo.bots import BOT_NAMES, Bot
-from indigo.cli import SEED_LIMIT, demo_rules
-from indigo.play import HUMAN, legal_cells
+from indigo.table import SEED_LIMIT, demo_rules
+from indigo.table import HUMAN, legal_cells
 from indigo.records import JsonInputError, decode_json_object, parse_record
 from indigo.render.svg import game_at, game_svg, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
