@@ -116,13 +116,14 @@ def result_lines(game: Game, *, colour: bool) -> list[str]:
 
 
 def end_reason(game: Game) -> str:
-    """Why the game ended (RULES.md: no gem left on the board, or the 54th tile placed); ``""``
-    while it goes on."""
+    """Why the game ended (RULES.md section 8), in words; ``""`` while it goes on."""
     if not game.over:
         return ""
-    if not game.centre and not game.gems:
-        return "no gem is left on the board"
-    return f"all {len(ROUTE_CELLS)} route tiles are placed"
+    if game.centre or game.gems:  # the safety net
+        return "no player holds a tile"
+    if game.placed == len(ROUTE_CELLS):
+        return "no gem is left on the board, with the last tile placed"
+    return "no gem is left on the board"
 
 
 def move_log(game: Game) -> list[list[str]]:
