@@ -42,6 +42,7 @@ from indigo import (
     TILE_PATHS,
     Game,
     GemName,
+    Move,
     Rules,
 )
 
@@ -317,7 +318,9 @@ def _path_points(a: int, b: int) -> list[tuple[float, float]]:
 @functools.cache
 def tile_braille(tile: int, rotation: int) -> dict[tuple[int, int], str]:
     """Tile ``tile`` at ``rotation`` drawn in braille: ``(row, column) -> character``, relative
-    to a drawn cell's top-left, within the cell's interior."""
+    to a drawn cell's top-left, within the cell's interior. Equivalent rotations are drawn
+    alike (the smallest is drawn)."""
+    rotation = Move(tile, rotation, *ROUTE_CELLS[0]).canonical().rotation
     apothem = math.sqrt(3) / 2
     bits: dict[tuple[int, int], int] = {}
     for a, b in TILE_PATHS[tile]:
