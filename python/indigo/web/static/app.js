@@ -142,7 +142,7 @@ async function startGame(event) {
 async function begin(body) {
   await run(async () => {
     show(await api("POST", "/api/games", body));
-    say(humanToMove() ? "Your move: choose a tile, then a cell outlined in colour." : "");
+    say(humanToMove() ? "Your move: choose a tile, then one of the outlined cells." : "");
     await runBots();
   });
 }
@@ -303,11 +303,16 @@ function drawScores(view) {
     row.dataset.score = seat.score;
     row.classList.toggle("to-move", view.to_move === seat.seat);
     const gems = Object.entries(view.gems)
-      .map(([gem, info]) => `${info.name} ${seat.collected[gem]}`)
-      .join(", ");
+      .map(([gem, info]) => `<span class="got" title="${escapeHtml(info.name)}">` +
+        `<svg viewBox="-8 -8 16 16" aria-hidden="true">${info.svg}</svg>` +
+        `${seat.collected[gem]}</span>`)
+      .join("");
+    const names = Object.entries(view.gems)
+      .map(([gem, info]) => `${info.name} ${seat.collected[gem]}`).join(", ");
     row.innerHTML =
       `<td><span class="swatch" style="background:${seat.colour}"></span></td>` +
-      `<td>${escapeHtml(seatLabel(view, seat.seat))}<br><small>${escapeHtml(gems)}</small></td>` +
+      `<td>${escapeHtml(seatLabel(view, seat.seat))}</td>` +
+      `<td class="gems" aria-label="${escapeHtml(names)}">${gems}</td>` +
       `<td class="score">${seat.score}</td>`;
     return row;
   });
@@ -424,6 +429,9 @@ function markCells() {
     if (ok) {
       const mark = document.createElementNS(SVG_NS, "polygon");
       mark.setAttribute("points", cell.getAttribute("points"));
+      // Inset, so that the outline leaves the cell's edges and the gateways in sight.
+      const { cx, cy } = cell.dataset;
+      mark.setAttribute("transform", `translate(${cx} ${cy}) scale(0.84) translate(${-cx} ${-cy})`);
       mark.setAttribute("class", here === chosen ? "legal-mark chosen" : "legal-mark");
       marks.append(mark);
     }
@@ -482,7 +490,7 @@ async function clickCell(q, r, cell) {
   const legal = legalHere();
   if (!legal.has(key(q, r))) {
     say(`Tile ${tile} turned ${rotation} times may not go on (${q},${r}): ` +
-      "choose a cell outlined in colour.", true);
+      "choose one of the outlined cells.", true);
     return;
   }
   // A touch shows the tile on the cell first; a second tap there places it.
