@@ -506,3 +506,7 @@ def test_the_bot_menu_and_loaded_names(client: TestClient) -> None:
     assert [s["name"] for s in loaded.json()["seats"]] == ["Ada", "human", "Bo b"]
     plain = _new(client, seats=["human", "ismcts"])
     assert [s["name"] for s in plain["seats"]] == ["human", "ismcts:1000"]
+    # A server with lower limits offers only the bots it lets a seat play.
+    with keyed_client(max_simulations=1000) as small:
+        offered = [m["spec"] for m in small.get("/api/bots").json()["menu"]]
+    assert offered == ["random", "greedy", "ismcts:200", "ismcts:1000"]

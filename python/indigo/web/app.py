@@ -528,8 +528,18 @@ async def index(request: Request) -> Response:
 
 
 async def list_bots(request: Request) -> Response:
-    menu = [dataclasses.asdict(choice) for choice in BOT_MENU]
+    limits = _store(request).limits
+    menu = [dataclasses.asdict(c) for c in BOT_MENU if _within(c.spec, limits)]
     return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu})
+
+
+def _within(spec: str, limits: ServerLimits) -> bool:
+    """Whether this server lets a seat play ``spec`` (the menu offers only those)."""
+    try:
+        _check_bot(0, spec, limits)
+    except ApiError:
+        return False
+    return True
 
 
 async def list_games(request: Request) -> Response:

@@ -528,7 +528,7 @@ async function runBots() {
 }
 
 async function undoMove() {
-  if (!state || !state.can_undo) return;
+  if ($("#undo").disabled) return; // nothing to take back, or a bot is choosing
   await run(async () => {
     const answer = await api("POST", `/api/games/${state.id}/undo`);
     show(answer.state);
