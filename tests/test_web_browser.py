@@ -332,3 +332,25 @@ def test_a_bad_record_file_is_reported(page: Page, tmp_path: Path) -> None:
     page.wait_for_selector("#message.error")
     assert "rules.players" in page.inner_text("#message")
     assert page.get_attribute("body", "data-state") == "setup"
+
+
+def test_the_form_offers_bots_with_hints_and_exclusive_gates(site: str) -> None:
+    with _open(site, DESKTOP) as page:
+        assert page.locator("#gates-row").is_hidden()
+        options = page.locator("#seat-1 option")
+        specs = [options.nth(i).get_attribute("value") for i in range(options.count())]
+        assert specs[:3] == ["human", "random", "greedy"]
+        assert "ismcts:1000" in specs
+        page.select_option("#seat-1", "ismcts:200")
+        assert "Greedy 33 games in 40" in page.inner_text("#seat-list")
+        page.select_option("#players", "3")
+        page.select_option("#gates", "exclusive")
+        page.select_option("#seat-2", "random")
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        state = _fetch(f"{site}/api/games/{_game_id(page)}", _token(page, _game_id(page)))
+        assert state["gates"] == "exclusive"
+        assert [s["player"] for s in state["seats"]] == ["human", "ismcts:200", "random"]
+        page.click("#help-button")
+        assert page.locator("#help").is_visible()
+        assert "as soon as no gem is left" in page.inner_text("#help")

@@ -19,6 +19,10 @@ of each drawn hex::
                            owners' seat colours (edge k in the first owner's, edge k+1 in the
                            second's)
 
+With ``codes=False`` a placed tile is drawn instead as its three paths in braille dots
+(:func:`tile_braille`, the curves of the SVG picture), and the last move's cell has a ``*`` in
+the middle of its top wall.
+
 Uppercase ``A``, ``E`` and ``S`` appear in :func:`board_text` only as resting gems, so they can be
 counted. Colour uses the theme's ``#rrggbb`` values (:meth:`~indigo.Rules.gem_colour`,
 :meth:`~indigo.Rules.seat_colour`).
