@@ -5,21 +5,24 @@ Shared by ``indigo play``, ``indigo demo`` and the web app (never imports :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol, Self, TypeVar
 
-from indigo import ROUTE_CELLS, Game, Move, Rules, make_bot
+from indigo import ROUTE_CELLS, Game, Move, Rules, make_bot, queens_garden
 from indigo.bots import split_bot_specs
 
 __all__ = [
     "BOT_MENU",
     "HUMAN",
+    "QG_BOT_MENU",
     "SEED_LIMIT",
     "BotChoice",
     "CliError",
+    "QgBot",
     "demo_rules",
     "legal_cells",
+    "make_qg_bot",
     "parse_seats",
     "undo_to_person",
 ]
@@ -76,14 +79,15 @@ def demo_rules(
     )
 
 
-def parse_seats(text: str) -> list[str]:
-    """``"human,greedy"`` as a checked list of seat specs. Raises :class:`ValueError`."""
+def parse_seats(text: str, *, game: str = "indigo") -> list[str]:
+    """``"human,greedy"`` as a checked list of seat specs for ``game`` (``indigo`` or
+    ``queens-garden``). Raises :class:`ValueError`."""
     specs = [part.lower() for part in split_bot_specs(text)]
     if not 2 <= len(specs) <= 4:
         raise ValueError(f"--players: give 2 to 4 seats separated by commas, not {text!r}")
     for spec in specs:
-        if spec != HUMAN:
-            make_bot(spec, seed=0)  # raises ValueError for an unknown spec
+        if spec != HUMAN:  # each raises ValueError for an unknown spec
+            make_qg_bot(spec, seed=0) if game == "queens-garden" else make_bot(spec, seed=0)
     return specs
 
 
@@ -102,7 +106,42 @@ def legal_cells(game: Game) -> dict[int, dict[int, list[tuple[int, int]]]]:
     return out
 
 
-def undo_to_person(game: Game, bots: Collection[int]) -> Game | None:
+class _Undoable(Protocol):
+    """What :func:`undo_to_person` needs of a game: both games' ``Game`` classes have it."""
+
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def moves(self) -> Sequence[object]: ...
+    def undo(self) -> object: ...
+    def clone(self) -> Self: ...
+
+
+_G = TypeVar("_G", bound=_Undoable)
+
+
+class QgBot(Protocol):
+    """A Queen's Garden bot: the move for the seat to move."""
+
+    def choose(self, game: queens_garden.Game) -> queens_garden.Move: ...
+
+
+QG_BOT_MENU: Final[tuple[BotChoice, ...]] = (
+    BotChoice("random", "Random", "any legal move, passing now and then: for learning the rules"),
+)
+"""The Queen's Garden bots offered by the web page (until the searching bots land)."""
+
+
+def make_qg_bot(spec: str, *, seed: int | None = None) -> QgBot:
+    """A Queen's Garden bot from a spec. Only ``random`` for now (``queens_garden.RandomBot``);
+    this is the one place to switch to the package's bots by spec. Raises :class:`ValueError`."""
+    name = spec.strip().lower()
+    if name != "random":
+        raise ValueError(f"unknown Queen's Garden bot {spec!r}: the bots are random")
+    return queens_garden.RandomBot(seed)
+
+
+def undo_to_person(game: _G, bots: Collection[int]) -> _G | None:
     """A copy of ``game`` taken back to before the last move a person made (the seats not in
     ``bots``), with the bot moves after it; ``None`` if no person has moved."""
     trial = game.clone()

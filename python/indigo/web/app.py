@@ -35,7 +35,7 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import anyio
 from starlette.applications import Starlette
@@ -58,14 +58,27 @@ from indigo import (
     Rules,
     make_bot,
 )
+from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
 from indigo.bots import BOT_NAMES, Bot
 from indigo.narration import end_reason, explain, move_log
 from indigo.records import JsonInputError, decode_json_object, parse_record
 from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
-from indigo.table import BOT_MENU, HUMAN, SEED_LIMIT, demo_rules, legal_cells, undo_to_person
+from indigo.table import (
+    BOT_MENU,
+    HUMAN,
+    QG_BOT_MENU,
+    SEED_LIMIT,
+    QgBot,
+    demo_rules,
+    legal_cells,
+    make_qg_bot,
+    undo_to_person,
+)
 from indigo.web.limits import ServerLimits
+from indigo.web.qg import GAME as QG
+from indigo.web.qg import is_qg_record, qg_game_at, qg_result_json, qg_state_json, qg_view_json
 
 __all__ = [
     "MAX_BODY",
@@ -78,6 +91,8 @@ __all__ = [
     "serve",
 ]
 
+AnyMove = Move | qg.Move
+"""A move of either game."""
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
 """Largest request body accepted, in bytes (a whole game record is about 4 KiB)."""
@@ -126,9 +141,9 @@ class Session:
     id: str
     token_digest: bytes
     client: str
-    game: Game
+    game: Game | qg.Game
     seats: list[str]
-    bots: dict[int, Bot]
+    bots: dict[int, Bot | QgBot]
     used: float
     names: list[str]
     """Each seat's name shown: its spec, or the name a loaded record gives it."""
@@ -158,7 +173,7 @@ class GameStore:
 
     def add(
         self,
-        game: Game,
+        game: Game | qg.Game,
         seats: list[str],
         seed: int,
         client: str,
@@ -168,9 +183,10 @@ class GameStore:
 
         ``names`` are the seats' names to show (default: their specs)."""
         limits = self.limits
+        make = make_qg_bot if isinstance(game, qg.Game) else make_bot
         try:
-            bots = {
-                s: make_bot(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
+            bots: dict[int, Bot | QgBot] = {
+                s: make(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
             }
         except ValueError as exc:  # the specs were checked; only if the factory disagrees
             raise ApiError(400, f"seats: {exc}") from None
@@ -247,15 +263,17 @@ class SearchPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Move], Future[Move]]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], AnyMove], Future[AnyMove]]] = (
+            queue.SimpleQueue()
+        )
         self._lock = threading.Lock()
         self._threads = 0
-        self._live: set[Future[Move]] = set()
+        self._live: set[Future[AnyMove]] = set()
         self._stopped = False
 
-    def submit(self, search: Callable[[], Move]) -> Future[Move]:
+    def submit(self, search: Callable[[], AnyMove]) -> Future[AnyMove]:
         """Queue ``search``; its future. Raises :class:`ApiError` (503) when the queue is full."""
-        future: Future[Move] = Future()
+        future: Future[AnyMove] = Future()
         with self._lock:
             if self._stopped:
                 raise ApiError(503, "the server is stopping")
@@ -436,8 +454,11 @@ def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
     }
 
 
-def view_json(session: Session, game: Game) -> dict[str, Any]:
+def view_json(session: Session, game: Game | qg.Game) -> dict[str, Any]:
     """What anyone may see of ``game`` (a position of ``session``): board picture, scores."""
+    if isinstance(game, qg.Game):
+        total = len(session.game.moves)
+        return qg_view_json(session.id, session.seats, session.names, game, total)
     rules = game.rules
     return {
         "id": session.id,
@@ -483,6 +504,9 @@ def view_json(session: Session, game: Game) -> dict[str, Any]:
 def state_json(session: Session) -> dict[str, Any]:
     """The live position, and for a person to move: their hand and where each tile may go."""
     game = session.game
+    if isinstance(game, qg.Game):
+        can_undo = undo_to_person(game, session.bots) is not None
+        return qg_state_json(session.id, session.seats, session.names, game, can_undo)
     out = view_json(session, game)
     seat = game.to_move
     human = seat is not None and session.seats[seat] == HUMAN
@@ -530,7 +554,8 @@ async def index(request: Request) -> Response:
 async def list_bots(request: Request) -> Response:
     limits = _store(request).limits
     menu = [dataclasses.asdict(c) for c in BOT_MENU if _within(c.spec, limits)]
-    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu})
+    qg_menu = [dataclasses.asdict(c) for c in QG_BOT_MENU if _within(c.spec, limits)]
+    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu, "qg_menu": qg_menu})
 
 
 def _within(spec: str, limits: ServerLimits) -> bool:
@@ -553,17 +578,27 @@ async def list_games(request: Request) -> Response:
             "seats": s.seats,
             "moves": len(s.game.moves),
             "over": s.game.over,
-            "theme": s.game.rules.theme,
+            "theme": _theme(s.game),
         }
         for s in _store(request).owned(tokens)
     ]
     return JSONResponse({"games": games})
 
 
+def _theme(game: Game | qg.Game) -> str:
+    return QG if isinstance(game, qg.Game) else game.rules.theme
+
+
 async def create_game(request: Request) -> Response:
     body = await read_json(request)
     store = _store(request)
     seats = _seats(body, store.limits)
+    if _choice(body, "game", ("indigo", QG), "indigo") == QG:
+        seed = _int(body, "seed", 0, SEED_LIMIT - 1, None)
+        if seed is None:
+            seed = secrets.randbelow(SEED_LIMIT)
+        garden = qg.Game(qg.Rules(len(seats)), seed=seed)
+        return _created(*store.add(garden, seats, seed, _client(request)))
     theme = _choice(body, "theme", ("indigo", "butterfly-garden"), "indigo")
     gates = _choice(body, "gates", ("shared", "exclusive"), "shared")
     hand_size = _int(body, "hand_size", 1, 2, None)
@@ -574,8 +609,10 @@ async def create_game(request: Request) -> Response:
     return _created(*store.add(game, seats, seed, _client(request)))
 
 
-def _game_of(record: dict[str, Any]) -> Game:
+def _game_of(record: dict[str, Any]) -> Game | qg.Game:
     try:
+        if is_qg_record(record):
+            return qg.Game.from_record(record)
         return Game.from_record(record)
     except (ValueError, TypeError) as exc:  # a RecordError, or anything else it rejects
         raise ApiError(400, f"record: {exc}") from None
@@ -593,7 +630,7 @@ def _names(record: dict[str, Any], seats: list[str]) -> list[str]:
 
 
 def _hold_loaded(
-    request: Request, game: Game, seats: list[str], record: dict[str, Any]
+    request: Request, game: Game | qg.Game, seats: list[str], record: dict[str, Any]
 ) -> Response:
     seed = game.seed if game.seed is not None and game.seed < SEED_LIMIT else 0
     names = _names(record, seats)
@@ -631,7 +668,9 @@ async def view_game(request: Request) -> Response:
     # isdigit() alone takes "²" and any length, which int() then refuses.
     if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > total:
         raise ApiError(400, f"move: must be an integer from 0 to {total}, not {text[:20]!r}")
-    return JSONResponse(view_json(session, game_at(session.game, int(text))))
+    game = session.game
+    shown = qg_game_at(game, int(text)) if isinstance(game, qg.Game) else game_at(game, int(text))
+    return JSONResponse(view_json(session, shown))
 
 
 async def get_record(request: Request) -> Response:
@@ -640,7 +679,7 @@ async def get_record(request: Request) -> Response:
         raise ApiError(
             409, "the record is given once the game is over: it holds the pile and the seed"
         )
-    name = f"indigo-{session.id}.json"
+    name = f"{_theme(session.game)}-{session.id}.json"
     return Response(
         session.game.record_json() + "\n",
         media_type="application/json",
@@ -662,7 +701,7 @@ async def play_move(request: Request) -> Response:
     if seat is None:
         raise ApiError(400, "seat: the seat that moves is required")
     if not isinstance(move, str):
-        raise ApiError(400, 'move: must be a string in the notation T@R:Q,R such as "4@0:0,-3"')
+        raise ApiError(400, 'move: must be a string in the game\'s notation, such as "4@0:0,-3"')
     if session.gone:
         raise _no_game(session.id)
     game = session.game
@@ -670,12 +709,21 @@ async def play_move(request: Request) -> Response:
     if session.seats[seat] != HUMAN:
         raise ApiError(409, f"seat {seat} is played by the bot {session.seats[seat]!r}")
     try:
-        result = game.play(move)
+        result = _play(game, move)
     except IllegalMoveError as exc:
         raise ApiError(422, str(exc)) from None
     except IndigoError as exc:  # text that is not a move
         raise ApiError(400, f"move: {exc}") from None
-    return JSONResponse({"results": [result_json(game, result)], "state": state_json(session)})
+    return JSONResponse({"results": [result], "state": state_json(session)})
+
+
+def _play(game: Game | qg.Game, move: str | Move | qg.Move) -> dict[str, Any]:
+    """Play ``move`` for the seat to move; its result as JSON. Raises as ``Game.play`` does."""
+    if isinstance(game, qg.Game):
+        seat, before = game.to_move, game.scores
+        played = game.play(cast(str | qg.Move, move))
+        return qg_result_json(game, seat if seat is not None else 0, played, before)
+    return result_json(game, game.play(cast(str | Move, move)))
 
 
 def _check_turn(session: Session, seat: int) -> None:
@@ -688,15 +736,22 @@ def _check_turn(session: Session, seat: int) -> None:
         raise ApiError(409, f"seat {seat} is not to move: seat {game.to_move} is")
 
 
-async def _choose(request: Request, session: Session, seat: int) -> Move:
+def _bot_move(bot: Bot | QgBot, game: Game | qg.Game) -> Move | qg.Move:
+    """The move ``bot`` chooses in ``game`` (a bot of that game: the session made it so)."""
+    if isinstance(game, qg.Game):
+        return cast(QgBot, bot).choose(game)
+    return cast(Bot, bot).choose(game)
+
+
+async def _choose(request: Request, session: Session, seat: int) -> Move | qg.Move:
     """Seat ``seat``'s bot's move in a copy of the game: at once for a one-step bot, else on
     the search pool."""
     bot = session.bots[seat]
     view = session.game.clone()
     if not _searches(session.seats[seat]):
-        return bot.choose(view)
+        return _bot_move(bot, view)
     pool: SearchPool = request.app.state.search_pool
-    return await asyncio.wrap_future(pool.submit(lambda: bot.choose(view)))
+    return await asyncio.wrap_future(pool.submit(lambda: _bot_move(bot, view)))
 
 
 async def advance(request: Request) -> Response:
@@ -716,7 +771,7 @@ async def advance(request: Request) -> Response:
             move = await _choose(request, session, seat)
             if session.gone:  # deleted or expired meanwhile
                 raise _no_game(session.id)
-            results.append(result_json(game, game.play(move)))
+            results.append(_play(game, move))
         if not results:
             who = "the game is over" if game.over else f"seat {game.to_move} is a person"
             raise ApiError(409, f"no bot to move: {who}")

@@ -585,6 +585,13 @@ impl Game {
             .collect()
     }
 
+    /// The position as SVG, for Jupyter (``indigo.render.qg_svg.game_svg``).
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("indigo.render.qg_svg")?
+            .call_method1("game_svg", (slf,))
+    }
+
     fn __repr__(&self) -> String {
         let p = self.0.position();
         format!(

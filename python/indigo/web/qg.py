@@ -1,0 +1,146 @@
+"""The web app's JSON for Queen's Garden games: views, states and move results.
+
+Shaped like the Indigo ones (``docs/web.md``) so that the page's scores, log, undo, stepping
+and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collected``),
+``gems`` is empty, a result's ``paths`` is empty. What is Queen's Garden's own: ``game``
+(``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
+game hides nothing but chance, which it does not hold), and for a person to move ``choices``
+(:func:`indigo.qg_choices.move_choices`: the legal moves grouped for clicks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from indigo.qg_choices import move_choices
+from indigo.queens_garden import RECORD_FORMAT, Game, Move
+from indigo.render.qg_svg import game_at, position_svg
+from indigo.table import HUMAN
+
+__all__ = [
+    "GAME",
+    "SEAT_COLOURS",
+    "end_text",
+    "is_qg_record",
+    "move_lines",
+    "qg_game_at",
+    "qg_result_json",
+    "qg_state_json",
+    "qg_view_json",
+]
+
+GAME: Final = "queens-garden"
+"""The ``game`` (and ``theme``) of a Queen's Garden game in the web's JSON."""
+SEAT_COLOURS: Final = ("#c0392b", "#2c3e50", "#d68910", "#7f8c8d")
+"""The seats' swatches in the score table."""
+
+qg_game_at = game_at
+
+
+def is_qg_record(record: dict[str, Any]) -> bool:
+    """Whether a parsed record is a Queen's Garden one (by its ``format``, as ``replay``)."""
+    return record.get("format") == RECORD_FORMAT
+
+
+def move_lines(
+    number: int, seat: int, move: Move | str, before: Sequence[int], after: Sequence[int]
+) -> list[str]:
+    """Move ``number`` in words: who played what, and each seat's score change."""
+    changes = ", ".join(
+        f"P{s} {a - b:+d}" for s, (b, a) in enumerate(zip(before, after, strict=True)) if a != b
+    )
+    return [f"Move {number}: P{seat} {move}" + (f" ({changes})" if changes else "")]
+
+
+def _log(game: Game) -> list[list[str]]:
+    """Every move so far in words, replayed from the start (at most a few hundred moves)."""
+    replay = game_at(game, 0)
+    lines: list[list[str]] = []
+    for number, move in enumerate(game.moves, 1):
+        seat = replay.to_move
+        before = replay.scores
+        replay.play(move)
+        lines.append(
+            move_lines(number, seat if seat is not None else 0, move, before, replay.scores)
+        )
+    return lines
+
+
+def end_text(game: Game) -> str:
+    """Why the game ended (``""`` while it is on)."""
+    if not game.over:
+        return ""
+    return "four rounds were played and the gardens scored"
+
+
+def qg_result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> dict[str, Any]:
+    """The last move of ``game``, played by ``seat`` from scores ``before``."""
+    after = game.scores
+    return {
+        "move": str(move),
+        "seat": seat,
+        "points": [a - b for a, b in zip(after, before, strict=True)],
+        "game_over": game.over,
+        "paths": [],
+        "text": move_lines(game.moves_played, seat, move, before, after),
+    }
+
+
+def qg_view_json(
+    game_id: str, seats: Sequence[str], names: Sequence[str], game: Game, total_moves: int
+) -> dict[str, Any]:
+    """What anyone may see of position ``game`` of a game with ``total_moves`` moves."""
+    snapshot = game.snapshot()
+    players = game.rules.players
+    last = None
+    if game.moves_played:
+        previous = game.clone()
+        previous.undo()
+        mover = previous.to_move
+        last = qg_result_json(
+            game, mover if mover is not None else 0, game.moves[-1], previous.scores
+        )
+    return {
+        "id": game_id,
+        "game": GAME,
+        "theme": GAME,
+        "players": players,
+        "gems": {},
+        "seats": [
+            {
+                "seat": seat,
+                "player": seats[seat],
+                "name": names[seat],
+                "colour": SEAT_COLOURS[seat],
+                "score": game.scores[seat],
+                "collected": {},
+                "passed": game.passed[seat],
+            }
+            for seat in range(players)
+        ],
+        "moves": game.moves_played,
+        "total_moves": total_moves,
+        "to_move": game.to_move,
+        "over": game.over,
+        "winners": game.winners,
+        "end": end_text(game),
+        "round": game.round,
+        "snapshot": snapshot,
+        "last": last,
+        "svg": position_svg(snapshot, wheel=game.rules.wheel, seats=list(names)),
+    }
+
+
+def qg_state_json(
+    game_id: str, seats: Sequence[str], names: Sequence[str], game: Game, can_undo: bool
+) -> dict[str, Any]:
+    """The live position, and for a person to move the legal moves grouped for clicks."""
+    out = qg_view_json(game_id, seats, names, game, game.moves_played)
+    seat = game.to_move
+    human = seat is not None and seats[seat] == HUMAN
+    out["to_move_player"] = None if seat is None else seats[seat]
+    out["log"] = _log(game)
+    out["can_undo"] = can_undo
+    out["choices"] = move_choices(game.legal_moves) if human else None
+    return out
