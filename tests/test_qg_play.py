@@ -1,0 +1,234 @@
+"""Queen's Garden moves completed by questions (``indigo.qg_choices``) and ``QgTerminalPlay``."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from indigo import queens_garden as qg
+from indigo.qg_choices import candidates, move_choices, next_question, split_move
+from indigo.qg_play import QgTerminalPlay
+from indigo.table import make_qg_bot, parse_seats
+
+
+def _played(seed: int, moves: int) -> qg.Game:
+    game = qg.Game(qg.Rules(2), seed=seed)
+    bot = qg.RandomBot(seed, pass_chance=0.02)
+    while not game.over and game.moves_played < moves:
+        game.play(bot.choose(game))
+    return game
+
+
+def _answer_all(moves: list[qg.Move], pick: random.Random) -> qg.Move:
+    """Follow the questions to one move, picking answers at random."""
+    question = next_question(moves)
+    while question is not None:
+        moves = list(pick.choice(question.options).moves)
+        question = next_question(moves)
+    assert len({str(m) for m in moves}) == 1
+    return moves[0]
+
+
+def test_the_spec_example_takes_need_their_slot() -> None:
+    """QUEENS_GARDEN.md 16.1: after ``take bl``, the birds are at slots 0 and 1 for ye2."""
+    game = qg.Game(qg.Rules(2), seed=7)
+    legal = game.legal_moves
+    takes = candidates(legal, "take")
+    assert {m.action for m in takes} == {"take"}
+    question = next_question(takes)
+    assert question is not None
+    assert question.topic == "attribute"
+    assert [o.label for o in question.options] == sorted(
+        {split_move(m)[0][1] for m in takes}, key=qg.ATTRIBUTES.index
+    )
+    assert candidates(legal, "take y") == [qg.Move("take ye")]
+    assert candidates(legal, "tile") == [m for m in legal if m.action == "tile"]
+    assert candidates(legal, "nonsense") == []
+
+
+def test_questions_reach_every_legal_move_exactly() -> None:
+    """From the whole list, every path of answers ends at one legal move, and every legal
+    move is reached by some path (the options partition the moves)."""
+    for seed, moves in [(1, 10), (2, 25), (3, 50), (5, 70)]:
+        game = _played(seed, moves)
+        legal = game.legal_moves
+        reached: list[str] = []
+
+        def walk(moves_left: list[qg.Move], out: list[str] = reached) -> None:
+            question = next_question(moves_left)
+            if question is None:
+                out.append(str(moves_left[0]))
+                return
+            assert len(question.options) >= 2
+            parts = [m for o in question.options for m in o.moves]
+            assert sorted(map(str, parts)) == sorted(map(str, moves_left))
+            for option in question.options:
+                walk(list(option.moves))
+
+        walk(legal)
+        assert sorted(reached) == sorted(str(m) for m in legal)
+
+
+def test_slot_and_payment_questions_appear() -> None:
+    topics: set[str] = set()
+    for seed in range(1, 12):
+        game = qg.Game(qg.Rules(2), seed=seed)
+        bot = qg.RandomBot(seed, pass_chance=0.02)
+        while not game.over:
+            legal = game.legal_moves
+            for move in legal:
+                head = " ".join(split_move(move)[0])
+                question = next_question(candidates(legal, head))
+                if question is not None:
+                    topics.add(question.topic)
+            game.play(bot.choose(game))
+        if {"slot", "payment"} <= topics:
+            break
+    assert {"slot", "payment"} <= topics
+
+
+def test_move_choices_group_every_legal_move() -> None:
+    game = _played(3, 50)
+    legal = [str(m) for m in game.legal_moves]
+    grouped = move_choices(game.legal_moves)
+    listed = [e["move"] for entries in grouped["take"].values() for e in entries]
+    for action in ("tile", "exp"):
+        for cells in grouped[action].values():
+            listed += [e["move"] for entries in cells.values() for e in entries]
+    listed += [f"buy {a}" for a in grouped["buy"]]
+    listed += ["pass"] if grouped["pass"] else []
+    assert sorted(listed) == sorted(legal)
+
+
+class _Typist(io.StringIO):
+    """Stdin that answers the terminal's prompts by looking at what it last wrote: numbered
+    questions by a random option number, the move prompt by the script first, then by random
+    starts of legal moves (a head, a prefix, or the whole move)."""
+
+    def __init__(
+        self, play: QgTerminalPlay, out: io.StringIO, script: list[str], seed: int
+    ) -> None:
+        super().__init__()
+        self.play = play
+        self.out = out
+        self.script = list(script)
+        self.rng = random.Random(seed)
+        self.lines = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.lines += 1
+        assert self.lines < 5000, "the terminal keeps asking"
+        prompt = self.out.getvalue().rsplit("\n", 1)[-1]
+        if "(empty: cancel)" in prompt:
+            count = int(prompt.split("1-")[1].split(" ")[0])
+            return f"{self.rng.randint(1, count)}\n"
+        if "[y/N]" in prompt:
+            return "y\n"
+        if self.script:
+            return self.script.pop(0) + "\n"
+        game = self.play.game
+        if game.moves_played > 60:
+            return "pass\n"
+        move = self.rng.choice(game.legal_moves)
+        head, _rest = split_move(move)
+        style = self.rng.randrange(3)
+        text = " ".join(head) if style == 0 else head[0] if style == 1 else str(move)
+        return text + "\n"
+
+
+def _session(
+    tmp_path: Path, script: list[str], *, save: str | None = None
+) -> tuple[QgTerminalPlay, io.StringIO]:
+    out = io.StringIO()
+    play = QgTerminalPlay(
+        qg.Rules(2), ["human", "random"], seed=5, stdin=io.StringIO(), out=out, save=save
+    )
+    play.stdin = _Typist(play, out, script, seed=9)
+    return play, out
+
+
+def test_a_whole_game_with_prompts_undo_save_and_bad_input(tmp_path: Path) -> None:
+    saved = tmp_path / "mid.json"
+    script = [
+        "help",
+        "moves",
+        "bogus words",
+        "tile zz9 f9",
+        "pass zz1",
+        "undo",  # nothing to undo yet
+        "take",  # asks for the attribute (and slots)
+        "undo",
+        "take",
+        f"save {saved}",
+        "",
+        "board",
+    ]
+    play, out = _session(tmp_path, script)
+    assert play.run() == 0
+    text = out.getvalue()
+    assert "take ATTR" in text  # help
+    assert "error: no legal move is or starts with 'bogus words'" in text
+    assert "error: no legal move is or starts with 'tile zz9 f9'" in text
+    assert "error: no move of yours to undo" in text
+    assert "Undone: back to move 0." in text
+    assert "take which attribute" in text
+    assert "Final scoring" in text
+    assert play.game.over
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert qg.Game.from_record(record).moves_played >= 2
+    # The game on screen is the engine's: replaying the moves gives the same final position.
+    replay = qg.Game(qg.Rules(2), seed=5)
+    for move in play.game.moves:
+        replay.play(move)
+    assert replay == play.game
+
+
+def test_quitting_asks_when_moves_are_unsaved(tmp_path: Path) -> None:
+    out = io.StringIO()
+    stdin = io.StringIO("take\n1\n1\n1\nquit\nn\nquit\ny\n")
+    play = QgTerminalPlay(qg.Rules(2), ["human", "random"], seed=5, stdin=stdin, out=out)
+    assert play.run() == 0
+    text = out.getvalue()
+    assert "unsaved moves" in text
+    assert "Not quitting: play on." in text
+    assert "Stopped after" in text
+
+
+def test_quitting_with_save_writes_the_record(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    out = io.StringIO()
+    stdin = io.StringIO("take\n1\n1\n1\nquit\n")
+    play = QgTerminalPlay(
+        qg.Rules(2), ["human", "random"], seed=5, stdin=stdin, out=out, save=str(target)
+    )
+    assert play.run() == 0
+    assert "[y/N]" not in out.getvalue()
+    assert qg.Game.from_record(target.read_text(encoding="utf-8")).moves == play.game.moves
+
+
+def test_a_pass_with_discards_and_end_of_input() -> None:
+    out = io.StringIO()
+    stdin = io.StringIO("take ye\ntake bl\npass ye9\npass dp6\npass ye5 ye2\n")
+    play = QgTerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
+    assert play.run() == 0
+    assert [str(m) for m in play.game.moves] == ["take ye", "take bl", "pass ye2 ye5"]
+    assert 'error: "pass ye9" is not a move' in out.getvalue()
+    assert "error: pass dp6 is not legal" in out.getvalue()
+    assert "Stopped after 3 moves." in out.getvalue()
+
+
+def test_bots_by_spec() -> None:
+    assert parse_seats("human,random", game="queens-garden") == ["human", "random"]
+    with pytest.raises(ValueError, match="Queen's Garden bot"):
+        parse_seats("human,nobot", game="queens-garden")
+    bot = make_qg_bot("random", seed=1)
+    game = qg.Game(qg.Rules(2), seed=1)
+    assert game.is_legal(bot.choose(game))
+    with pytest.raises(ValueError, match="seats for"):
+        QgTerminalPlay(
+            qg.Rules(3), ["human", "random"], seed=1, stdin=io.StringIO(), out=io.StringIO()
+        )

@@ -1,0 +1,178 @@
+"""The Queen's Garden picture (``indigo.render.qg_svg``): everything in a position is drawn."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from indigo import IndigoError
+from indigo import queens_garden as qg
+from indigo.render.qg_svg import COLOUR_FILL, game_at, game_svg, hexagon_markup, position_svg
+from qg_support import GAME_NAMES, load
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+def _find(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in _classes(e)]
+
+
+def _played(players: int, seed: int, moves: int | None) -> qg.Game:
+    game = qg.Game(qg.Rules(players), seed=seed)
+    bot = qg.RandomBot(seed, pass_chance=0.03)
+    while not game.over and (moves is None or game.moves_played < moves):
+        game.play(bot.choose(game))
+    return game
+
+
+def _glyph_of(hexagon: ET.Element) -> ET.Element:
+    glyphs = _find(hexagon, "glyph")
+    assert len(glyphs) == 1, ET.tostring(hexagon)
+    return glyphs[0]
+
+
+def _check_all_drawn(snap: dict[str, Any], root: ET.Element) -> None:
+    """Every placed tile, printed hexagon, element, storage item and display hexagon of
+    ``snap`` is drawn once, each hexagon in its colour with a pattern glyph."""
+    for hexagon in _find(root, "hexagon"):
+        kind = hexagon.get("data-kind")
+        assert kind in qg.KINDS
+        polygon = hexagon.find(f"{NS}polygon")
+        assert polygon is not None
+        assert polygon.get("fill") == COLOUR_FILL[kind[:2]]
+        _glyph_of(hexagon)
+    tiles = {
+        (int(t.get("data-seat", "")), t.get("data-cell")): t.get("data-kind")
+        for t in _find(root, "tile")
+    }
+    printed = {
+        (int(t.get("data-seat", "")), t.get("data-cell")): t.get("data-kind")
+        for t in _find(root, "printed")
+    }
+    elements = Counter(
+        (int(e.get("data-seat", "")), e.get("data-element")) for e in _find(root, "element")
+    )
+    for seat, garden in enumerate(snap["gardens"]):
+        assert {c: k for (s, c), k in tiles.items() if s == seat} == garden["tiles"]
+        up = [(a, p) for a, p in enumerate(garden["areas"]) if p is not None and p["face"] == "up"]
+        assert {c: k for (s, c), k in printed.items() if s == seat} == {
+            f"a{a}{p['petal']}": p["kind"] for a, p in up
+        }
+        assert elements[seat, "fountain"] == 1
+        assert elements[seat, "statue"] == 3
+        assert elements[seat, "bench"] == 3
+        assert elements[seat, "pavilion"] == len(up)
+        faces = {
+            int(e.get("data-area", "")): e.get("data-face")
+            for e in _find(root, "expansion")
+            if e.get("data-seat") == str(seat)
+        }
+        assert faces == {a: p["face"] for a, p in enumerate(garden["areas"]) if p is not None}
+        store = snap["storage"][seat]
+        mine = [e for e in root.iter() if e.get("data-seat") == str(seat)]
+        assert sorted(e.get("data-kind") for e in mine if "stored-tile" in _classes(e)) == sorted(
+            store["tiles"]
+        )
+        assert sorted(
+            e.get("data-kind") for e in mine if "stored-expansion" in _classes(e)
+        ) == sorted(store["expansions"])
+        assert sum("joker" in _classes(e) for e in mine) == store["jokers"]
+        score = [e for e in _find(root, "score") if e.get("data-seat") == str(seat)]
+        assert score[0].get("data-score") == str(snap["scores"][seat])
+    shown = Counter(
+        (int(h.get("data-slot", "")), h.get("data-kind")) for h in _find(root, "display-hexagon")
+    )
+    expected: Counter[tuple[int, str]] = Counter()
+    if snap["stack"] is not None:
+        expected.update((snap["stack"]["slot"], k) for k in snap["stack"]["tiles"])
+    for piece in snap["display"]:
+        kinds = piece.get("tiles", []) if piece["face"] == "down" else [piece["kind"]]
+        expected.update((piece["slot"], k) for k in kinds)
+    assert shown == expected
+    wheel = _find(root, "wheel")[0]
+    assert wheel.get("data-round") == str(snap["round"])
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "moves"), [(2, 7, 0), (2, 3, 40), (3, 5, 90), (4, 1, None)]
+)
+def test_every_piece_is_drawn(players: int, seed: int, moves: int | None) -> None:
+    game = _played(players, seed, moves)
+    svg = game_svg(game)
+    root = ET.fromstring(svg)
+    assert root.tag == f"{NS}svg"
+    _check_all_drawn(game.snapshot(), root)
+    assert game._repr_svg_() == svg
+
+
+def test_free_spaces_are_the_empty_cells() -> None:
+    game = _played(2, 11, 60)
+    root = ET.fromstring(game_svg(game))
+    for seat, garden in enumerate(game.gardens):
+        free = {e.get("data-cell") for e in _find(root, "free") if e.get("data-seat") == str(seat)}
+        cells = {f"f{d}" for d in range(6)}
+        for area, piece in enumerate(garden["areas"]):
+            if piece is None:
+                continue
+            cells |= {f"a{area}{p}" for p in range(6)}
+            if piece["face"] == "down":
+                cells.add(f"a{area}c")
+            else:
+                cells.discard(f"a{area}{piece['petal']}")
+        assert free == cells - set(garden["tiles"])
+
+
+def test_every_pattern_has_its_own_glyph_and_colour() -> None:
+    glyphs = set()
+    for value in range(1, 7):
+        markup = hexagon_markup(f"bl{value}", 0, 0, 15)
+        root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{markup}</svg>')
+        glyph = _glyph_of(_find(root, "hexagon")[0])
+        glyphs.add(ET.tostring(glyph))
+    assert len(glyphs) == 6
+    assert len(set(COLOUR_FILL.values())) == 6
+
+
+def test_the_default_wheel_is_labelled_a_placeholder() -> None:
+    game = qg.Game(qg.Rules(2), seed=1)
+    wheel = _find(ET.fromstring(game_svg(game)), "wheel")[0]
+    assert wheel.get("data-placeholder") == "True"
+    assert "placeholder" in ET.tostring(wheel, encoding="unicode")
+    other = qg.Game(
+        qg.Rules(
+            2, wheel=[["1", "2", "3"], ["bl", "ye", "lg"], ["4", "5", "6"], ["dg", "lp", "dp"]]
+        ),
+        seed=1,
+    )
+    wheel = _find(ET.fromstring(game_svg(other)), "wheel")[0]
+    assert wheel.get("data-placeholder") is None
+    assert "round 1: 1 2 3" in ET.tostring(wheel, encoding="unicode")
+
+
+def test_a_past_position_and_a_bad_move_number() -> None:
+    game = _played(2, 4, 30)
+    assert game_svg(game, move=10) == position_svg(game_at(game, 10).snapshot())
+    assert game_at(game, 10).moves_played == 10
+    assert game.moves_played == 30
+    with pytest.raises(IndigoError, match="from 0 to 30"):
+        game_svg(game, move=31)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_each_vectors_final_position(name: str) -> None:
+    vector = load(name)
+    game = qg.Game.from_record(vector["record"])
+    root = ET.fromstring(game_svg(game))
+    _check_all_drawn(game.snapshot(), root)
+    if game.over:
+        winners = {
+            int(e.get("data-seat", "")) for e in _find(root, "score") if e.get("data-winner")
+        }
+        assert winners == set(game.winners)
