@@ -6,6 +6,7 @@ import io
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,17 +92,25 @@ def test_slot_and_payment_questions_appear() -> None:
     assert {"slot", "payment"} <= topics
 
 
+def _leaves(tree: dict[str, Any]) -> list[str]:
+    if "move" in tree:
+        return [tree["move"]]
+    assert len(tree["options"]) >= 2
+    return [m for option in tree["options"] for m in _leaves(option)]
+
+
 def test_move_choices_group_every_legal_move() -> None:
-    game = _played(3, 50)
-    legal = [str(m) for m in game.legal_moves]
-    grouped = move_choices(game.legal_moves)
-    listed = [e["move"] for entries in grouped["take"].values() for e in entries]
-    for action in ("tile", "exp"):
-        for cells in grouped[action].values():
-            listed += [e["move"] for entries in cells.values() for e in entries]
-    listed += [f"buy {a}" for a in grouped["buy"]]
-    listed += ["pass"] if grouped["pass"] else []
-    assert sorted(listed) == sorted(legal)
+    for seed, moves in [(3, 50), (4, 20), (8, 80)]:
+        game = _played(seed, moves)
+        legal = [str(m) for m in game.legal_moves]
+        grouped = move_choices(game.legal_moves)
+        listed = [m for tree in grouped["take"].values() for m in _leaves(tree)]
+        for action in ("tile", "exp"):
+            for cells in grouped[action].values():
+                listed += [m for tree in cells.values() for m in _leaves(tree)]
+        listed += [f"buy {a}" for a in grouped["buy"]]
+        listed += ["pass"] if grouped["pass"] else []
+        assert sorted(listed) == sorted(legal)
 
 
 class _Typist(io.StringIO):

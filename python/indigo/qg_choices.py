@@ -31,6 +31,7 @@ __all__ = [
     "Option",
     "Question",
     "candidates",
+    "choice_tree",
     "move_choices",
     "next_question",
     "split_move",
@@ -144,25 +145,44 @@ def next_question(moves: Sequence[Move]) -> Question | None:
     )
 
 
-def move_choices(legal: Sequence[Move]) -> dict[str, Any]:
-    """The legal-move list grouped as a page offers it, for clicks:
+def choice_tree(moves: Sequence[Move]) -> dict[str, Any]:
+    """The questions that lead to each of ``moves`` (one position's), as nested JSON-ready
+    dicts: ``{"move": text}`` when one move is left, else ``{"topic", "prompt", "options":
+    [{"label", ...subtree}]}`` (:func:`next_question`)."""
+    question = next_question(moves)
+    if question is None:
+        return {"move": str(moves[0])}
+    return {
+        "topic": question.topic,
+        "prompt": question.prompt,
+        "options": [{"label": o.label, **choice_tree(o.moves)} for o in question.options],
+    }
 
-    * ``take``: attribute -> ``[{"move", "slots": {kind: slot}}]`` (slots of ambiguous kinds);
-    * ``tile`` / ``exp``: kind -> cell -> ``[{"move", "payment": [discards]}]``;
-    * ``buy``: the areas; ``pass``: whether ``pass`` is legal.
+
+def move_choices(legal: Sequence[Move]) -> dict[str, Any]:
+    """The legal-move list grouped as a page offers it to clicks, each group a
+    :func:`choice_tree` of the questions left once it is clicked:
+
+    * ``take``: attribute -> tree (the slots of kinds found at several slots);
+    * ``tile`` / ``exp``: kind -> cell -> tree (the payments);
+    * ``buy``: the areas (``buy AREA`` is one move each); ``pass``: whether ``pass`` is legal.
     """
-    out: dict[str, Any] = {"take": {}, "tile": {}, "exp": {}, "buy": [], "pass": False}
+    groups: dict[str, dict[str, Any]] = {"take": {}, "tile": {}, "exp": {}}
+    out: dict[str, Any] = {"buy": [], "pass": False}
     for move in legal:
-        head, rest = split_move(move)
-        text = str(move)
+        head, _ = split_move(move)
         if head[0] == "take":
-            entry = {"move": text, "slots": _slots(move)}
-            out["take"].setdefault(head[1], []).append(entry)
+            groups["take"].setdefault(head[1], []).append(move)
         elif head[0] in ("tile", "exp"):
-            cells = out[head[0]].setdefault(head[1], {})
-            cells.setdefault(head[2], []).append({"move": text, "payment": rest})
+            groups[head[0]].setdefault(head[1], {}).setdefault(head[2], []).append(move)
         elif head[0] == "buy":
             out["buy"].append(head[1])
         else:
             out["pass"] = True
+    out["take"] = {attr: choice_tree(ms) for attr, ms in groups["take"].items()}
+    for action in ("tile", "exp"):
+        out[action] = {
+            kind: {cell: choice_tree(ms) for cell, ms in cells.items()}
+            for kind, cells in groups[action].items()
+        }
     return out

@@ -25,6 +25,7 @@ carries a class and ``data-*`` attributes, for tests and the web page:
 ``g.display-hexagon``    a hexagon of the display: ``data-slot data-kind``
 ``g.score``              a seat's score: ``data-seat data-score``, ``data-winner`` when won
 ``g.wheel``              the wheel: ``data-round``, ``data-placeholder`` for the default
+``svg.queens-garden``    the picture: ``data-moves data-round``
 =======================  ===================================================================
 """
 
@@ -410,7 +411,7 @@ def position_svg(
     winners = set(snap["winners"])
     for seat in range(players):
         left = 10 + seat * _GARDEN_W
-        name = seats[seat] if seats is not None else f"P{seat}"
+        name = f"P{seat}" + (f" {seats[seat]}" if seats is not None else "")
         to_move = snap["to_move"] == seat
         passed = snap["passed"][seat] and not snap["over"]
         tags = (" \u2014 to move" if to_move else "") + (" \u2014 passed" if passed else "")
@@ -433,6 +434,7 @@ def position_svg(
         body += _storage(seat, snap["storage"][seat], left + 4, gardens_top + 282)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="queens-garden" '
+        f'data-moves="{snap["moves_played"]}" data-round="{snap["round"]}" '
         f'width="{_fmt(width)}" height="{_fmt(height)}" viewBox="0 0 {_fmt(width)} {_fmt(height)}">'
         + "".join(body)
         + "</svg>"

@@ -5,7 +5,8 @@ and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collec
 ``gems`` is empty, a result's ``paths`` is empty. What is Queen's Garden's own: ``game``
 (``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
 game hides nothing but chance, which it does not hold), and for a person to move ``choices``
-(:func:`indigo.qg_choices.move_choices`: the legal moves grouped for clicks).
+(:func:`indigo.qg_choices.move_choices`: the legal moves grouped for clicks, each with the
+questions still to ask).
 """
 
 from __future__ import annotations

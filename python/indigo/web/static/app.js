@@ -18,7 +18,9 @@ let viewing = null; // the move number shown while stepping through, or null whe
 let occupied = new Set(); // "q,r" of each placed tile in the board on screen
 let chosen = null; // the cell a touch chose: a second tap on it places the tile
 let lastPointer = "mouse"; // how the last press on the board was made
-let menu = []; // the bots offered: [{spec, label, hint}]
+let menus = { indigo: [], "queens-garden": [] }; // the bots offered per game: [{spec, label, hint}]
+const QG = "queens-garden";
+const isQg = () => state !== null && state.game === QG;
 
 // Each game's secret token, kept in this browser: the server answers only those who present it.
 const tokenKey = (gameId) => `indigo-token:${gameId}`;
@@ -77,13 +79,17 @@ function escapeHtml(text) {
 // Setting up a game
 
 async function fillMenu() {
-  menu = (await api("GET", "/api/bots")).menu;
+  const bots = await api("GET", "/api/bots");
+  menus = { indigo: bots.menu, [QG]: bots.qg_menu };
   seatInputs();
 }
 
 function seatInputs() {
   const box = $("#seat-list");
   const count = Number($("#players").value);
+  const game = $("#game").value;
+  const menu = menus[game];
+  for (const field of document.querySelectorAll(".indigo-only")) field.hidden = game === QG;
   const old = [...box.querySelectorAll("select")].map((select) => select.value);
   box.replaceChildren();
   for (let seat = 0; seat < count; seat++) {
@@ -103,8 +109,9 @@ function seatInputs() {
       option.title = choice.hint;
       select.append(option);
     }
-    select.value = old[seat] ?? (seat === 0 ? HUMAN : "greedy");
-    if (!select.value) select.value = "greedy";
+    const bot = menu.some((c) => c.spec === "greedy") ? "greedy" : menu[0]?.spec ?? HUMAN;
+    select.value = old[seat] ?? (seat === 0 ? HUMAN : bot);
+    if (!select.value) select.value = bot;
     const hint = document.createElement("small");
     hint.className = "hint";
     const showHint = () => {
@@ -115,10 +122,14 @@ function seatInputs() {
     row.append(label, select, hint);
     box.append(row);
   }
-  $("#gates-row").hidden = count !== 3;
+  $("#gates-row").hidden = count !== 3 || game === QG;
 }
 
 function formBody() {
+  if ($("#game").value === QG) {
+    const seats = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+    return { game: QG, seats };
+  }
   const body = {
     seats: [...document.querySelectorAll("#seat-list select")].map((select) => select.value),
     theme: $("#theme").value,
@@ -142,13 +153,17 @@ async function startGame(event) {
 async function begin(body) {
   await run(async () => {
     show(await api("POST", "/api/games", body));
-    say(humanToMove() ? "Your move: choose a tile, then one of the outlined cells." : "");
+    const hint = isQg()
+      ? "Your move: click a colour or pattern to take, or a stored tile and then a free space."
+      : "Your move: choose a tile, then one of the outlined cells.";
+    say(humanToMove() ? hint : "");
     await runBots();
   });
 }
 
 function playAgain() {
   if (!state) return;
+  if (isQg()) return begin({ game: QG, seats: state.seats.map((s) => s.player) });
   const body = {
     seats: state.seats.map((s) => s.player),
     theme: state.theme,
@@ -176,7 +191,7 @@ async function download(event) {
     const response = await request("GET", `/api/games/${state.id}/record`);
     const link = document.createElement("a");
     link.href = URL.createObjectURL(await response.blob());
-    link.download = `indigo-${state.id}.json`;
+    link.download = `${state.theme}-${state.id}.json`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   } catch (error) {
@@ -187,6 +202,12 @@ async function download(event) {
 // The page's colours and title follow the theme.
 function theme(name) {
   document.body.dataset.theme = name;
+  if (name === QG) {
+    $("#title").textContent = "Azul: Queen's Garden";
+    $("#subtitle").textContent = "(and Indigo)";
+    document.title = "Queen's Garden";
+    return;
+  }
   const garden = name === "butterfly-garden";
   $("#title").textContent = garden ? "Butterfly Garden" : "Indigo";
   $("#subtitle").textContent = garden ? "(Indigo)" : "& Butterfly Garden";
@@ -202,7 +223,7 @@ function newGame() {
   viewing = null;
   $("#board").replaceChildren();
   setMode("setup");
-  theme($("#theme").value);
+  theme($("#game").value === QG ? QG : $("#theme").value);
   say("");
 }
 
@@ -277,6 +298,8 @@ function drawBoard(svgText) {
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  board.classList.toggle("qg", svg.classList.contains("queens-garden"));
+  if (board.classList.contains("qg")) return qgBoard(svg);
   occupied = new Set(
     [...svg.querySelectorAll("g.tile")].map((g) => key(g.dataset.q, g.dataset.r)),
   );
@@ -372,6 +395,11 @@ function drawLog(log, upTo) {
 
 function drawHand() {
   const panel = $("#hand-panel");
+  $("#qg-panel").hidden = !(isQg() && humanToMove());
+  if (isQg()) {
+    panel.hidden = true;
+    return qgPanel();
+  }
   panel.hidden = !humanToMove();
   if (panel.hidden) return;
   if (state.hand[picked] !== tile) {
@@ -409,7 +437,7 @@ function turnHand() {
 }
 
 function legalHere() {
-  if (!humanToMove() || tile === null) return null;
+  if (!humanToMove() || tile === null || isQg()) return null;
   return new Set(state.legal[tile][rotation].map(([q, r]) => key(q, r)));
 }
 
@@ -441,7 +469,7 @@ function markCells() {
 }
 
 function rotate(step) {
-  if (!humanToMove()) return;
+  if (!humanToMove() || isQg()) return;
   rotation = (rotation + step + 6) % 6;
   turnHand();
   markCells();
@@ -634,6 +662,10 @@ function stepBy(step) {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("#players").addEventListener("change", seatInputs);
+  $("#game").addEventListener("change", () => {
+    seatInputs();
+    if (!state) theme($("#game").value === QG ? QG : $("#theme").value);
+  });
   $("#theme").addEventListener("change", () => {
     if (!state) theme($("#theme").value);
   });

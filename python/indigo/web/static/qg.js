@@ -1,0 +1,170 @@
+// Queen's Garden on the page (loaded after app.js, whose state, api, run, show, runBots and say
+// it uses). The rules stay on the server: state.choices holds the legal moves grouped for clicks
+// (indigo.qg_choices.move_choices): take -> attribute -> tree, tile/exp -> kind -> cell -> tree,
+// where a tree is {move} or {prompt, options: [{label, ...tree}]}: the questions still to ask.
+// A take is a click on an attribute; a placement a click on a stored tile (or expansion) and
+// then on an outlined free space; then any question (slot, payment) is answered by a button.
+"use strict";
+
+const ATTRIBUTES = ["bl", "ye", "lg", "dg", "lp", "dp", "1", "2", "3", "4", "5", "6"];
+const ATTRIBUTE_NAMES = {
+  bl: "blue", ye: "yellow", lg: "light green", dg: "dark green", lp: "light purple",
+  dp: "dark purple", 1: "tree", 2: "bird", 3: "butterfly", 4: "flower", 5: "plant", 6: "lily",
+};
+let qgPicked = null; // {action: "tile" | "exp", kind} once a stored hexagon is clicked
+let qgDiscards = null; // while choosing what a pass discards: [{kind, expansion, node}]
+
+function qgReset() {
+  qgPicked = null;
+  qgDiscards = null;
+  $("#qg-discard").setAttribute("aria-pressed", "false");
+  $("#qg-question").hidden = true;
+}
+
+// The person's storage and garden in the picture: clicks pick, outline and place.
+function qgBoard(svg) {
+  qgReset();
+  if (!humanToMove()) return;
+  const seat = String(state.to_move);
+  const choices = state.choices;
+  for (const [cls, action] of [["stored-tile", "tile"], ["stored-expansion", "exp"]]) {
+    for (const node of svg.querySelectorAll(`g.${cls}[data-seat="${seat}"]`)) {
+      node.classList.add("pickable");
+      node.addEventListener("click", () => qgPick(action, node));
+    }
+  }
+  for (const space of svg.querySelectorAll(`polygon.free[data-seat="${seat}"]`)) {
+    space.addEventListener("click", () => qgPlace(space));
+  }
+}
+
+function qgPick(action, node) {
+  if (document.body.dataset.state !== "your-turn") return;
+  const kind = node.dataset.kind;
+  if (qgDiscards !== null) return qgToggleDiscard(action, node);
+  const cells = state.choices[action][kind];
+  if (!cells) {
+    return say(`Your ${action === "exp" ? "expansion" : "tile"} ${kind} fits no free space ` +
+      "now (or you cannot pay for it).", true);
+  }
+  qgPicked = { action, kind };
+  $("#qg-question").hidden = true;
+  const svg = $("#board svg");
+  for (const old of svg.querySelectorAll(".chosen")) old.classList.remove("chosen");
+  node.classList.add("chosen");
+  const seat = String(state.to_move);
+  for (const space of svg.querySelectorAll(`polygon.free[data-seat="${seat}"]`)) {
+    const ok = space.dataset.cell in cells;
+    space.classList.toggle("legal", ok);
+    space.classList.toggle("dimmed", !ok);
+  }
+  say(`${kind}: click an outlined free space (${Object.keys(cells).length} possible).`);
+}
+
+function qgPlace(space) {
+  if (document.body.dataset.state !== "your-turn") return;
+  if (qgPicked === null) return say("First click a tile or an expansion in your storage.", true);
+  const tree = state.choices[qgPicked.action][qgPicked.kind][space.dataset.cell];
+  if (!tree) return say(`${qgPicked.kind} may not go on ${space.dataset.cell}.`, true);
+  qgFollow(tree);
+}
+
+function qgToggleDiscard(action, node) {
+  const at = qgDiscards.findIndex((d) => d.node === node);
+  if (at >= 0) {
+    qgDiscards.splice(at, 1);
+    node.classList.remove("chosen");
+  } else {
+    qgDiscards.push({ kind: node.dataset.kind, expansion: action === "exp", node });
+    node.classList.add("chosen");
+  }
+  const names = qgDiscards.map((d) => d.kind + (d.expansion ? "x" : ""));
+  say(names.length ? `Pass discards ${names.join(" ")}: press Pass.` : "Nothing to discard.");
+}
+
+// A tree of questions: ask until one move is left, then play it.
+function qgFollow(tree) {
+  if (tree.move) return qgSend(tree.move);
+  $("#qg-question").hidden = false;
+  $("#qg-prompt").textContent = tree.prompt[0].toUpperCase() + tree.prompt.slice(1);
+  const buttons = tree.options.map((option) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = option.label;
+    button.dataset.option = option.label;
+    button.addEventListener("click", () => qgFollow(option));
+    return button;
+  });
+  $("#qg-options").replaceChildren(...buttons);
+  say(tree.prompt);
+}
+
+async function qgSend(move) {
+  qgReset();
+  await run(async () => {
+    const answer = await api("POST", `/api/games/${state.id}/moves`, {
+      seat: state.to_move,
+      move,
+    });
+    await present(answer.results[0], answer.state);
+    show(answer.state);
+    await runBots();
+  });
+}
+
+// The side panel: the attributes that may be taken, buy and pass.
+function qgPanel() {
+  if (!humanToMove()) return;
+  const choices = state.choices;
+  const buttons = ATTRIBUTES.map((attribute) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = attribute;
+    button.title = `take ${ATTRIBUTE_NAMES[attribute]}`;
+    button.dataset.attribute = attribute;
+    button.disabled = !(attribute in choices.take);
+    button.addEventListener("click", () => {
+      qgPicked = null;
+      qgFollow(choices.take[attribute]);
+    });
+    return button;
+  });
+  $("#qg-take").replaceChildren(...buttons);
+  $("#qg-buy").disabled = choices.buy.length === 0;
+  $("#qg-pass").disabled = !choices.pass;
+}
+
+function qgBuy() {
+  if (!isQg() || !humanToMove()) return;
+  qgFollow({
+    prompt: "buy into which area?",
+    options: state.choices.buy.map((area) => ({ label: area, move: `buy ${area}` })),
+  });
+}
+
+function qgDiscardMode() {
+  if (!isQg() || !humanToMove()) return;
+  const on = qgDiscards === null;
+  for (const old of document.querySelectorAll("#board .chosen")) old.classList.remove("chosen");
+  qgPicked = null;
+  qgDiscards = on ? [] : null;
+  $("#qg-discard").setAttribute("aria-pressed", String(on));
+  say(on ? "Click the stored tiles and expansions to discard, then press Pass." : "");
+}
+
+function qgPass() {
+  if (!isQg() || !humanToMove()) return;
+  const discards = (qgDiscards || []).map((d) => d.kind + (d.expansion ? "x" : ""));
+  qgSend(["pass", ...discards].join(" "));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("#qg-buy").addEventListener("click", qgBuy);
+  $("#qg-discard").addEventListener("click", qgDiscardMode);
+  $("#qg-pass").addEventListener("click", qgPass);
+  $("#qg-cancel").addEventListener("click", () => {
+    qgReset();
+    if (state) show(state);
+    say("");
+  });
+});
