@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from indigo import queens_garden as qg
+from indigo.cli import main
 from indigo.qg_choices import candidates, move_choices, next_question, split_move
 from indigo.qg_play import QgTerminalPlay
+from indigo.render import qg_svg
 from indigo.table import make_qg_bot, parse_seats
 
 
@@ -241,3 +243,47 @@ def test_bots_by_spec() -> None:
         QgTerminalPlay(
             qg.Rules(3), ["human", "random"], seed=1, stdin=io.StringIO(), out=io.StringIO()
         )
+
+
+def test_cli_play_queens_garden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("take\n1\n1\n1\nmoves\nquit\n"))
+    argv = ["play", "--game", "queens-garden", "--seed", "5", "--save", str(target)]
+    assert main([*argv, "--no-colour"]) == 0
+    out = capsys.readouterr().out
+    assert "Queen's Garden: P0 human, P1 random; seed 5" in out
+    assert "take which attribute" in out
+    game = qg.Game.from_record(target.read_text(encoding="utf-8"))
+    assert game.moves_played >= 1
+    assert game.moves[0].action == "take"
+
+
+def test_cli_play_queens_garden_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--game", "queens-garden", "--players", "human,greedy"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("indigo: error: ")
+    assert "Queen's Garden bot" in err[0]
+
+
+def test_cli_render_a_queens_garden_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _played(6, 40)
+    path = tmp_path / "record.json"
+    path.write_text(game.record_json(), encoding="utf-8")
+    assert main(["render", str(path)]) == 0
+    assert capsys.readouterr().out == qg_svg.game_svg(qg.Game.from_record(game.to_record()))
+    assert main(["render", str(path), "--move", "10", "-o", str(tmp_path / "ten.svg")]) == 0
+    ten = (tmp_path / "ten.svg").read_text(encoding="utf-8")
+    assert 'data-moves="10"' in ten
+    assert main(["render", str(path), "-o", str(tmp_path / "end.png")]) == 0
+    assert (tmp_path / "end.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert main(["render", str(path), "--move", "41"]) == 2
+    assert "--move: move must be from 0 to 40" in capsys.readouterr().err
+    bad = {**game.to_record(), "moves": ["take zz"]}
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    assert main(["render", str(path)]) == 2
+    assert capsys.readouterr().err.startswith("indigo: error: ")

@@ -19,7 +19,6 @@ A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
@@ -29,17 +28,9 @@ from indigo.play import _is_tty
 from indigo.qg_choices import Question, candidates, next_question
 from indigo.queens_garden import Game, Move, Rules
 from indigo.render.queens_garden import final_text, position_text
-from indigo.table import (
-    HUMAN,
-    SEED_LIMIT,
-    CliError,
-    QgBot,
-    make_qg_bot,
-    parse_seats,
-    undo_to_person,
-)
+from indigo.table import HUMAN, QgBot, make_qg_bot, undo_to_person
 
-__all__ = ["HELP", "QgTerminalPlay", "play_queens_garden"]
+__all__ = ["HELP", "QgTerminalPlay"]
 
 HELP: Final = """\
   take ATTR       take every kind showing ATTR (bl ye lg dg lp dp, or a pattern 1..6); a kind
@@ -248,31 +239,7 @@ class QgTerminalPlay:
             self.say(f"error: {path}: {exc.strerror or exc}")
 
     def _finish(self) -> int:
+        """Save the record if asked (an :class:`OSError` if it cannot be written)."""
         if self.save is not None:
-            try:
-                self._save_record(self.save)
-            except OSError as exc:
-                raise CliError(f"{self.save}: {exc.strerror or exc}") from None
+            self._save_record(self.save)
         return 0
-
-
-def play_queens_garden(
-    players: str,
-    *,
-    seed: int | None,
-    save: str | None,
-    colour: bool,
-    stdin: TextIO,
-    out: TextIO,
-) -> int:
-    """``indigo play --game queens-garden``: ``players`` such as ``"human,random"``; a random
-    seed when ``seed`` is ``None``. Raises :class:`~indigo.table.CliError` for bad seats."""
-    try:
-        seats = parse_seats(players, game="queens-garden")
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    chosen = seed if seed is not None else random.randrange(SEED_LIMIT)
-    play = QgTerminalPlay(
-        Rules(len(seats)), seats, seed=chosen, stdin=stdin, out=out, colour=colour, save=save
-    )
-    return play.run()

@@ -1,6 +1,6 @@
-"""A game at a table of people and bots: seats, rules, seeds, the bot menu, and undo.
+"""A game at a table of people and bots: seats, rules, the bot menu, and undo.
 
-Shared by ``indigo play``, ``indigo demo`` and the web app (never imports :mod:`indigo.cli`).
+Shared by the terminal (:mod:`indigo.play`), the command line and the web app.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ __all__ = [
     "BOT_MENU",
     "HUMAN",
     "QG_BOT_MENU",
-    "SEED_LIMIT",
     "BotChoice",
-    "CliError",
     "QgBot",
     "demo_rules",
     "legal_cells",
@@ -29,12 +27,6 @@ __all__ = [
 
 HUMAN: Final = "human"
 """The seat spec of a person."""
-SEED_LIMIT: Final = 2**63
-"""Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
-
-
-class CliError(Exception):
-    """A user error of a command: reported as one line on stderr, exit status 2."""
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from indigo import (
 )
 from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
-from indigo.bots import BOT_NAMES, Bot
+from indigo.bots import BOT_NAMES, SEED_LIMIT, Bot
 from indigo.narration import end_reason, explain, move_log
 from indigo.records import JsonInputError, decode_json_object, parse_record
 from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
@@ -69,7 +69,6 @@ from indigo.table import (
     BOT_MENU,
     HUMAN,
     QG_BOT_MENU,
-    SEED_LIMIT,
     QgBot,
     demo_rules,
     legal_cells,
