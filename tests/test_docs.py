@@ -40,6 +40,7 @@ MODULES = [
     "indigo.envs.vector",
     "indigo.envs.openspiel",
     "indigo.queens_garden",
+    "indigo.qg_choices",
 ]
 
 

@@ -11,9 +11,9 @@
 ``indigo bench [--json] [--quick]`` (:mod:`indigo.cli.bench`)
     Time a fixed, seeded workload at every layer; print the figures and a checksum.
 ``indigo render RECORD.json [--move N] [-o OUT]`` (:mod:`indigo.cli.render`)
-    Draw a record's position as SVG or PNG.
-``indigo play --players human,greedy ...`` (:mod:`indigo.cli.play`)
-    Play in the terminal, people and bots at one table.
+    Draw a record's position (either game) as SVG or PNG.
+``indigo play [--game G] --players human,greedy ...`` (:mod:`indigo.cli.play`)
+    Play Indigo or Queen's Garden in the terminal, people and bots at one table.
 ``indigo serve [--host H] [--port P]`` (:mod:`indigo.cli.serve`)
     The web app.
 
