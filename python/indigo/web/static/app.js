@@ -109,7 +109,8 @@ function seatInputs() {
       option.title = choice.hint;
       select.append(option);
     }
-    const bot = menu.some((c) => c.spec === "greedy") ? "greedy" : menu[0]?.spec ?? HUMAN;
+    // Before the menu arrives every seat but the first asks for greedy, as the menu will.
+    const bot = menu.some((c) => c.spec === "greedy") ? "greedy" : menu[0]?.spec ?? "greedy";
     select.value = old[seat] ?? (seat === 0 ? HUMAN : bot);
     if (!select.value) select.value = bot;
     const hint = document.createElement("small");
