@@ -110,6 +110,9 @@ def test_every_piece_is_drawn(players: int, seed: int, moves: int | None) -> Non
     assert root.tag == f"{NS}svg"
     _check_all_drawn(game.snapshot(), root)
     assert game._repr_svg_() == svg
+    narrow = ET.fromstring(game_svg(game, narrow=True))
+    _check_all_drawn(game.snapshot(), narrow)
+    assert narrow.get("width") == "390"
 
 
 def test_free_spaces_are_the_empty_cells() -> None:

@@ -35,6 +35,8 @@ def test_create_shows_the_position_and_the_choices(client: TestClient) -> None:
     assert state["snapshot"] == game.snapshot()
     assert state["choices"] == json.loads(json.dumps(move_choices(game.legal_moves)))
     assert state["svg"].startswith('<svg xmlns="http://www.w3.org/2000/svg" class="queens-garden"')
+    assert state["svg_narrow"].startswith('<svg xmlns="http://www.w3.org/2000/svg" class="qu')
+    assert 'viewBox="0 0 390 ' in state["svg_narrow"]
     assert [s["score"] for s in state["seats"]] == [15, 15]
     assert state["log"] == []
     assert state["can_undo"] is False

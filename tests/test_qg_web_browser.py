@@ -109,11 +109,17 @@ def test_play_a_whole_queens_garden_game(
                 box = page.locator(control).first.bounding_box()
                 assert box is not None
                 assert box["y"] + box["height"] <= viewport["height"], control
-        else:  # big enough to tap
+        else:  # big enough to tap; the narrow picture fills the width, one seat under another
             for control in ("#qg-take button", "#qg-pass", "#undo"):
                 box = page.locator(control).first.bounding_box()
                 assert box is not None
                 assert min(box["width"], box["height"]) >= 44, control
+            board = page.locator("#board svg.queens-garden").bounding_box()
+            assert board is not None
+            assert viewport["width"] * 0.9 <= board["width"] <= viewport["width"]
+            space = page.locator('#board polygon.free[data-seat="0"]').first.bounding_box()
+            assert space is not None
+            assert space["width"] >= 42, space  # a hexagon: 45 units at 390 units to ~380 px
 
         made: dict[str, int] = {}
         undone = reloaded = False

@@ -41,6 +41,7 @@ from indigo.queens_garden import COLOURS, DEFAULT_WHEEL, Game, kind_colour, kind
 
 __all__ = [
     "COLOUR_FILL",
+    "NARROW_SCALE",
     "cell_position",
     "game_at",
     "game_svg",
@@ -58,7 +59,11 @@ _D: Final = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 _DECORATIONS: Final = ("statue", "bench") * 3
 _CELL: Final = 15.0  # circumradius of a garden position
 _SMALL: Final = 11.0  # circumradius of a hexagon in storage and the display
-_GARDEN_W: Final = 260.0
+_GARDEN_W: Final = 260.0  # a seat's block: heading, garden, storage
+_BLOCK_H: Final = 360.0
+_NARROW_W: Final = 390.0
+NARROW_SCALE: Final = 1.5
+"""How much larger the narrow layout draws each seat (a garden hexagon 45 units wide)."""
 _PAPER: Final = "#fbf8ef"
 _LINE: Final = "#6b6455"
 
@@ -296,16 +301,22 @@ def _storage(seat: int, storage: Mapping[str, Any], left: float, top: float) -> 
     return out
 
 
-def _display(snap: Mapping[str, Any], left: float, top: float, stack_size: int) -> list[str]:
+def _display(
+    snap: Mapping[str, Any], left: float, top: float, stack_size: int, per_row: int | None
+) -> list[str]:
     """The round's slots 0..S-1: the stack (top with its tiles, hidden ones under it) and the
-    expansions that left it (face down with tiles, face up with their printed hexagon)."""
+    expansions that left it (face down with tiles, face up with their printed hexagon). In one
+    row after the label, or ``per_row`` to a row under it."""
     out = ['<g class="display">', _text(left, top + 12, "Display", 13, font_weight="bold")]
     by_slot = {e["slot"]: e for e in snap["display"]}
     stack = snap["stack"]
     width = 70.0
     for slot in range(stack_size):
-        x = left + 70 + slot * (width + 8)
-        y = top
+        if per_row is None:
+            x, y = left + 70 + slot * (width + 8), top
+        else:
+            x = left + (slot % per_row) * (width + 8)
+            y = top + 20 + (slot // per_row) * 100
         if stack is not None and slot == stack["slot"]:
             state, tiles, kind = "top", stack["tiles"], None
         elif stack is not None and stack["slot"] < slot <= stack["slot"] + stack["below"]:
@@ -373,65 +384,81 @@ def _wheel(snap: Mapping[str, Any], wheel: list[list[str]], left: float, top: fl
     return out
 
 
+def _seat_block(
+    snap: Mapping[str, Any], seat: int, name: str, left: float, top: float, scale: float
+) -> list[str]:
+    """Seat ``seat``'s heading, garden and storage, :data:`_GARDEN_W` by :data:`_BLOCK_H`
+    before ``scale``, with its top left corner at (left, top)."""
+    to_move = snap["to_move"] == seat
+    passed = snap["passed"][seat] and not snap["over"]
+    tags = (" \u2014 to move" if to_move else "") + (" \u2014 passed" if passed else "")
+    score = snap["scores"][seat]
+    won = seat in snap["winners"]
+    frame = (
+        f'<rect x="-4" y="-4" width="{_fmt(_GARDEN_W - 8)}" height="{_fmt(_BLOCK_H - 2)}" '
+        f'rx="8" fill="none" stroke="#c0392b" stroke-width="2"/>'
+    )
+    crown = " \u2605 winner" if won else ""
+    heading = f"{name}: {score} points{crown}{tags}"
+    winner = "true" if won else None
+    return [
+        f'<g class="seat"{_attrs(data_seat=seat)} '
+        f'transform="translate({_fmt(left)} {_fmt(top)}) scale({_fmt(scale)})">',
+        f'<g class="score"{_attrs(data_seat=seat, data_score=score, data_winner=winner)}>'
+        + (frame if to_move else "")
+        + _text(4, 14, heading, 13, font_weight="bold")
+        + "</g>",
+        *_garden(seat, snap["gardens"][seat], _GARDEN_W / 2 - 6, 150),
+        *_storage(seat, snap["storage"][seat], 4, 282),
+        "</g>",
+    ]
+
+
 def position_svg(
-    snap: Mapping[str, Any], *, wheel: list[list[str]] | None = None, seats: list[str] | None = None
+    snap: Mapping[str, Any],
+    *,
+    wheel: list[list[str]] | None = None,
+    seats: list[str] | None = None,
+    narrow: bool = False,
 ) -> str:
     """The position of snapshot ``snap`` as a standalone SVG. ``wheel`` is the rules' wheel
-    (default: :data:`~indigo.queens_garden.DEFAULT_WHEEL`); ``seats`` names the seats."""
+    (default: :data:`~indigo.queens_garden.DEFAULT_WHEEL`); ``seats`` names the seats.
+
+    Wide (the default): the display and the wheel on top, the seats side by side. ``narrow``
+    (for phones): one column, the display's slots four to a row, each seat below the other
+    drawn :data:`NARROW_SCALE` times larger, so a hexagon stays big enough to tap."""
     players: int = snap["players"]
     table = [list(r) for r in (wheel or DEFAULT_WHEEL)]
     stack_size = {2: 5, 3: 7, 4: 8}[players]
-    width = max(players * _GARDEN_W + 20, 70 + stack_size * 78 + 300)
     display_top = 40.0
-    gardens_top = display_top + 110
-    height = gardens_top + 300 + 60
+    if narrow:
+        width = _NARROW_W
+        rows = -(-stack_size // 4)
+        info_x, info_top = 10.0, display_top + 24 + rows * 100
+        gardens_top = info_top + 130
+        seat_step, scale = _BLOCK_H * NARROW_SCALE, NARROW_SCALE
+        height = gardens_top + players * seat_step
+    else:
+        width = max(players * _GARDEN_W + 20, 70 + stack_size * 78 + 300)
+        info_x, info_top = 70 + stack_size * 78 + 20, display_top
+        gardens_top = display_top + 130
+        seat_step, scale = 0.0, 1.0
+        height = gardens_top + _BLOCK_H
+    title = f"Queen's Garden \u2014 round {snap['round']} of 4, move {snap['moves_played']}"
     body: list[str] = [
         f'<rect width="{_fmt(width)}" height="{_fmt(height)}" fill="{_PAPER}"/>',
         _text(
-            10,
-            24,
-            f"Queen's Garden \u2014 round {snap['round']} of 4, move {snap['moves_played']}"
-            + (" \u2014 game over" if snap["over"] else ""),
-            16,
-            font_weight="bold",
+            10, 24, title + (" \u2014 game over" if snap["over"] else ""), 16, font_weight="bold"
         ),
     ]
-    body += _display(snap, 10, display_top, stack_size)
-    info_x = 70 + stack_size * 78 + 20
-    body.append(
-        _text(
-            info_x,
-            display_top + 12,
-            f"bag {snap['bag']} \u00b7 tower {len(snap['tower'])} \u00b7 supply {snap['supply']}",
-            12,
-            class_="piles",
-        )
-    )
-    body += _wheel(snap, table, info_x, display_top + 20)
-    winners = set(snap["winners"])
+    body += _display(snap, 10, display_top, stack_size, per_row=4 if narrow else None)
+    piles = f"bag {snap['bag']} \u00b7 tower {len(snap['tower'])} \u00b7 supply {snap['supply']}"
+    body.append(_text(info_x, info_top + 12, piles, 12, class_="piles"))
+    body += _wheel(snap, table, info_x, info_top + 20)
     for seat in range(players):
-        left = 10 + seat * _GARDEN_W
         name = f"P{seat}" + (f" {seats[seat]}" if seats is not None else "")
-        to_move = snap["to_move"] == seat
-        passed = snap["passed"][seat] and not snap["over"]
-        tags = (" \u2014 to move" if to_move else "") + (" \u2014 passed" if passed else "")
-        score = snap["scores"][seat]
-        won = " \u2605 winner" if seat in winners else ""
-        frame = (
-            f'<rect x="{_fmt(left - 4)}" y="{_fmt(gardens_top - 4)}" '
-            f'width="{_fmt(_GARDEN_W - 8)}" height="{_fmt(height - gardens_top - 2)}" rx="8" '
-            f'fill="none" stroke="#c0392b" stroke-width="2"/>'
-        )
-        winner = "true" if seat in winners else None
-        heading = f"{name}: {score} points{won}{tags}"
-        body.append(
-            f'<g class="score"{_attrs(data_seat=seat, data_score=score, data_winner=winner)}>'
-            + (frame if to_move else "")
-            + _text(left + 4, gardens_top + 14, heading, 13, font_weight="bold")
-            + "</g>"
-        )
-        body += _garden(seat, snap["gardens"][seat], left + _GARDEN_W / 2 - 6, gardens_top + 150)
-        body += _storage(seat, snap["storage"][seat], left + 4, gardens_top + 282)
+        left = 6 if narrow else 10 + seat * _GARDEN_W
+        body += _seat_block(snap, seat, name, left, gardens_top + seat * seat_step, scale)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="queens-garden" '
         f'data-moves="{snap["moves_played"]}" data-round="{snap["round"]}" '
@@ -453,7 +480,10 @@ def game_at(game: Game, move: int) -> Game:
     return copy
 
 
-def game_svg(game: Game, *, move: int | None = None, seats: list[str] | None = None) -> str:
-    """``game`` (after ``move`` moves, default all) as a standalone SVG."""
+def game_svg(
+    game: Game, *, move: int | None = None, seats: list[str] | None = None, narrow: bool = False
+) -> str:
+    """``game`` (after ``move`` moves, default all) as a standalone SVG (see
+    :func:`position_svg`)."""
     shown = game if move is None else game_at(game, move)
-    return position_svg(shown.snapshot(), wheel=game.rules.wheel, seats=seats)
+    return position_svg(shown.snapshot(), wheel=game.rules.wheel, seats=seats, narrow=narrow)

@@ -130,6 +130,9 @@ def qg_view_json(
         "snapshot": snapshot,
         "last": last,
         "svg": position_svg(snapshot, wheel=game.rules.wheel, seats=list(names)),
+        "svg_narrow": position_svg(
+            snapshot, wheel=game.rules.wheel, seats=list(names), narrow=True
+        ),
     }
 
 

@@ -272,7 +272,7 @@ function show(newState) {
   chosen = null;
   if (gameInAddress() !== state.id) history.replaceState(null, "", `#/game/${state.id}`);
   theme(state.theme);
-  drawBoard(state.svg);
+  drawBoard(pictureOf(state));
   drawScores(state);
   drawHand();
   drawLog(state.log, state.moves);
@@ -291,6 +291,10 @@ function settle() {
 function humanToMove() {
   return viewing === null && state && !state.over && state.to_move_player === HUMAN;
 }
+
+// The picture for this window: a Queen's Garden view also has one for phones (one column).
+const NARROW = window.matchMedia("(max-width: 800px)");
+const pictureOf = (view) => (view.svg_narrow && NARROW.matches ? view.svg_narrow : view.svg);
 
 function drawBoard(svgText) {
   const board = $("#board");
@@ -575,7 +579,7 @@ function present(result, next) {
 }
 
 function animate(result, next) {
-  drawBoard(next.svg);
+  drawBoard(pictureOf(next));
   const speed = Number($("#speed").value);
   const svg = $("#board svg");
   if (!speed || !result.paths.length) return Promise.resolve();
@@ -643,7 +647,7 @@ async function view(move) {
     const position = await api("GET", `/api/games/${state.id}/view?move=${move}`);
     viewing = move;
     chosen = null;
-    drawBoard(position.svg);
+    drawBoard(pictureOf(position));
     drawScores(position);
     drawHand();
     drawEnd(position);
