@@ -893,14 +893,27 @@ impl Position {
         let seat = usize::from(self.to_move);
         let storage = &self.storages[seat];
         let garden = &self.gardens[seat];
+        // Petals of empty areas take a stored expansion's printed hexagon.
+        let petals = if storage.expansion_count() == 0 {
+            0
+        } else {
+            Area::all()
+                .filter(|&a| garden.area(a) == AreaState::Empty)
+                .fold(0u64, |m, a| {
+                    m | (0b111_1111 << a.centre().index()) & !(1 << a.centre().index())
+                })
+        };
+        let allowed = garden.allowed_kinds(garden.free_mask() | petals);
+        // The cells of `within` where kind `k` may go.
+        let cells_for = |k: Kind, within: u64| {
+            cells_of(within).filter(move |c| allowed[usize::from(c.index())] >> k.id() & 1 != 0)
+        };
         let mut payments = PaymentBuffer::new();
         for k in Kind::all() {
             if storage.count(k) == 0 {
                 continue;
             }
-            let mut cells = cells_of(garden.free_mask())
-                .filter(|&c| garden.check_rules(k, c).is_ok())
-                .peekable();
+            let mut cells = cells_for(k, garden.free_mask()).peekable();
             if cells.peek().is_none() {
                 continue;
             }
@@ -916,27 +929,18 @@ impl Position {
             }
         }
         for k in storage.expansions() {
-            let mut filled = false;
-            for area in Area::all() {
-                if garden.area(area) != AreaState::Empty {
-                    continue;
-                }
-                for petal in 0..6 {
-                    let cell = area.petal(petal);
-                    if garden.check_rules(k, cell).is_err() {
-                        continue;
-                    }
-                    if !filled {
-                        payments.fill(storage, k);
-                        filled = true;
-                    }
-                    for &payment in payments.as_slice() {
-                        out.push(Move::Exp {
-                            kind: k,
-                            cell,
-                            payment,
-                        });
-                    }
+            let mut cells = cells_for(k, petals).peekable();
+            if cells.peek().is_none() {
+                continue;
+            }
+            payments.fill(storage, k);
+            for cell in cells {
+                for &payment in payments.as_slice() {
+                    out.push(Move::Exp {
+                        kind: k,
+                        cell,
+                        payment,
+                    });
                 }
             }
         }
@@ -1468,21 +1472,22 @@ impl PaymentBuffer {
         let mut nc = 0;
         let mut pattern = [0u8; 12];
         let mut np = 0;
-        for k in Kind::all() {
-            if k == placed {
-                continue;
-            }
-            let list: (&mut [u8; 12], &mut usize) = if k.colour() == placed.colour() {
-                (&mut colour, &mut nc)
-            } else if k.value() == placed.value() {
-                (&mut pattern, &mut np)
-            } else {
-                continue;
-            };
-            for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
-                if storage.holds(h) {
-                    list.0[*list.1] = h.code();
-                    *list.1 += 1;
+        for i in 0..6u8 {
+            for (k, list, n) in [
+                (6 * placed.colour().index() + i, &mut colour, &mut nc),
+                (placed.value().get() - 1 + 6 * i, &mut pattern, &mut np),
+            ] {
+                if k == placed.id() {
+                    continue;
+                }
+                let k = Kind::new(k).unwrap_or(placed);
+                if storage.count(k) > 0 {
+                    list[*n] = Hexagon::Tile(k).code();
+                    *n += 1;
+                }
+                if storage.has_expansion(k) {
+                    list[*n] = Hexagon::Expansion(k).code();
+                    *n += 1;
                 }
             }
         }

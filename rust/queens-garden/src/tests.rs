@@ -817,3 +817,51 @@ fn moves_play_from_notation() {
     assert_eq!(game.moves_played(), 1);
     assert!(game.position().is_legal(&Move::PASS));
 }
+
+/// The bulk placement check of the move generator agrees with `check_rules` on every free
+/// cell and petal of an empty area, for every kind, along random seeded games.
+#[test]
+fn bulk_placement_check_agrees_with_check_rules() {
+    for seed in 0..6u64 {
+        let mut game = Game::from_seed(rules(2 + (seed % 3) as u8), seed);
+        let mut rng = pyrandom::PyRandom::from_u64(seed);
+        while !game.position().is_over() {
+            for seat in 0..game.rules().players() {
+                let g = game.position().garden(seat);
+                let candidates: Vec<Cell> = Cell::all()
+                    .filter(|&c| {
+                        g.is_free(c)
+                            || c.area().is_some_and(|a| {
+                                c.petal().is_some() && g.area(a) == AreaState::Empty
+                            })
+                    })
+                    .collect();
+                let mask = candidates.iter().fold(0u64, |m, c| m | 1 << c.index());
+                let allowed = g.allowed_kinds(mask);
+                for cell in candidates {
+                    for kind in Kind::all() {
+                        assert_eq!(
+                            allowed[usize::from(cell.index())] >> kind.id() & 1 != 0,
+                            g.check_rules(kind, cell).is_ok(),
+                            "{kind} on {cell}"
+                        );
+                    }
+                }
+            }
+            // Prefer placements so that gardens fill up.
+            let legal = game.legal_moves();
+            let placements: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Tile { .. } | Move::Exp { .. }))
+                .collect();
+            let pool = if placements.is_empty() || rng.randbelow(4) == 0 {
+                &legal
+            } else {
+                &placements
+            };
+            let mv = pool[rng.randbelow(pool.len() as u32) as usize];
+            game.play(&mv).unwrap();
+        }
+    }
+}
