@@ -141,6 +141,27 @@ struct Groups {
     kinds: [u64; 2 * CELL_COUNT],
 }
 
+impl Groups {
+    /// The kinds of the distinct groups holding the cells of `next_to` (labelled by `labels`),
+    /// if those groups hold pairwise different kinds; else `Err` with the kinds found twice.
+    fn joined(&self, next_to: u64, labels: &[u8; CELL_COUNT]) -> Result<u64, u64> {
+        let mut seen = 0u64;
+        let mut twice = 0u64;
+        let mut joined = [u8::MAX; 6];
+        for (i, c) in cells_of(next_to).enumerate() {
+            let label = labels[usize::from(c.index())];
+            if joined.contains(&label) {
+                continue;
+            }
+            joined[i] = label;
+            let kinds = self.kinds[usize::from(label)];
+            twice |= seen & kinds;
+            seen |= kinds;
+        }
+        if twice == 0 { Ok(seen) } else { Err(twice) }
+    }
+}
+
 /// One garden: the fountain board and six areas.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Garden {
@@ -245,31 +266,29 @@ impl Garden {
     /// # Errors
     /// Which rule fails.
     pub fn check_rules(&self, kind: Kind, cell: Cell) -> Result<(), PlacementError> {
-        let bit = 1u64 << cell.index();
-        let around = NEIGHBOUR_MASKS[usize::from(cell.index())];
+        let around = NEIGHBOUR_MASKS[usize::from(cell.index())] & self.hexagon_mask();
         let colour = usize::from(kind.colour().index());
         let value = usize::from(kind.value().get() - 1);
         let (same_colour, same_value) = (self.colours[colour], self.values[value]);
-        if around & self.hexagon_mask() != 0 && around & (same_colour | same_value) == 0 {
+        if around != 0 && around & (same_colour | same_value) == 0 {
             return Err(PlacementError::NoSharedNeighbour { kind, cell });
         }
-        for (within, is_colour) in [(same_colour, true), (same_value, false)] {
-            if around & within == 0 {
-                continue;
-            }
-            let group = component(bit, within | bit) & !bit;
-            let mut seen = 1u64 << kind.id();
-            for c in cells_of(group) {
-                let k = self.cells[usize::from(c.index())];
-                if seen & (1 << k) != 0 {
-                    return Err(PlacementError::DuplicateInGroup {
-                        kind,
-                        cell,
-                        duplicate: Kind::new(k).unwrap_or(kind),
-                        colour: is_colour,
-                    });
-                }
-                seen |= 1 << k;
+        let groups = self.groups();
+        for (within, labels, is_colour) in [
+            (same_colour, &groups.colour_group, true),
+            (same_value, &groups.value_group, false),
+        ] {
+            let twice = match groups.joined(around & within, labels) {
+                Ok(kinds) => kinds & (1 << kind.id()),
+                Err(twice) => twice,
+            };
+            if twice != 0 {
+                return Err(PlacementError::DuplicateInGroup {
+                    kind,
+                    cell,
+                    duplicate: Kind::new(twice.trailing_zeros() as u8).unwrap_or(kind),
+                    colour: is_colour,
+                });
             }
         }
         Ok(())
@@ -329,20 +348,7 @@ impl Garden {
                             continue;
                         }
                         share |= kinds_of;
-                        let mut seen = 0u64;
-                        let mut joined = [u8::MAX; 6];
-                        let mut clash = false;
-                        for (i, c) in cells_of(next_to).enumerate() {
-                            let label = labels[usize::from(c.index())];
-                            if joined.contains(&label) {
-                                continue;
-                            }
-                            joined[i] = label;
-                            let kinds = groups.kinds[usize::from(label)];
-                            clash |= seen & kinds != 0;
-                            seen |= kinds;
-                        }
-                        bad |= if clash { kinds_of } else { seen };
+                        bad |= groups.joined(next_to, labels).unwrap_or(kinds_of);
                     }
                 }
                 share & !bad
