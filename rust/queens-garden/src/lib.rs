@@ -62,7 +62,7 @@ pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
 pub use moves::{Choices, Discards, Hexagon, Move, MoveParseError, Payment};
 pub use position::{
     Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, Phase, Position,
-    RefillError, SetupError, StackView, TILE_TOTAL, seeded_setup,
+    RefillError, SetupError, StackView, TILE_TOTAL, check_bag, check_expansions, seeded_setup,
 };
 pub use record::{ErrorAt, RecordError, read_record, read_record_value, snapshot, write_record};
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};

@@ -423,6 +423,41 @@ fn counts(ids: impl IntoIterator<Item = u8>) -> [u32; KIND_COUNT] {
     c
 }
 
+/// `Some` message if `kinds` is not `copies` of each of the 36 kinds (`what` names the list).
+fn multiset_error(kinds: &[Kind], copies: u32, what: &str) -> Option<String> {
+    let total = KIND_COUNT * copies as usize;
+    if kinds.len() != total {
+        return Some(format!(
+            "{what} must hold {total} kinds, not {}",
+            kinds.len()
+        ));
+    }
+    let c = counts(kinds.iter().map(|k| k.id()));
+    let k = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != copies)?;
+    Some(format!(
+        "{what} must hold each kind exactly {copies} times, but holds {} {} times",
+        kind(k),
+        c[usize::from(k)]
+    ))
+}
+
+/// Checks a bag: the 108 tiles, each kind three times.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_bag(bag: &[Kind]) -> Result<(), SetupError> {
+    multiset_error(bag, 3, "the bag").map_or(Ok(()), |m| Err(SetupError::Bag(m)))
+}
+
+/// Checks an expansion order: the 36 kinds, each once.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_expansions(expansions: &[Kind]) -> Result<(), SetupError> {
+    multiset_error(expansions, 1, "the expansions")
+        .map_or(Ok(()), |m| Err(SetupError::Expansions(m)))
+}
+
 /// The seeded set-up (crate docs): the bag, then the expansions, from one `random.Random(seed)`.
 pub fn seeded_setup(seed: u64) -> ([Kind; TILE_TOTAL], [Kind; EXPANSION_TOTAL]) {
     let mut rng = PyRandom::from_u64(seed);
@@ -449,34 +484,8 @@ impl Position {
         expansions: &[Kind],
         chance: Chance,
     ) -> Result<Position, SetupError> {
-        if bag.len() != TILE_TOTAL {
-            return Err(SetupError::Bag(format!(
-                "the bag must hold {TILE_TOTAL} tiles, not {}",
-                bag.len()
-            )));
-        }
-        let c = counts(bag.iter().map(|k| k.id()));
-        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 3) {
-            return Err(SetupError::Bag(format!(
-                "the bag must hold each kind 3 times, but holds {} {} times",
-                kind(k),
-                c[usize::from(k)]
-            )));
-        }
-        if expansions.len() != EXPANSION_TOTAL {
-            return Err(SetupError::Expansions(format!(
-                "there must be {EXPANSION_TOTAL} expansions, not {}",
-                expansions.len()
-            )));
-        }
-        let c = counts(expansions.iter().map(|k| k.id()));
-        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 1) {
-            return Err(SetupError::Expansions(format!(
-                "the expansions must hold each kind once, but hold {} {} times",
-                kind(k),
-                c[usize::from(k)]
-            )));
-        }
+        check_bag(bag)?;
+        check_expansions(expansions)?;
         let stack = rules.stack_size();
         let mut p = Position {
             rules,
