@@ -118,7 +118,8 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
         return fail("moves", "must be a list of move strings (possibly empty)");
     };
     let mut game = Game::new(rules, &bag, &expansions, refills)
-        .unwrap_or_else(|_| unreachable!("the bag and the expansions were checked"));
+        .unwrap_or_else(|_| unreachable!("the bag and the expansions were checked"))
+        .with_seed(record.get("seed").and_then(Value::as_u64));
     for (i, value) in moves.iter().enumerate() {
         let at = ErrorAt::Move(i);
         let err = |message: String| RecordError {

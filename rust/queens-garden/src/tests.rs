@@ -581,6 +581,8 @@ fn a_record_round_trips_through_the_writer() {
     assert_eq!(again.to_record()["moves"], record["moves"]);
     assert_eq!(again.to_record()["refills"], record["refills"]);
     assert_eq!(record["seed"], 11);
+    assert_eq!(again.seed(), Some(11));
+    assert_eq!(again.to_record(), record);
 }
 
 #[test]
