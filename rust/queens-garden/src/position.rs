@@ -596,6 +596,16 @@ impl Position {
         &self.scores[..self.seats()]
     }
 
+    /// Every seat's storage, by seat.
+    pub fn storages(&self) -> &[Storage] {
+        &self.storages[..self.seats()]
+    }
+
+    /// Every seat's garden, by seat.
+    pub fn gardens(&self) -> &[Garden] {
+        &self.gardens[..self.seats()]
+    }
+
     /// A seat's storage.
     ///
     /// # Panics
