@@ -938,13 +938,11 @@ impl Position {
             }
             payments.fill(storage, k);
             for cell in cells {
-                for &payment in payments.as_slice() {
-                    out.push(Move::Tile {
-                        kind: k,
-                        cell,
-                        payment,
-                    });
-                }
+                out.extend(payments.as_slice().iter().map(|&payment| Move::Tile {
+                    kind: k,
+                    cell,
+                    payment,
+                }));
             }
         }
         for k in storage.expansions() {
@@ -954,13 +952,11 @@ impl Position {
             }
             payments.fill(storage, k);
             for cell in cells {
-                for &payment in payments.as_slice() {
-                    out.push(Move::Exp {
-                        kind: k,
-                        cell,
-                        payment,
-                    });
-                }
+                out.extend(payments.as_slice().iter().map(|&payment| Move::Exp {
+                    kind: k,
+                    cell,
+                    payment,
+                }));
             }
         }
     }
@@ -1486,70 +1482,58 @@ impl PaymentBuffer {
             self.push(Payment::EMPTY);
             return;
         }
-        // Candidate codes sharing the colour, and sharing the pattern; ascending.
-        let mut colour = [0u8; 12];
-        let mut nc = 0;
-        let mut pattern = [0u8; 12];
-        let mut np = 0;
+        // The candidate discards, by code: (code, whether it shares the colour rather than the
+        // pattern). A payment takes all of its hexagons from one of the two families.
+        let mut candidates = [(0u8, false); 20];
+        let mut n = 0;
         for i in 0..6u8 {
-            for (k, list, n) in [
-                (6 * placed.colour().index() + i, &mut colour, &mut nc),
-                (placed.value().get() - 1 + 6 * i, &mut pattern, &mut np),
+            for (k, same_colour) in [
+                (6 * placed.colour().index() + i, true),
+                (placed.value().get() - 1 + 6 * i, false),
             ] {
-                if k == placed.id() {
+                let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
                     continue;
-                }
-                let k = Kind::new(k).unwrap_or(placed);
-                if storage.count(k) > 0 {
-                    list[*n] = Hexagon::Tile(k).code();
-                    *n += 1;
-                }
-                if storage.has_expansion(k) {
-                    list[*n] = Hexagon::Expansion(k).code();
-                    *n += 1;
+                };
+                for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
+                    if storage.holds(h) {
+                        candidates[n] = (h.code(), same_colour);
+                        n += 1;
+                    }
                 }
             }
         }
+        let candidates = &mut candidates[..n];
+        candidates.sort_unstable_by_key(|&(code, _)| code);
         let jokers = usize::from(storage.jokers());
         for j in 0..=v.min(jokers) {
-            let m = v - j;
-            let start = self.len;
-            if m == 0 {
-                self.push(Payment::from_sorted_codes(&[], j as u8));
-                continue;
-            }
             let mut chosen = [0u8; MAX_PAYMENT];
-            for list in [&colour[..nc], &pattern[..np]] {
-                self.combinations(list, m, 0, &mut chosen, 0, j as u8);
-            }
-            self.items[start..self.len].sort_unstable_by_key(|p| {
-                let mut key = [0u8; MAX_PAYMENT];
-                key[..p.codes().len()].copy_from_slice(p.codes());
-                key
-            });
+            self.combinations(candidates, (v - j, j as u8), 0, &mut chosen, 0, false);
         }
     }
 
-    /// Every `m`-subset of `list` (codes of different kinds), lexicographic.
+    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) whose hexagons are an
+    /// `m`-subset of `candidates` of pairwise different kinds and one family, in lexicographic
+    /// order of codes (the candidates are sorted by code).
     fn combinations(
         &mut self,
-        list: &[u8],
-        m: usize,
+        candidates: &[(u8, bool)],
+        shape: (usize, u8),
         from: usize,
         chosen: &mut [u8; MAX_PAYMENT],
         depth: usize,
-        jokers: u8,
+        family: bool,
     ) {
+        let (m, jokers) = shape;
         if depth == m {
             self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
             return;
         }
-        for i in from..list.len() {
-            if depth > 0 && list[i] / 2 == chosen[depth - 1] / 2 {
+        for (i, &(code, same_colour)) in candidates.iter().enumerate().skip(from) {
+            if depth > 0 && (same_colour != family || code / 2 == chosen[depth - 1] / 2) {
                 continue;
             }
-            chosen[depth] = list[i];
-            self.combinations(list, m, i + 1, chosen, depth + 1, jokers);
+            chosen[depth] = code;
+            self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
         }
     }
 }
