@@ -273,7 +273,7 @@ impl Garden {
         if around != 0 && around & (same_colour | same_value) == 0 {
             return Err(PlacementError::NoSharedNeighbour { kind, cell });
         }
-        let groups = self.groups();
+        let groups = self.groups_of(&[same_colour], &[same_value]);
         for (within, labels, is_colour) in [
             (same_colour, &groups.colour_group, true),
             (same_value, &groups.value_group, false),
@@ -296,6 +296,12 @@ impl Garden {
 
     /// Labels every colour group and pattern group once.
     fn groups(&self) -> Groups {
+        self.groups_of(&self.colours, &self.values)
+    }
+
+    /// Labels the groups of the given colours' and values' cell masks (the other cells keep
+    /// label 0, which callers never look at).
+    fn groups_of(&self, colours: &[u64], values: &[u64]) -> Groups {
         let mut groups = Groups {
             colour_group: [0; CELL_COUNT],
             value_group: [0; CELL_COUNT],
@@ -303,8 +309,8 @@ impl Garden {
         };
         let mut next = 0;
         for (masks, labels) in [
-            (&self.colours, &mut groups.colour_group),
-            (&self.values, &mut groups.value_group),
+            (colours, &mut groups.colour_group),
+            (values, &mut groups.value_group),
         ] {
             for &mask in masks {
                 let mut left = mask;
