@@ -1131,9 +1131,10 @@ impl Position {
             }
     }
 
-    /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]).
-    /// An illegal move leaves the position meaningless but never panics on the engine's side
-    /// of the contract.
+    /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]),
+    /// without checking it: for search. An illegal move leaves the position meaningless (and
+    /// may trip an overflow check in a debug build); use [`Position::apply`] for anything a
+    /// caller did not get from the legal-move list.
     ///
     /// # Errors
     /// Only a [`Chance::Listed`] position can fail, when the refill it needs is missing or
