@@ -1483,28 +1483,33 @@ impl PaymentBuffer {
             self.push(Payment::EMPTY);
             return;
         }
-        // The candidate discards, by code: (code, whether it shares the colour rather than the
-        // pattern). A payment takes all of its hexagons from one of the two families.
+        // The candidate discards in code order: (code, whether it shares the colour rather than
+        // the pattern). A payment takes all of its hexagons from one of the two families. In
+        // kind order the pattern's kinds come one per colour, the colour's six together.
         let mut candidates = [(0u8, false); 20];
         let mut n = 0;
-        for i in 0..6u8 {
-            for (k, same_colour) in [
-                (6 * placed.colour().index() + i, true),
-                (placed.value().get() - 1 + 6 * i, false),
-            ] {
-                let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
-                    continue;
-                };
-                for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
-                    if storage.holds(h) {
-                        candidates[n] = (h.code(), same_colour);
-                        n += 1;
-                    }
+        let colour = placed.colour().index();
+        let mut consider = |k: u8, same_colour: bool| {
+            let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
+                return;
+            };
+            for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
+                if storage.holds(h) {
+                    candidates[n] = (h.code(), same_colour);
+                    n += 1;
                 }
             }
+        };
+        for c in 0..6u8 {
+            if c == colour {
+                for value in 0..6 {
+                    consider(6 * c + value, true);
+                }
+            } else {
+                consider(6 * c + placed.value().get() - 1, false);
+            }
         }
-        let candidates = &mut candidates[..n];
-        candidates.sort_unstable_by_key(|&(code, _)| code);
+        let candidates = &candidates[..n];
         let jokers = usize::from(storage.jokers());
         for j in 0..=v.min(jokers) {
             let mut chosen = [0u8; MAX_PAYMENT];
