@@ -41,7 +41,7 @@ enum SlotState {
 }
 
 /// Where the refills come from (section 11.3).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Chance {
     /// Refill `k` (0-based) is the bag's and the tower's tiles sorted by kind, shuffled with
     /// CPython's `random.Random(seed + (k + 1) * 2**64)`.
@@ -376,8 +376,10 @@ pub enum DisplayExpansion {
     },
 }
 
-/// A full game position, hidden information (bag order, face-down kinds) included.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A full game position, hidden information (bag order, face-down kinds) included. Equal
+/// positions compare and hash equal (unused storage is kept zeroed); the move count and the
+/// last move are part of the position.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     rules: Rules,
     chance: Chance,
@@ -1262,6 +1264,7 @@ impl Position {
                 let len = usize::from(self.slot_len[s]);
                 if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
                     self.slot_tiles[s].copy_within(i + 1..len, i);
+                    self.slot_tiles[s][len - 1] = 0;
                     self.slot_len[s] -= 1;
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
@@ -1306,6 +1309,7 @@ impl Position {
                 .refill(usize::from(self.refills), &sorted[..n], &mut order[..n])?;
             on_refill(&order[..n]);
             self.bag[..n].copy_from_slice(&order[..n]);
+            self.bag[n..].fill(0);
             self.bag_start = 0;
             self.bag_end = n as u8;
             self.tower = [0; KIND_COUNT];
@@ -1378,6 +1382,7 @@ impl Position {
         self.first_passer = NOBODY;
         self.passed = [false; MAX_PLAYERS];
         self.slots = [SlotState::Stack; MAX_STACK];
+        self.slot_tiles = [[0; 4]; MAX_STACK];
         self.slot_len = [0; MAX_STACK];
         self.top = 0;
         self.give_tiles(on_refill)
