@@ -5,6 +5,7 @@ choices are checked against the server's legal moves."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +175,31 @@ def test_play_a_whole_queens_garden_game(
         assert page.inner_text("#result").startswith(f"You {verdict}")
         assert page.locator("#play-again").is_visible()
         assert page.locator("#log li").count() == game.moves_played
+
+
+def test_load_a_queens_garden_record_and_step_through_it(site: str, tmp_path: Path) -> None:
+    game = qg.Game(qg.Rules(3), seed=4)
+    bot = qg.RandomBot(4)
+    for _ in range(6):
+        game.play(bot.choose(game))
+    path = tmp_path / "record.json"
+    path.write_text(game.record_json(), encoding="utf-8")
+    with _open(site, DESKTOP) as page:
+        page.set_input_files("#record-file", str(path))
+        page.click("#load")
+        page.wait_for_selector(IDLE)
+        board = "#board svg.queens-garden"
+        assert page.get_attribute(board, "data-moves") == "6"
+        assert page.get_attribute("body", "data-theme") == "queens-garden"
+        assert page.locator("#scores tr").count() == 3
+        assert page.locator("#qg-panel").is_visible()  # all seats are people: P0 is to move
+        page.click("#step-first")
+        page.wait_for_selector(f'{board}[data-moves="0"]')
+        assert page.locator("#board g.tile").count() == 0
+        assert not page.locator("#qg-panel").is_visible()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'{board}[data-moves="1"]')
+        assert page.inner_text("#message").startswith(f"Move 1: P0 {game.moves[0]}")
+        page.click("#step-live")
+        page.wait_for_selector(f'{board}[data-moves="6"]')
+        page.wait_for_selector(IDLE)
