@@ -232,6 +232,17 @@ def test_a_pass_with_discards_and_end_of_input() -> None:
     assert "Stopped after 3 moves." in out.getvalue()
 
 
+def test_moves_lists_the_legal_moves_that_start_so() -> None:
+    out = io.StringIO()
+    stdin = io.StringIO("moves take d\nmoves zz\n")
+    play = QgTerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
+    play.run()
+    text = out.getvalue()
+    expected = [str(m) for m in play.game.legal_moves if str(m).startswith("take d")]
+    assert f"  {', '.join(expected)}\n" in text
+    assert "moves zz\n  none\n" in text
+
+
 def test_bots_by_spec() -> None:
     assert parse_seats("human,random", game="queens-garden") == ["human", "random"]
     with pytest.raises(ValueError, match="Queen's Garden bot"):

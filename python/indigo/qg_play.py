@@ -9,7 +9,7 @@ the notation of ``docs/queens-garden.md``, or a part of one: what is missing is 
 ``tile bl3 f0``     place a tile; which payment is asked, from the legal ones
 ``tile bl``         any typed start narrows the legal moves; ``exp``, ``buy`` alike
 ``pass ye3 dg4x``   pass, discarding those hexagons (``pass`` alone discards nothing)
-``moves``           the legal moves; ``board``: the position again; ``help``: the commands
+``moves [START]``   the legal moves (that start so); ``board``: the position again
 ``undo``            take back your last move (and the bot moves after it)
 ``save [FILE]``     write the record (to ``--save`` without a file)
 ``quit``            stop (asks first when moves are not saved)
@@ -19,6 +19,7 @@ A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
@@ -41,7 +42,8 @@ HELP: Final = """\
   buy AREA        buy a face-down expansion into area a0..a5 for 6 points
   pass [HEX...]   pass, discarding the stored hexagons named (-1 each per value point)
   Any start of a move (tile bl, take) lists what it may mean and asks.
-  moves           the legal moves        board    the position again
+  moves [START]   the legal moves (those that start so, e.g. moves tile bl)
+  board           the position again
   undo            take back your last move (and the bot moves after it)
   save [FILE]     write the record (default: the --save file)
   help            this list              quit     stop (asks if moves are unsaved)"""
@@ -151,7 +153,16 @@ class QgTerminalPlay:
         if word == "board":
             return False
         if word == "moves":
-            self.say("  " + "\n  ".join(str(m) for m in self.game.legal_moves))
+            # Whole moves per line: a move's own spaces are no-break while wrapping.
+            moves = [str(m).replace(" ", "\xa0") for m in candidates(self.game.legal_moves, rest)]
+            text = textwrap.fill(
+                ", ".join(moves) or "none",
+                width=96,
+                initial_indent="  ",
+                subsequent_indent="  ",
+                break_on_hyphens=False,
+            )
+            self.say(text.replace("\xa0", " "))
             return True
         if word == "undo":
             return self._undo()
