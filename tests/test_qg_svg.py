@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Any
@@ -179,3 +181,50 @@ def test_each_vectors_final_position(name: str) -> None:
             int(e.get("data-seat", "")) for e in _find(root, "score") if e.get("data-winner")
         }
         assert winners == set(game.winners)
+
+
+# Machado, Oliveira and Fernandes (2009), severity 1.0: linear-RGB simulations of dichromacy.
+_DICHROMACY = {
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
+def _lab(hex_colour: str, matrix: tuple[tuple[float, ...], ...]) -> tuple[float, float, float]:
+    """CIELAB (D65) of ``hex_colour`` as a viewer with that dichromacy sees it."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    rgb = [linear(int(hex_colour[i : i + 2], 16) / 255) for i in (1, 3, 5)]
+    r, g, b = (min(max(sum(m * c for m, c in zip(row, rgb, strict=True)), 0), 1) for row in matrix)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+@pytest.mark.parametrize("kind", sorted(_DICHROMACY))
+def test_the_palette_stays_apart_for_colour_blind_viewers(kind: str) -> None:
+    """Each pair of the six fills differs by at least 15 (CIELAB 1976) under a full
+    simulation of each dichromacy (the glyphs and codes carry the attributes anyway)."""
+    seen = {code: _lab(fill, _DICHROMACY[kind]) for code, fill in COLOUR_FILL.items()}
+    closest = min(math.dist(seen[a], seen[b]) for a, b in itertools.combinations(seen, 2))
+    assert closest >= 15, (kind, closest)
