@@ -39,6 +39,9 @@ def test_create_shows_the_position_and_the_choices(client: TestClient) -> None:
     assert 'viewBox="0 0 390 ' in state["svg_narrow"]
     assert [s["score"] for s in state["seats"]] == [15, 15]
     assert state["log"] == []
+    assert set(state["attributes"]) == set(qg.ATTRIBUTES)
+    assert 'class="glyph"' in state["attributes"]["4"]
+    assert ">bl</text>" in state["attributes"]["bl"]
     assert state["can_undo"] is False
     assert len(state["token"]) == 43
     listed = client.get("/api/games").json()["games"]

@@ -42,6 +42,7 @@ from indigo.queens_garden import COLOURS, DEFAULT_WHEEL, Game, kind_colour, kind
 __all__ = [
     "COLOUR_FILL",
     "NARROW_SCALE",
+    "attribute_markup",
     "cell_position",
     "game_at",
     "game_svg",
@@ -169,6 +170,21 @@ def hexagon_markup(
         f'stroke="{"#b8860b" if cls == "printed" else "#222"}" '
         f'stroke-width="{2.5 if cls == "printed" else 0.8}"/>'
         f"{_glyph(kind_value(kind), x, y - radius * 0.1, radius * 0.9, ink)}{label}</g>"
+    )
+
+
+def attribute_markup(attribute: str, radius: float = 12) -> str:
+    """An attribute as a hexagon centred on the origin: a colour as its fill and code, a pattern
+    as its glyph on white (for the page's take buttons)."""
+    if attribute in COLOUR_FILL:
+        ink = "#ffffff" if attribute in _DARK else "#1d1d1d"
+        return (
+            f'<polygon points="{_hex_points(0, 0, radius)}" fill="{COLOUR_FILL[attribute]}" '
+            f'stroke="#222"/><text y="{_fmt(radius * 0.35)}" font-size="{_fmt(radius)}" '
+            f'text-anchor="middle" fill="{ink}" font-family="sans-serif">{attribute}</text>'
+        )
+    return f'<polygon points="{_hex_points(0, 0, radius)}" fill="#ffffff" stroke="#222"/>' + _glyph(
+        int(attribute), 0, 0, radius, "#1d1d1d"
     )
 
 

@@ -6,7 +6,7 @@ and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collec
 (``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
 game hides nothing but chance, which it does not hold), and for a person to move ``choices``
 (:func:`indigo.qg_choices.move_choices`: the legal moves grouped for clicks, each with the
-questions still to ask).
+questions still to ask) and ``attributes`` (each attribute as SVG markup, for its button).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from indigo.qg_choices import move_choices
-from indigo.queens_garden import RECORD_FORMAT, Game, Move
-from indigo.render.qg_svg import game_at, position_svg
+from indigo.queens_garden import ATTRIBUTES, RECORD_FORMAT, Game, Move
+from indigo.render.qg_svg import attribute_markup, game_at, position_svg
 from indigo.table import HUMAN
 
 __all__ = [
@@ -147,4 +147,5 @@ def qg_state_json(
     out["log"] = _log(game)
     out["can_undo"] = can_undo
     out["choices"] = move_choices(game.legal_moves) if human else None
+    out["attributes"] = {a: attribute_markup(a) for a in ATTRIBUTES} if human else None
     return out

@@ -119,19 +119,34 @@ function qgPanel() {
   const buttons = ATTRIBUTES.map((attribute) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = attribute;
+    button.innerHTML = `<svg viewBox="-13 -13 26 26" aria-hidden="true">` +
+      `${state.attributes[attribute]}</svg>`;
     button.title = `take ${ATTRIBUTE_NAMES[attribute]}`;
+    button.setAttribute("aria-label", button.title);
     button.dataset.attribute = attribute;
     button.disabled = !(attribute in choices.take);
     button.addEventListener("click", () => {
       qgPicked = null;
       qgFollow(choices.take[attribute]);
     });
+    // Pointing at an attribute marks the display's hexagons that show it.
+    button.addEventListener("mouseenter", () => qgShows(attribute));
+    button.addEventListener("mouseleave", () => qgShows(null));
+    button.addEventListener("focus", () => qgShows(attribute));
+    button.addEventListener("blur", () => qgShows(null));
     return button;
   });
   $("#qg-take").replaceChildren(...buttons);
   $("#qg-buy").disabled = choices.buy.length === 0;
   $("#qg-pass").disabled = !choices.pass;
+}
+
+function qgShows(attribute) {
+  for (const hexagon of document.querySelectorAll("#board g.display-hexagon")) {
+    const kind = hexagon.dataset.kind;
+    const shows = attribute !== null && (kind.slice(0, 2) === attribute || kind[2] === attribute);
+    hexagon.classList.toggle("chosen", shows);
+  }
 }
 
 function qgBuy() {
