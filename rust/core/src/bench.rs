@@ -52,8 +52,11 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
         let game = game_seed(seed, index);
         let mut position =
             Position::new(rules, &pcg_pile(game)).unwrap_or_else(|_| unreachable!("a box"));
-        let mut rngs: [Pcg64Mcg; MAX_PLAYERS] =
-            std::array::from_fn(|s| Pcg64Mcg::seed_from_u64(mix(game, s as u64)));
+        // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
+        let mut rngs: [Pcg64Mcg; MAX_PLAYERS] = std::array::from_fn(|_| Pcg64Mcg::new(0));
+        for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
+            *rng = Pcg64Mcg::seed_from_u64(mix(game, s as u64));
+        }
         while let Some(seat) = position.to_move() {
             let Some(mv) = random_placement(&position, &mut rngs[usize::from(seat)]) else {
                 break;

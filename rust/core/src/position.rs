@@ -13,7 +13,7 @@ use crate::moves::Move;
 use crate::rules::{Rules, TieBreak};
 use crate::tile::{
     CENTRE_CODE, CORNER_CODE, EMPTY_CODE, NO_EXIT, PARTNERS, TILE_COUNTS, TILE_TOTAL,
-    TILE_TYPE_COUNT, TileCode, TileType, canonical_rotation, route_code,
+    TILE_TYPE_COUNT, TileCode, TileType, canonical_code, route_code,
 };
 use crate::trace::Tracer;
 
@@ -476,19 +476,17 @@ impl Position {
         if !self.is_over() {
             return 0;
         }
-        let seats = 0..self.rules.players() as usize;
-        let best = seats.clone().map(|s| self.scores[s]).max().unwrap_or(0);
-        let total = |s: usize| self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
-        let leaders = seats.filter(|&s| self.scores[s] == best);
-        let leaders: Vec<usize> = match self.rules.tie_break() {
-            TieBreak::Shared => leaders.collect(),
-            TieBreak::MostGems => {
-                let leaders: Vec<usize> = leaders.collect();
-                let most = leaders.iter().map(|&s| total(s)).max().unwrap_or(0);
-                leaders.into_iter().filter(|&s| total(s) == most).collect()
-            }
+        let players = usize::from(self.rules.players());
+        let gems = |s: usize| self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
+        // Ranked by points, then (under the most-gems tie-break) by gems collected.
+        let key = |s: usize| match self.rules.tie_break() {
+            TieBreak::Shared => (self.scores[s], 0),
+            TieBreak::MostGems => (self.scores[s], gems(s)),
         };
-        leaders.into_iter().fold(0, |mask, s| mask | 1 << s)
+        let best = (0..players).map(key).max().unwrap_or((0, 0));
+        (0..players)
+            .filter(|&s| key(s) == best)
+            .fold(0, |mask, s| mask | 1 << s)
     }
 
     /// Each seat's return under `utility` (unused seats 0). Win and rank returns are 0 until
@@ -604,7 +602,7 @@ impl Position {
         }
         hand[1] = NO_TILE;
         let y = mv.cell.index();
-        self.tiles[y] = route_code(mv.tile, canonical_rotation(mv.tile, mv.rotation));
+        self.tiles[y] = canonical_code(mv.tile, mv.rotation);
         self.empty &= !(1 << ROUTE_SLOT[y]);
         self.placed += 1;
 
@@ -645,8 +643,9 @@ impl Position {
     fn pass_turn(&mut self, seat: u8) {
         self.to_move = NOBODY;
         let players = self.rules.players();
-        for step in 1..=players {
-            let next = (seat + step) % players;
+        let mut next = seat;
+        for _ in 0..players {
+            next = if next + 1 == players { 0 } else { next + 1 };
             if self.hands[next as usize][0] != NO_TILE {
                 self.to_move = next;
                 break;

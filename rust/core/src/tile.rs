@@ -176,6 +176,23 @@ pub const fn canonical_rotation(tile: TileType, rotation: Rotation) -> Rotation 
     Rotation(rotation.0 % PERIOD[tile as usize])
 }
 
+/// `CANONICAL_CODES[route code]`: the code of the same tile at its canonical rotation.
+const CANONICAL_CODES: [TileCode; 30] = {
+    let mut table = [0; 30];
+    let mut code = 0;
+    while code < 30 {
+        table[code] = (code - code % 6 + code % 6 % PERIOD[code / 6] as usize) as TileCode;
+        code += 1;
+    }
+    table
+};
+
+/// The code of `tile` laid at `rotation`, canonical: a table lookup, no division.
+#[inline]
+pub(crate) const fn canonical_code(tile: TileType, rotation: Rotation) -> TileCode {
+    CANONICAL_CODES[route_code(tile, rotation) as usize]
+}
+
 /// The three edge pairs of `tile` at `rotation`, each ascending, sorted.
 pub fn paths(tile: TileType, rotation: Rotation) -> [(u8, u8); 3] {
     let row = &PARTNERS[route_code(tile, rotation) as usize];
@@ -213,6 +230,19 @@ mod tests {
                     let same = paths(t, ra) == paths(t, rb);
                     assert_eq!(same, canonical_rotation(t, ra) == canonical_rotation(t, rb));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_codes_match_canonical_rotations() {
+        for t in TileType::ALL {
+            for r in 0..6 {
+                let rotation = Rotation(r);
+                assert_eq!(
+                    canonical_code(t, rotation),
+                    route_code(t, canonical_rotation(t, rotation))
+                );
             }
         }
     }
