@@ -97,18 +97,25 @@ pub(crate) const CENTRE_CODE: TileCode = 30;
 /// Corner `K_d` has code `CORNER_CODE + d`.
 pub(crate) const CORNER_CODE: TileCode = 31;
 pub(crate) const EMPTY_CODE: TileCode = 37;
-const CODE_COUNT: usize = 38;
+/// Stands for the space beyond the rim, so gem movement reads no special case there.
+pub(crate) const OFF_BOARD_CODE: TileCode = 38;
+/// Rows of [`PARTNERS`]: every code, padded to a power of two so a masked index needs no
+/// bounds check.
+pub(crate) const CODE_ROWS: usize = 64;
 
 /// An edge with no path behind it: an empty cell, the centre, a corner's arrow or outer edge.
 pub(crate) const NO_EXIT: u8 = u8::MAX;
+/// The path runs off the board: the gem leaves through a gate.
+pub(crate) const OFF_BOARD_EXIT: u8 = u8::MAX - 1;
 
 #[inline]
 pub(crate) const fn route_code(tile: TileType, rotation: Rotation) -> TileCode {
     tile as u8 * 6 + rotation.0
 }
 
-const fn build_partners() -> [[u8; 6]; CODE_COUNT] {
-    let mut out = [[NO_EXIT; 6]; CODE_COUNT];
+const fn build_partners() -> [[u8; 8]; CODE_ROWS] {
+    let mut out = [[NO_EXIT; 8]; CODE_ROWS];
+    out[OFF_BOARD_CODE as usize] = [OFF_BOARD_EXIT; 8];
     let mut t = 0;
     while t < TILE_TYPE_COUNT {
         let mut rho = 0;
@@ -137,8 +144,10 @@ const fn build_partners() -> [[u8; 6]; CODE_COUNT] {
     out
 }
 
-/// `PARTNERS[code][edge]`: the other end of the path entering at `edge`, or [`NO_EXIT`].
-pub(crate) const PARTNERS: [[u8; 6]; CODE_COUNT] = build_partners();
+/// `PARTNERS[code][edge]`: the other end of the path entering at `edge`, [`NO_EXIT`], or
+/// [`OFF_BOARD_EXIT`] for [`OFF_BOARD_CODE`]. Rows of 8 (edges 6 and 7 unused) match the
+/// position's slot layout.
+pub(crate) const PARTNERS: [[u8; 8]; CODE_ROWS] = build_partners();
 
 const fn same_pairs(a: usize, b: usize) -> bool {
     let mut e = 0;
@@ -250,6 +259,7 @@ mod tests {
     #[test]
     fn every_tile_joins_all_six_edges() {
         for row in &PARTNERS[..30] {
+            assert_eq!(row[6..], [NO_EXIT; 2]);
             for e in 0..6u8 {
                 let p = row[e as usize];
                 assert_ne!(p, e);

@@ -199,7 +199,8 @@ impl Information {
                 out[(1 + usize::from(code / 6)) * CELL_COUNT + i] = 1.0;
                 out[(6 + usize::from(code % 6)) * CELL_COUNT + i] = 1.0;
             }
-            for (e, &slot) in p.gems[i].iter().enumerate() {
+            for e in 0..6 {
+                let slot = p.gem_slot_at(i, e);
                 if slot != 0 {
                     let gem = Gem::from_slot(slot) as usize;
                     out[(12 + gem * 6 + e) * CELL_COUNT + i] = 1.0;
