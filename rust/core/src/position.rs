@@ -623,7 +623,7 @@ impl Position {
         let mut movers = u64::from_le_bytes(self.facing[y]);
         while movers != 0 {
             let byte = if REVERSED {
-                63 - movers.leading_zeros()
+                movers.ilog2()
             } else {
                 movers.trailing_zeros()
             } / 8;
