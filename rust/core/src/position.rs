@@ -12,7 +12,7 @@ use crate::gem::Gem;
 use crate::moves::Move;
 use crate::rules::{Rules, TieBreak};
 use crate::tile::{
-    CENTRE_CODE, CODE_ROWS, CORNER_CODE, EMPTY_CODE, NO_EXIT, OFF_BOARD_CODE, PARTNERS,
+    CENTRE_CODE, CODE_BYTE, CORNER_CODE, EMPTY_CODE, NO_EXIT, OFF_BOARD_CODE, PARTNERS,
     TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, canonical_code, route_code,
 };
 use crate::trace::Tracer;
@@ -96,8 +96,9 @@ pub enum Phase {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     rules: Rules,
-    /// The tile code on each cell; rows from [`CELL_COUNT`] on are [`OFF_BOARD_CODE`].
-    tiles: [TileCode; ROWS],
+    /// `links[cell]`: the [`PARTNERS`] row of the tile on the cell (its exits by entry edge,
+    /// its code in byte [`CODE_BYTE`]); rows from [`CELL_COUNT`] on are [`OFF_BOARD_CODE`]'s.
+    links: [[u8; 8]; ROWS],
     /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
     empty: u64,
     /// `facing[cell][edge]`: the gem (`Gem::to_slot`, 0 for none) resting just across that
@@ -262,20 +263,20 @@ impl Position {
                  not {counts:?}"
             )));
         }
-        let mut tiles = [OFF_BOARD_CODE; ROWS];
-        tiles[..CELL_COUNT].fill(EMPTY_CODE);
+        let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
+        links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
         let mut facing = [[0u8; 8]; ROWS];
-        tiles[Cell::CENTRE.index()] = CENTRE_CODE;
+        links[Cell::CENTRE.index()] = PARTNERS[usize::from(CENTRE_CODE)];
         for d in 0..6u8 {
             let corner = Cell::corner(d);
-            tiles[corner.index()] = CORNER_CODE + d;
+            links[corner.index()] = PARTNERS[usize::from(CORNER_CODE + d)];
             // The amber rests on the corner's arrow edge, looking at the arrow's cell.
             let arrow = ACROSS[corner.index()][opposite(d) as usize];
             facing[usize::from(arrow.cell)][usize::from(arrow.edge)] = Gem::Amber.to_slot();
         }
         let mut position = Position {
             rules,
-            tiles,
+            links,
             empty: ALL_SLOTS,
             facing,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
@@ -463,7 +464,7 @@ impl Position {
 
     /// The route tile on `cell` as `(type, canonical rotation)`, if any.
     pub fn tile_at(&self, cell: Cell) -> Option<(TileType, u8)> {
-        let code = self.tiles[cell.index()];
+        let code = self.code(cell.index());
         (code < CENTRE_CODE).then(|| (tile_type(code / 6), code % 6))
     }
 
@@ -560,7 +561,7 @@ impl Position {
         if mv.cell.kind() != CellKind::Route {
             return Err(IllegalMove::NotRouteCell(mv.cell));
         }
-        if self.tiles[mv.cell.index()] != EMPTY_CODE {
+        if self.code(mv.cell.index()) != EMPTY_CODE {
             return Err(IllegalMove::Occupied(mv.cell));
         }
         if mv.joins_gate_exits() {
@@ -608,7 +609,7 @@ impl Position {
         }
         hand[1] = NO_TILE;
         let y = mv.cell.index();
-        self.tiles[y] = canonical_code(mv.tile, mv.rotation);
+        self.links[y] = PARTNERS[usize::from(canonical_code(mv.tile, mv.rotation))];
         self.empty &= !(1 << ROUTE_SLOT[y]);
         self.placed += 1;
 
@@ -676,7 +677,7 @@ impl Position {
         loop {
             let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]);
             let (m, f) = (t >> 3 & ROW_MASK, t & 7);
-            let exit = PARTNERS[usize::from(self.tiles[m]) & (CODE_ROWS - 1)][f];
+            let exit = self.links[m][f];
             if exit >= 6 {
                 if exit == NO_EXIT {
                     // An empty cell or a dead end (centre, corner arrow): rest looking at it.
@@ -700,6 +701,12 @@ impl Position {
             tracer.step(cell_at(m), f as u8, exit);
             s = (t & !7) | usize::from(exit);
         }
+    }
+
+    /// The code of the tile on `cell`.
+    #[inline]
+    fn code(&self, cell: usize) -> TileCode {
+        self.links[cell][CODE_BYTE]
     }
 
     /// The gem (`Gem::to_slot`, 0 for none) resting at `edge` of `cell`.
@@ -820,7 +827,7 @@ impl Position {
     /// Whether `cell` holds no tile (the centre and corners always hold one).
     #[inline]
     pub fn is_empty(&self, cell: Cell) -> bool {
-        self.tiles[cell.index()] == EMPTY_CODE
+        self.code(cell.index()) == EMPTY_CODE
     }
 }
 

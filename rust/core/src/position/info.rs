@@ -67,11 +67,10 @@ impl Position {
         }
         position.pile = [HIDDEN; TILE_TOTAL];
         let mut unseen = TILE_COUNTS;
-        let seen = position
-            .tiles
-            .iter()
-            .filter(|&&c| c < CENTRE_CODE)
-            .map(|&c| c / 6);
+        let seen = (0..CELL_COUNT)
+            .map(|cell| position.code(cell))
+            .filter(|&c| c < CENTRE_CODE)
+            .map(|c| c / 6);
         let held = position
             .hands
             .iter()
@@ -192,7 +191,7 @@ impl Information {
         let relative = |seat: usize| (seat + players - usize::from(self.observer)) % players;
         for cell in Cell::all() {
             let i = cell.index();
-            let code = p.tiles[i];
+            let code = p.code(i);
             if cell.is_route() && code == crate::tile::EMPTY_CODE {
                 out[i] = 1.0;
             } else if code < CENTRE_CODE {
