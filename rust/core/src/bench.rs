@@ -117,3 +117,20 @@ pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bench's games, pinned: this checksum changes only when the playout policy's random
+    /// draws, the PCG deal or the rules engine do (docs/benchmarks.md says when it last did).
+    #[test]
+    fn playouts_are_pinned() {
+        let two = playouts(Rules::new(2, 1).unwrap(), 2026, 0..1000);
+        let four = playouts(Rules::new(4, 2).unwrap(), 2026, 0..1000);
+        assert_eq!(
+            (two.placements, two.checksum, four.placements, four.checksum),
+            (53_772, 0x7f36_7b5c_60e9_9a4e, 53_784, 0x543f_496d_dab9_a67f)
+        );
+    }
+}
