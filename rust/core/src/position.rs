@@ -20,6 +20,7 @@ use crate::trace::Tracer;
 mod info;
 pub use info::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
+    ObservationValue,
 };
 
 /// Order in which the centre releases its gems.
@@ -469,13 +470,30 @@ impl Position {
     }
 
     /// Every gem resting outside the centre as `(cell, edge, gem)`, sorted by `(q, r, edge)`.
-    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + '_ {
-        Cell::all().flat_map(move |cell| {
-            (0..6u8).filter_map(move |e| {
-                let slot = self.gem_slot_at(cell.index(), e.into());
-                (slot != 0).then(|| (cell, e, Gem::from_slot(slot)))
-            })
-        })
+    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + use<> {
+        // Found through the rows of the cells they look at (most rows are empty), then sorted
+        // by where they rest: cell indices ascend in (q, r) order.
+        let mut found = [(0u8, 0u8, 0u8); GEM_TOTAL as usize];
+        let mut count = 0;
+        for (looked_at, row) in self.facing[..CELL_COUNT].iter().enumerate() {
+            if u64::from_le_bytes(*row) == 0 {
+                continue;
+            }
+            for (f, &slot) in row[..6].iter().enumerate() {
+                if slot != 0 && count < found.len() {
+                    let Across { cell, edge } = ACROSS[looked_at][f];
+                    found[count] = (cell, edge, slot);
+                    count += 1;
+                }
+            }
+        }
+        let found = &mut found[..count];
+        found.sort_unstable();
+        let mut out = [(Cell::CENTRE, 0, Gem::Amber); GEM_TOTAL as usize];
+        for (o, &(cell, edge, slot)) in out.iter_mut().zip(found.iter()) {
+            *o = (cell_at(cell.into()), edge, Gem::from_slot(slot));
+        }
+        out.into_iter().take(count)
     }
 
     /// The winning seats as a bitmask; 0 until the game is over.
@@ -707,13 +725,6 @@ impl Position {
     #[inline]
     fn code(&self, cell: usize) -> TileCode {
         self.links[cell][CODE_BYTE]
-    }
-
-    /// The gem (`Gem::to_slot`, 0 for none) resting at `edge` of `cell`.
-    #[inline]
-    fn gem_slot_at(&self, cell: usize, edge: usize) -> u8 {
-        let Across { cell: m, edge: f } = ACROSS[cell][edge];
-        self.facing[usize::from(m)][usize::from(f)]
     }
 
     fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
