@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use indigo_core::bench::playouts;
 use indigo_core::bots::{random_placement, random_playout};
 use indigo_core::setup::shuffled_pile;
-use indigo_core::{Batch, BotSpec, Deal, Ismcts, IsmctsConfig, Position, Rules};
+use indigo_core::{Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Position, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -122,10 +122,7 @@ fn bench(c: &mut Criterion) {
         ("opening_2p_1000_sims_2_threads", start, 2),
     ] {
         let info = position.information(position.to_move().unwrap());
-        let config = IsmctsConfig {
-            threads,
-            ..IsmctsConfig::simulations(1000)
-        };
+        let config = IsmctsConfig::new(Budget::Simulations(1000), 0.7, threads).unwrap();
         let mut bot = Ismcts::new(config, 3);
         group.bench_function(name, |b| b.iter(|| bot.search(black_box(&info))));
     }

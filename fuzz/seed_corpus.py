@@ -3,6 +3,8 @@
 ``fuzz/corpus/record/``: each vector game's record and each bad record, as JSON text.
 ``fuzz/corpus/differential/``: each vector game in the differential target's byte layout
 (``fuzz/src/lib.rs``: rules byte, pile choices, then one play step per move).
+``fuzz/corpus/qg_record/``: each Queen's Garden vector record and bad record, and the legal-move
+lists of the vector snapshots as lines of notation (``fuzz/src/qg.rs``).
 
 Run from the repository root: ``python3 fuzz/seed_corpus.py``. The committed corpus is this
 output plus what ``cargo fuzz cmin`` kept from fuzzing runs.
@@ -12,7 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
+
 from indigo.reference import BOX, CONFIGS, RefGame, canonical_rotation
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def differential_bytes(record: dict) -> bytes:
@@ -53,6 +60,15 @@ def main() -> None:
         write(corpus / "differential", differential_bytes(record))
     for case in json.loads((vectors / "bad-records.json").read_text(encoding="utf-8")):
         write(corpus / "record", json.dumps(case["record"], sort_keys=True).encode())
+    qg_vectors = ROOT / "tests" / "vectors-qg"
+    for path in sorted(qg_vectors.glob("game-*.json")):
+        game = json.loads(path.read_text(encoding="utf-8"))
+        write(corpus / "qg_record", json.dumps(game["record"], sort_keys=True).encode())
+        lines = [m for snapshot in game["snapshots"][:40] for m in snapshot.get("legal", [])]
+        lines += game["record"]["moves"][:40]
+        write(corpus / "qg_record", "\n".join(lines).encode())
+    for case in json.loads((qg_vectors / "bad-records.json").read_text(encoding="utf-8")):
+        write(corpus / "qg_record", json.dumps(case["record"], sort_keys=True).encode())
 
 
 if __name__ == "__main__":

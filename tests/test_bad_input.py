@@ -3,19 +3,23 @@
 Each case must raise the stated ``TypeError`` / ``ValueError`` subclass (never a pyo3
 ``PanicException``, which derives from ``BaseException``), finish quickly (a watchdog kills the
 run on a hang, even inside native code), and leave the game it was given unchanged. CLI cases
-must exit with status 2 and print one line on stderr.
+must exit with status 2, print one line on stderr and write nothing.
 """
 
 from __future__ import annotations
 
 import faulthandler
 import json
+import os
+import socket
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import BOX, load_vector
@@ -24,16 +28,22 @@ from indigo import (
     GreedyBot,
     IllegalMoveError,
     IndigoError,
+    IsmctsBot,
     Move,
     MoveError,
+    PlayoutBot,
     RandomBot,
     RecordError,
     Rules,
     RulesError,
     VectorGames,
+    make_bot,
     self_play,
+    simulate,
 )
 from indigo.cli import main
+from indigo.distributed import MAX_GAMES, LocalBackend, RunError
+from indigo.tournament import MAX_SEATINGS, run_tournament
 
 SECONDS = 5.0  # each case; a case that hangs is killed by the watchdog after HANG_SECONDS
 HANG_SECONDS = 60
@@ -285,6 +295,27 @@ FROM_RECORD = [
     ("pile-item-null", with_pile(3, None), "pile"),
     ("pile-item-infinity", with_pile(3, float("inf")), "format"),
     ("pile-million", record(pile=[0] * 10**6), "pile"),
+    ("theme-unknown", record(theme="dark"), "theme"),
+    ("theme-int", record(theme=1), "theme"),
+    ("theme-list", record(theme=["indigo"]), "theme"),
+    ("seed-negative", record(seed=-1), "seed"),
+    ("seed-str", record(seed="1"), "seed"),
+    ("seed-float", record(seed=1.5), "seed"),
+    ("seed-whole-float", record(seed=1.0), "seed"),
+    ("seed-bool", record(seed=True), "seed"),
+    ("seed-2**64", record(seed=BIG), "seed"),
+    ("seed-other-pile", record(seed=2), "seed"),
+    ("chance-unknown", record(chance="random"), "chance"),
+    ("chance-bool", record(chance=True), "chance"),
+    ("chance-explicit-with-seed", record(chance="explicit", drawn=7), "seed"),
+    ("drawn-without-explicit", record(drawn=7), "drawn"),
+    ("explicit-drawn-missing", record(chance="explicit", seed=None), "drawn"),
+    ("explicit-drawn-too-many", record(chance="explicit", seed=None, drawn=54), "drawn"),
+    ("explicit-drawn-too-few", record(chance="explicit", seed=None, drawn=1), 0),
+    ("explicit-drawn-negative", record(chance="explicit", seed=None, drawn=-1), "drawn"),
+    ("explicit-drawn-str", record(chance="explicit", seed=None, drawn="7"), "drawn"),
+    ("result-not-object", record(result=5), "result"),
+    ("result-before-the-end", record(result={"scores": [0, 0], "winners": []}), "result"),
     ("moves-missing", record(moves=None), "moves"),
     ("moves-object", record(moves={}), "moves"),
     ("move-not-object", record(moves=[5]), 0),
@@ -314,6 +345,12 @@ FROM_RECORD[[n for n, _, _ in FROM_RECORD].index("move-after-end")] = (
     {**_full, "moves": [*_full["moves"], _full["moves"][0]]},
     len(_full["moves"]),
 )
+_result = over_game().to_record()["result"]
+FROM_RECORD += [
+    ("result-wrong-scores", {**_full, "result": {**_result, "scores": [99, 0]}}, "result"),
+    ("result-wrong-winners", {**_full, "result": {**_result, "winners": []}}, "result"),
+    ("result-scores-str", {**_full, "result": {**_result, "scores": "0,0"}}, "result"),
+]
 
 API += [
     Case(f"record-{name}", lambda g, r=value: Game.from_record(r), RecordError)
@@ -355,16 +392,54 @@ API += [
 ]
 
 
-def _selfplay_folder(**changes: Any) -> object:
-    """A self-play run of two games into a fresh folder, then one with ``changes``."""
-    import tempfile
+def tree(root: Path) -> dict[str, tuple[bytes, int] | None]:
+    """Every path under ``root``: a file's bytes and modification time, ``None`` for a folder."""
+    return {
+        str(path.relative_to(root)): None
+        if path.is_dir()
+        else (path.read_bytes(), path.stat().st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+    }
 
+
+def _refused_in(root: Path, call: Callable[[], object]) -> object:
+    """``call()``, which must change nothing under ``root``."""
+    before = tree(root)
+    try:
+        return call()
+    finally:
+        assert tree(root) == before, "something was written"
+
+
+def _selfplay_in(folder: Path, **changes: Any) -> object:
+    """A self-play run of two greedy games into ``folder`` (in a fresh temporary folder), with
+    ``changes``; it must write nothing."""
     from indigo.selfplay import run_selfplay
 
-    folder = tempfile.mkdtemp()
-    run_selfplay(["greedy"], 2, folder, shard_size=1)
     settings: dict[str, Any] = {"games": 2, "shard_size": 1, **changes}
-    return run_selfplay(settings.pop("bots", ["greedy"]), folder=folder, **settings)
+    bots = settings.pop("bots", ["greedy"])
+    root = next(p for p in folder.parents if p.name.startswith("indigo-bad-"))
+    return _refused_in(root, lambda: run_selfplay(bots, folder=folder, **settings))
+
+
+def _fresh(*files: tuple[str, bytes]) -> Path:
+    """A new temporary folder holding ``files``; the output folder ``run`` inside it."""
+    import tempfile
+
+    root = Path(tempfile.mkdtemp(prefix="indigo-bad-"))
+    for name, content in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(content)
+    return root / "run"
+
+
+def _selfplay_folder(**changes: Any) -> object:
+    """A self-play run of two games into a fresh folder, then one with ``changes``."""
+    from indigo.selfplay import run_selfplay
+
+    folder = _fresh()
+    run_selfplay(["greedy"], 2, folder, shard_size=1)
+    return _selfplay_in(folder, **changes)
 
 
 def _load(folder: Any, batch_size: Any = 8) -> object:
@@ -402,7 +477,226 @@ API += [
     Case("selfplay-bot-unknown", lambda g: _selfplay_folder(bots=["chess"]), IndigoError),
     Case("selfplay-load-no-folder", lambda g: _load("/nonexistent/indigo"), IndigoError),
     Case("selfplay-load-batch-0", lambda g: _load("/nonexistent/indigo", 0), IndigoError),
+    Case(
+        "selfplay-games-2**32+1",
+        lambda g: _selfplay_in(_fresh(), games=MAX_GAMES + 1, shard_size=2**20),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-100001-shards",
+        lambda g: _selfplay_in(_fresh(), games=100_001, shard_size=1),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-60-bots-4-seats",
+        lambda g: _selfplay_in(_fresh(), bots=["greedy"] * 60, rules=Rules.indigo(4)),
+        IndigoError,
+    ),
+    Case("selfplay-out-empty", lambda g: _empty_folder_name(), IndigoError),
+    Case(
+        "selfplay-out-a-file",
+        lambda g: _selfplay_in(_fresh(("run", b"x"))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-out-under-a-file",
+        lambda g: _selfplay_in(_fresh(("run", b"x")) / "run"),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-manifest-binary",
+        lambda g: _selfplay_in(_fresh(("run/manifest.json", b"\x89PNG\xff\x00"))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-manifest-not-json",
+        lambda g: _selfplay_in(_fresh(("run/manifest.json", b"{not json"))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-manifest-list",
+        lambda g: _selfplay_in(_fresh(("run/manifest.json", b"[1, 2]"))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-manifest-huge-int",
+        lambda g: _selfplay_in(_fresh(("run/manifest.json", b"1" * 5000))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-manifest-a-folder",
+        lambda g: _selfplay_in(_fresh(("run/manifest.json/x", b""))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-load-manifest-binary",
+        lambda g: _load(_fresh(("run/manifest.json", b"\x00\xff"))),
+        IndigoError,
+    ),
+    Case(
+        "selfplay-load-manifest-games-str",
+        lambda g: _load(
+            _fresh(("run/manifest.json", b'{"format": "indigo-selfplay/1", "games": "2"}'))
+        ),
+        IndigoError,
+    ),
+    Case(
+        "tournament-60-bots-4-seats",
+        lambda g: run_tournament(["greedy"] * 60, players=4, games=1),
+        RunError,
+    ),
+    Case(
+        "tournament-317-bots-2-seats",
+        lambda g: run_tournament(["random"] * 317, players=2, games=1),
+        RunError,
+    ),
+    Case(
+        "tournament-games-over-2**32",
+        lambda g: run_tournament(["greedy"], players=2, games=MAX_GAMES + 1),
+        RunError,
+    ),
+    Case(
+        "tournament-games-rounded-over-2**32",
+        lambda g: run_tournament(["greedy", "random", "ismcts:9"], players=2, games=MAX_GAMES - 1),
+        RunError,
+    ),
+    Case("tournament-games-0", lambda g: run_tournament(["greedy"], players=2, games=0), RunError),
+    Case(
+        "tournament-rules-other-players",
+        lambda g: run_tournament(["greedy"], players=3, games=1, rules=Rules.indigo(2)),
+        RunError,
+    ),
+    Case(
+        "tournament-threads-5000",
+        lambda g: run_tournament(["greedy"], players=2, games=1, threads=5000),
+        RunError,
+    ),
+    Case("local-backend-threads-negative", lambda g: LocalBackend(-1), RunError),
 ]
+
+
+def _empty_folder_name() -> object:
+    """A run into ``""`` from a fresh current folder, which must stay empty."""
+    from indigo.selfplay import run_selfplay
+
+    here = Path.cwd()
+    root = _fresh().parent
+    os.chdir(root)
+    try:
+        return _refused_in(root, lambda: run_selfplay(["greedy"], 2, ""))
+    finally:
+        os.chdir(here)
+
+
+# ---------------------------------------------------------------------------------------------
+# Integer parameters: any ``__index__`` value (numpy integers, bools) works as the same int; an
+# out-of-range one is a ValueError subclass of the package, never an OverflowError.
+
+
+def explicit_game() -> Game:
+    return Game(Rules.indigo(2), chance="explicit")
+
+
+def _snapshot(game: Game) -> str:
+    return game.snapshot_json(legal=True)
+
+
+# (name, call taking the int, a value in range, whether 2**64 - 1 is in range)
+INT_PARAMETERS: list[tuple[str, Callable[[Any], object], int, bool]] = [
+    ("rules-players", lambda n: Rules(players=n), 3, False),
+    ("rules-hand-size", lambda n: Rules(hand_size=n), 1, False),
+    ("rules-indigo", lambda n: Rules.indigo(n), 4, False),
+    ("rules-tactical", lambda n: Rules.tactical(n), 2, False),
+    ("rules-butterfly-garden", lambda n: Rules.butterfly_garden(n), 3, False),
+    ("gate-owners", lambda n: Rules(3).gate_owners(n), 5, False),
+    ("seat-colour", lambda n: Rules(3).seat_colour(n), 1, False),
+    ("move-tile", lambda n: Move(n, 0, 0, -3), 4, False),
+    ("move-rotation", lambda n: Move(4, n, 0, -3), 1, False),
+    ("move-q", lambda n: Move(4, 0, n, -3), 0, False),
+    ("move-r", lambda n: Move(4, 0, 1, n), -3, False),
+    ("move-from-action", lambda n: Move.from_action(n), 17, False),
+    ("game-seed", lambda n: Game(seed=n).pile, 7, True),
+    ("game-pile-item", lambda n: Game(pile=[n, *BOX[1:]]).pile, BOX[0], False),
+    ("hand", lambda n: mid_game().hand(n), 1, False),
+    ("visible-hands", lambda n: mid_game().visible_hands(n), 1, False),
+    ("tile-at-q", lambda n: mid_game().tile_at(n, -3), 0, False),
+    ("tile-at-r", lambda n: mid_game().tile_at(-4, n), 1, False),
+    ("snapshot-seat", lambda n: mid_game().snapshot(seat=n), 1, False),
+    ("snapshot-json-seat", lambda n: mid_game().snapshot_json(seat=n), 0, False),
+    ("play", lambda n: _snapshot(_played(n)), mid_game().legal_actions[-1], False),
+    ("is-legal", lambda n: mid_game().is_legal(n), 2, False),
+    ("apply-chance", lambda n: _snapshot(_drawn(n)), 3, False),
+    ("observation", lambda n: mid_game().observation(n).tolist(), 1, False),
+    ("observation-string", lambda n: mid_game().observation_string(n), 0, False),
+    ("private-information", lambda n: mid_game().private_information_string(n), 1, False),
+    ("information-state", lambda n: mid_game().information_state_string(n), 1, False),
+    ("information-hash", lambda n: mid_game().information_state_hash(n), 0, False),
+    ("resample-seat", lambda n: _snapshot(mid_game().resample(n, seed=1)), 1, False),
+    ("resample-seed", lambda n: _snapshot(mid_game().resample(0, seed=n)), 5, True),
+    ("random-bot-seed", lambda n: RandomBot(seed=n).choose(mid_game()), 3, True),
+    ("greedy-bot-seed", lambda n: GreedyBot(seed=n).choose(mid_game()), 3, True),
+    ("playout-bot-seed", lambda n: PlayoutBot(seed=n).choose(mid_game()), 3, True),
+    ("ismcts-simulations", lambda n: IsmctsBot(n, seed=1).choose(mid_game()), 20, False),
+    ("ismcts-threads", lambda n: IsmctsBot(20, threads=n, seed=1).choose(mid_game()), 2, False),
+    ("ismcts-seed", lambda n: IsmctsBot(20, seed=n).choose(mid_game()), 9, True),
+    ("make-bot-seed", lambda n: make_bot("greedy", seed=n).choose(mid_game()), 4, True),
+    ("simulate-games", lambda n: simulate(["greedy"], n, seed=1).checksum, 2, False),
+    ("simulate-seed", lambda n: simulate(["greedy"], 1, seed=n).checksum, 2, True),
+    ("simulate-start", lambda n: simulate(["greedy"], 1, start=n).checksum, 3, False),
+    ("simulate-threads", lambda n: simulate(["greedy"], 2, threads=n).checksum, 1, False),
+    (
+        "simulate-lineup",
+        lambda n: simulate(["greedy", "random"], 1, lineups=[[n, 0]]).checksum,
+        1,
+        False,
+    ),
+    ("simulation-pile", lambda n: simulate(["greedy"], 3).pile(n), 2, False),
+    ("self-play-games", lambda n: self_play(["greedy"], n).records, 1, False),
+    ("vector-games", lambda n: len(VectorGames(n, seed=1)), 3, False),
+    ("vector-seed", lambda n: VectorGames(1, seed=n).reset()[0].tolist(), 3, True),
+]
+INT_IDS = [name for name, _, _, _ in INT_PARAMETERS]
+
+
+def _played(action: Any) -> Game:
+    game = mid_game()
+    game.play(action)
+    return game
+
+
+def _drawn(tile: Any) -> Game:
+    game = explicit_game()
+    game.apply_chance(tile)
+    return game
+
+
+@pytest.mark.parametrize(("call", "value"), [(c, v) for _, c, v, _ in INT_PARAMETERS], ids=INT_IDS)
+def test_int_parameters_take_any_index_value(call: Callable[[Any], object], value: int) -> None:
+    expected = call(value)
+    kinds: list[Any] = [np.int64, np.int32, np.int16]
+    if value >= 0:
+        kinds.append(np.uint64)
+    if 0 <= value < 256:
+        kinds.append(np.uint8)
+    if value in (0, 1):
+        kinds.append(bool)
+    for kind in kinds:
+        assert call(kind(value)) == expected, kind
+
+
+OUT_OF_RANGE: list[Any] = [10**30, -(10**30), HUGE, -HUGE, np.int64(-(2**63))]
+
+
+@pytest.mark.parametrize(
+    ("call", "top_fits"), [(c, t) for _, c, _, t in INT_PARAMETERS], ids=INT_IDS
+)
+def test_int_parameters_refuse_out_of_range_as_value_errors(
+    call: Callable[[Any], object], top_fits: bool
+) -> None:
+    values = OUT_OF_RANGE if top_fits else [*OUT_OF_RANGE, np.uint64(2**64 - 1)]
+    for value in values:
+        with pytest.raises(IndigoError):
+            call(value)
 
 
 @pytest.fixture(autouse=True)
@@ -506,36 +800,154 @@ def test_cli_replay_rejects_bad_stdin(
     assert err.startswith("indigo: error: <stdin>")
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["demo", "--players", "99999999999999999999999"],
-        ["demo", "--seed", "9" * 5000],
-        ["demo", "--seed", str(2**63)],
-        ["demo", "--board-every", "-1"],
-        ["demo", "--delay", "inf"],
-        ["replay", "x.json", "--frobnicate"],
-        ["tournament", "--bots", "greedy", "--backend", "spark"],
-        ["tournament", "--bots", "greedy", "--workers", "0"],
-        ["tournament", "--bots", "greedy", "--batch-size", "-3"],
-        ["selfplay", "--bots", "greedy", "--games", "2"],
-        ["selfplay", "--bots", "greedy", "--games", "0", "--out", "x"],
+SIXTY_BOTS = ",".join(["greedy"] * 60)
+SELFPLAY = ["selfplay", "--bots", "greedy", "--games", "2", "--out"]
+
+CLI: list[tuple[str, list[str]]] = [
+    # Argument errors (argparse)
+    ("demo-players-huge", ["demo", "--players", "99999999999999999999999"]),
+    ("demo-seed-5000-digits", ["demo", "--seed", "9" * 5000]),
+    ("demo-seed-2**63", ["demo", "--seed", str(2**63)]),
+    ("demo-board-every-negative", ["demo", "--board-every", "-1"]),
+    ("demo-delay-inf", ["demo", "--delay", "inf"]),
+    ("demo-delay-1e10", ["demo", "--delay", "1e10"]),
+    ("demo-delay-3601", ["demo", "--delay", "3601"]),
+    ("replay-unknown-option", ["replay", "x.json", "--frobnicate"]),
+    ("tournament-backend-unknown", ["tournament", "--bots", "greedy", "--backend", "spark"]),
+    ("tournament-workers-0", ["tournament", "--bots", "greedy", "--workers", "0"]),
+    ("tournament-batch-size-negative", ["tournament", "--bots", "greedy", "--batch-size", "-3"]),
+    ("tournament-games-5000-digits", ["tournament", "--bots", "greedy", "--games", "9" * 5000]),
+    ("selfplay-no-out", ["selfplay", "--bots", "greedy", "--games", "2"]),
+    ("selfplay-games-0", ["selfplay", "--bots", "greedy", "--games", "0", "--out", "x"]),
+    (
+        "selfplay-shard-size-0",
         ["selfplay", "--bots", "greedy", "--games", "2", "--out", "x", "--shard-size", "0"],
-        ["selfplay", "--bots", "chess", "--games", "2", "--out", "x"],
-    ],
-)
-def test_cli_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    """Usage errors follow argparse: a usage line, then one ``indigo ...: error:`` line."""
+    ),
+    ("selfplay-bot-unknown", ["selfplay", "--bots", "chess", "--games", "2", "--out", "x"]),
+    ("render-out-empty", ["render", "record.json", "-o", ""]),
+    ("render-out-a-folder", ["render", "record.json", "-o", "."]),
+    ("render-out-under-a-file", ["render", "record.json", "-o", "a-file/board.svg"]),
+    ("render-out-no-folder", ["render", "record.json", "-o", "no-such-folder/board.svg"]),
+    ("play-save-empty", ["play", "--save", ""]),
+    ("play-save-a-folder", ["play", "--save", "corrupt"]),
+    ("play-save-under-a-file", ["play", "--save", "a-file/record.json"]),
+    ("serve-port-65536", ["serve", "--port", "65536"]),
+    ("serve-port-negative", ["serve", "--port", "-1"]),
+    ("serve-port-huge", ["serve", "--port", "9" * 30]),
+    ("bench-repeat-0", ["bench", "--repeat", "0"]),
+    ("bench-repeat-5000-digits", ["bench", "--repeat", "9" * 5000]),
+    # Values out of the engine's bounds
+    ("tournament-games-5e9", ["tournament", "--bots", "greedy", "--games", "5000000000"]),
+    (
+        "tournament-games-rounded-over-2**32",
+        ["tournament", "--bots", "greedy,random,ismcts:9", "--games", str(2**32 - 1)],
+    ),
+    ("tournament-threads-5000", ["tournament", "--bots", "greedy,random", "--threads", "5000"]),
+    (
+        "tournament-60-bots-4-seats",
+        ["tournament", "--bots", SIXTY_BOTS, "--players", "4", "--games", "1"],
+    ),
+    (
+        "tournament-60-bots-ray",
+        ["tournament", "--bots", SIXTY_BOTS, "--players", "4", "--games", "1", "--backend", "ray"],
+    ),
+    (
+        "selfplay-games-5e9",
+        ["selfplay", "--bots", "greedy", "--games", "5000000000", "--out", "run"],
+    ),
+    (
+        "selfplay-100001-shards",
+        ["selfplay", "--bots", "greedy", "--games", "100001", "--shard-size", "1", "--out", "run"],
+    ),
+    (
+        "selfplay-60-bots-4-seats",
+        ["selfplay", "--bots", SIXTY_BOTS, "--players", "4", "--games", "1", "--out", "run"],
+    ),
+    ("selfplay-threads-5000", [*SELFPLAY, "run", "--threads", "5000"]),
+    # Places self-play cannot write to, or folders that hold something else
+    ("selfplay-out-empty", [*SELFPLAY, ""]),
+    ("selfplay-out-a-file", [*SELFPLAY, "a-file"]),
+    ("selfplay-out-under-a-file", [*SELFPLAY, "a-file/run"]),
+    ("selfplay-out-in-proc", [*SELFPLAY, "/proc/indigo-selfplay"]),
+    ("selfplay-manifest-not-json", [*SELFPLAY, "corrupt"]),
+    ("selfplay-manifest-binary", [*SELFPLAY, "binary"]),
+    ("selfplay-manifest-list", [*SELFPLAY, "list"]),
+    ("selfplay-manifest-other-format", [*SELFPLAY, "other-format"]),
+    ("selfplay-manifest-a-folder", [*SELFPLAY, "manifest-folder"]),
+    # Places the web server cannot listen on
+    ("serve-host-label-too-long", ["serve", "--host", "a" * 70]),
+    (
+        "serve-host-not-this-machine",
+        ["serve", "--host", "192.0.2.1"],
+    ),  # TEST-NET-1: no address of this machine
+]
+
+
+def _cli_files(root: Path) -> None:
+    """What the CLI cases name, in the current folder: a record, a file, and self-play
+    folders with a bad manifest."""
+    (root / "record.json").write_text(text(record()))
+    (root / "a-file").write_text("a file, not a folder")
+    for name, content in (
+        ("corrupt", b'{"format": "indigo-selfplay/1", '),
+        ("binary", bytes(range(256))),
+        ("list", b"[]"),
+        ("other-format", b'{"format": "indigo-selfplay/0"}'),
+    ):
+        (root / name).mkdir()
+        (root / name / "manifest.json").write_bytes(content)
+    (root / "manifest-folder" / "manifest.json").mkdir(parents=True)
+
+
+@pytest.mark.parametrize("argv", [argv for _, argv in CLI], ids=[name for name, _ in CLI])
+def test_cli_refuses(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One line ``indigo[ COMMAND]: error: ...``, status 2, nothing on stdout, nothing
+    written (an argument error also names the help)."""
+    _cli_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = tree(tmp_path)
+    start = time.perf_counter()
     assert main(argv) == 2
+    assert time.perf_counter() - start < SECONDS
     out, err = capsys.readouterr()
     assert out == ""
     assert "Traceback" not in err
-    assert err.startswith("usage: indigo")
-    last = err.splitlines()[-1]
-    assert last.startswith("indigo")
-    assert ": error: " in last
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("indigo")
+    assert ": error: " in err
+    assert tree(tmp_path) == before
+
+
+def test_cli_serve_refuses_a_busy_port(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"indigo: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_tournament_refuses_a_huge_lineup_before_building_it() -> None:
+    """60 bots in 4 seats: refused with the count and the cap, having built nothing."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(RunError, match=r"11,703,240 seatings.* cap is 100,000") as info:
+            run_tournament(["greedy"] * 60, players=4, games=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert isinstance(info.value, IndigoError)
+    assert f"{MAX_SEATINGS:,}" in str(info.value)
+    assert peak < 2**20, f"{peak} bytes allocated"
 
 
 def test_enough_cases() -> None:
-    cli = 2 * len(REPLAY_FILES) + 1 + 6
+    cli = 2 * len(REPLAY_FILES) + 1 + len(CLI) + 1
     assert len(API) + len(FROM_RECORD) + cli >= 100

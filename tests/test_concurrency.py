@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +26,7 @@ from indigo import (
     Game,
     GreedyBot,
     IllegalMoveError,
+    IndigoError,
     IsmctsBot,
     RandomBot,
     Rules,
@@ -268,3 +272,110 @@ def test_one_vector_shared_by_threads() -> None:
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(stepper, range(4)))
     assert len(games) == 4
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_fork_while_another_thread_searches_with_a_shared_bot() -> None:
+    """The child of a fork taken while another thread had the bot can still use it: it starts
+    again from the bot as that thread took it, instead of waiting for a thread that is not
+    there. The parent gives the child 60 s, then kills it, so a regression fails, not hangs."""
+    game = Game(Rules.indigo(2), seed=4)
+    bot = IsmctsBot(time=1.0, seed=3)
+    searching = threading.Thread(target=bot.choose, args=(game,))
+    searching.start()
+    time.sleep(0.2)  # the thread has the bot now (a search of 1 s)
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            status = 0 if game.is_legal(bot.choose(game)) else 3
+        finally:
+            os._exit(status)
+    searching.join()
+    assert _child_status(pid) == 0
+    assert game.is_legal(bot.choose(game))  # the parent's bot came back too
+
+
+def _child_status(pid: int, seconds: float = 60) -> int:
+    """The child's exit code; a child still running after ``seconds`` is killed: a failure."""
+    deadline = time.monotonic() + seconds
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the child hung")
+    return os.waitstatus_to_exitcode(done[1])
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_fork_while_another_thread_steps_vector_games() -> None:
+    """A child forked while another thread steps a VectorGames (most of the time: each step
+    takes a while) gets an IndigoError from it, or its games if no step was under way, never
+    a wait for a thread it does not have."""
+    games = VectorGames(4096, seed=1)
+    masks = games.reset()[1]
+    stop = threading.Event()
+
+    def step() -> None:
+        while not stop.is_set():
+            games.step(masks.argmax(axis=1))
+            games.reset()
+
+    stepping = threading.Thread(target=step)
+    stepping.start()
+    try:
+        time.sleep(0.3)
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                try:
+                    status = 0 if len(games.episodes) == 4096 else 3
+                except IndigoError:
+                    status = 0
+            finally:
+                os._exit(status)
+    finally:
+        stop.set()
+        stepping.join()
+    assert _child_status(pid) == 0
+
+
+def test_reads_and_writes_of_one_game_from_two_threads() -> None:
+    """`to_record`/`snapshot` (which build Python objects) on one thread while another plays
+    and undoes: each call sees the game whole, before or after a move, and none fails."""
+    game = Game(Rules.tactical(3), seed=6)
+    for _ in range(10):
+        game.play(game.legal_moves[0])
+    lengths = {10, 11}
+    errors: list[BaseException] = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+
+    def write() -> None:
+        try:
+            for _ in range(3000):
+                game.play(game.legal_moves[0])
+                game.undo()
+        except BaseException as exc:
+            errors.append(exc)
+
+    def read() -> None:
+        try:
+            for _ in range(1500):
+                assert len(game.to_record()["moves"]) in lengths
+                assert game.snapshot(legal=True)["placed"] in lengths
+        except BaseException as exc:
+            errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=f) for f in (write, read, read)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert len(game.moves) == 10

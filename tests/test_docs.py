@@ -10,7 +10,14 @@ DOCS = sorted((Path(__file__).parent.parent / "docs").glob("*.md"))
 
 
 def test_docs_exist() -> None:
-    assert {p.name for p in DOCS} >= {"rules.md", "notation.md", "api.md", "search.md", "envs.md"}
+    assert {p.name for p in DOCS} >= {
+        "rules.md",
+        "notation.md",
+        "api.md",
+        "search.md",
+        "envs.md",
+        "queens-garden.md",
+    }
 
 
 @pytest.mark.parametrize("page", DOCS, ids=[p.name for p in DOCS])
@@ -32,6 +39,7 @@ MODULES = [
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",
     "indigo.envs.openspiel",
+    "indigo.queens_garden",
 ]
 
 

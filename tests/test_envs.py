@@ -370,7 +370,7 @@ def test_vector_gymnasium_env() -> None:
 )
 def test_openspiel_random_sim_test(params: dict[str, object]) -> None:
     game = pyspiel.load_game("python_indigo", params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_openspiel_states_agree_with_the_core() -> None:
@@ -502,3 +502,18 @@ for module in ("indigo_v0", "gymnasium_env", "vector", "openspiel"):
         "openspiel",
         "True",
     ]
+
+
+def test_openspiel_serialises_a_state_waiting_for_a_draw() -> None:
+    """A state at a chance node comes back at that node, with the same player and draws."""
+    game = pyspiel.load_game("python_indigo", {"players": 3})
+    state = game.new_initial_state()
+    while not state.is_chance_node() or state.move_number() < 8:
+        actions = state.chance_outcomes() if state.is_chance_node() else state.legal_actions()
+        first = actions[-1]
+        state.apply_action(first[0] if isinstance(first, tuple) else first)
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert back.current_player() == state.current_player() == pyspiel.PlayerId.CHANCE
+    assert back.chance_outcomes() == state.chance_outcomes()
+    assert back.history() == state.history()
+    assert back.indigo_game == state.indigo_game

@@ -7,8 +7,11 @@ import collections
 import json
 import math
 import random
+import signal
 import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,9 +32,19 @@ from indigo import (
     Rules,
     simulate,
 )
+from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, play_game, split_bot_specs
 from indigo.cli import main
-from indigo.tournament import lineups, run_tournament, summarise, wilson_interval
+from indigo.distributed import MAX_GAMES, MAX_THREADS, LocalBackend, RunError
+from indigo.tournament import (
+    MAX_SEATINGS,
+    lineups,
+    run_tournament,
+    seating_count,
+    summarise,
+    tournament_games,
+    wilson_interval,
+)
 
 CONFIGS = [make_rules(config) for config in ALL_CONFIGS]
 
@@ -265,17 +278,84 @@ def test_ismcts_is_deterministic_with_a_seed() -> None:
     assert game.is_legal(timed.best)
 
 
+MAX_SIMULATIONS = 10**12
+MIN_TIME, MAX_TIME = 1e-6, 1e6
+MAX_EXPLORATION = 100.0
+MAX_SEARCH_THREADS = 1024
+
+# Settings at the edges of the core's bounds, as constructor arguments and as spec text.
+ACCEPTED_SETTINGS: list[tuple[dict[str, Any], str]] = [
+    ({"simulations": 1}, "ismcts:1"),
+    ({"simulations": MAX_SIMULATIONS}, f"ismcts:{MAX_SIMULATIONS}"),
+    ({"simulations": np.int64(7)}, "ismcts:7"),
+    ({"time": MIN_TIME}, f"ismcts:time={MIN_TIME}"),
+    ({"time": MAX_TIME}, f"ismcts:time={MAX_TIME}"),
+    ({"time": 0.123456789}, "ismcts:time=0.123456789"),
+    ({"time": 3}, "ismcts:time=3"),
+    ({"exploration": 1e-45}, "ismcts:c=1e-45"),
+    ({"exploration": MAX_EXPLORATION}, f"ismcts:c={MAX_EXPLORATION}"),
+    ({"exploration": 0.1}, "ismcts:c=0.1"),
+    ({"threads": MAX_SEARCH_THREADS}, f"ismcts:threads={MAX_SEARCH_THREADS}"),
+    ({"threads": np.uint8(2)}, "ismcts:threads=2"),
+]
+REFUSED_SETTINGS: list[tuple[dict[str, Any], str, str]] = [
+    ({"simulations": 0}, "ismcts:0", "simulations"),
+    ({"simulations": MAX_SIMULATIONS + 1}, f"ismcts:{MAX_SIMULATIONS + 1}", "simulations"),
+    ({"simulations": -1}, "ismcts:-1", "simulations"),
+    ({"simulations": 2**64}, "ismcts:1e30", "simulations"),
+    ({"simulations": 10**5000}, "ismcts:" + "9" * 400, "simulations"),
+    ({"time": 0}, "ismcts:time=0", "time"),
+    ({"time": 1e-7}, "ismcts:time=1e-7", "time"),
+    ({"time": MAX_TIME * 1.000001}, f"ismcts:time={MAX_TIME * 1.000001}", "time"),
+    ({"time": 1e19}, "ismcts:time=1e19", "time"),
+    ({"time": math.inf}, "ismcts:time=inf", "time"),
+    ({"time": math.nan}, "ismcts:time=nan", "time"),
+    ({"time": -1.0}, "ismcts:time=-1", "time"),
+    ({"time": 10**400}, "ismcts:time=" + "9" * 400, "time"),
+    ({"exploration": 0}, "ismcts:c=0", "not 0"),
+    ({"exploration": 1e-50}, "ismcts:c=1e-50", "not 0"),
+    ({"exploration": 1e39}, "ismcts:c=1e39", "not inf"),
+    ({"exploration": -0.1}, "ismcts:c=-0.1", "exploration"),
+    ({"exploration": math.nan}, "ismcts:c=nan", "exploration"),
+    ({"exploration": 100.001}, "ismcts:c=100.001", "exploration"),
+    ({"threads": 0}, "ismcts:threads=0", "threads"),
+    ({"threads": MAX_SEARCH_THREADS + 1}, f"ismcts:threads={MAX_SEARCH_THREADS + 1}", "threads"),
+    ({"threads": -1}, "ismcts:threads=-1", "threads"),
+    ({"threads": 2**64}, "ismcts:threads=1.5", "threads"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "spec"), ACCEPTED_SETTINGS, ids=[s for _, s in ACCEPTED_SETTINGS]
+)
+def test_bot_settings_at_their_bounds_round_trip(kwargs: dict[str, Any], spec: str) -> None:
+    """One set of bounds for the constructor and specs; every normalised spec reads back."""
+    built = IsmctsBot(**kwargs, seed=1)
+    parsed = make_bot(spec, seed=1)
+    assert isinstance(parsed, IsmctsBot)
+    assert built.spec == parsed.spec == normalize_bot_spec(spec)
+    again = make_bot(built.spec)
+    assert isinstance(again, IsmctsBot)
+    assert again.spec == built.spec
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "spec", "message"), REFUSED_SETTINGS, ids=[s for _, s, _ in REFUSED_SETTINGS]
+)
+def test_bot_settings_beyond_their_bounds_are_refused(
+    kwargs: dict[str, Any], spec: str, message: str
+) -> None:
+    with pytest.raises(IndigoError, match=message):
+        IsmctsBot(**kwargs)
+    with pytest.raises(IndigoError, match=message):
+        make_bot(spec)
+    with pytest.raises(IndigoError, match=message):
+        simulate([spec], 1)
+
+
 def test_ismcts_rejects_bad_settings() -> None:
-    for kwargs, message in [
-        ({"simulations": 0}, "at least 1"),
-        ({"simulations": 10, "time": 1.0}, "not both"),
-        ({"time": -1.0}, "positive"),
-        ({"time": math.nan}, "positive"),
-        ({"exploration": -0.1}, ">= 0"),
-        ({"threads": 0}, "1 to 1024"),
-    ]:
-        with pytest.raises(IndigoError, match=message):
-            IsmctsBot(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(IndigoError, match="not both"):
+        IsmctsBot(10, time=1.0)
     finished = Game(seed=1)
     while not finished.over:
         finished.play(finished.legal_moves[0])
@@ -390,6 +470,33 @@ def test_lineups_rotate_every_bot_through_every_seat() -> None:
             assert len(set(counter.values())) == 1, (bots, players, seatings)
 
 
+def test_seating_count_is_the_lineups_length_up_to_the_cap() -> None:
+    for bots, players in ((3, 2), (2, 4), (4, 3), (1, 3), (12, 4), (316, 2)):
+        assert seating_count(bots, players) == len(lineups(bots, players))
+    assert seating_count(316, 2) <= MAX_SEATINGS < 317 * 316
+    for bots, players in ((317, 2), (60, 4), (10**6, 10**6)):
+        with pytest.raises(RunError, match=f"cap is {MAX_SEATINGS:,}"):
+            lineups(bots, players)
+    assert tournament_games(7, 3, 2) == 12
+    assert tournament_games(MAX_GAMES, 1, 2) == MAX_GAMES
+    with pytest.raises(RunError, match=r"rounded up to 4,294,967,298"):
+        tournament_games(MAX_GAMES - 1, 3, 2)
+
+
+def test_run_bounds_are_the_batch_apis() -> None:
+    """MAX_GAMES and MAX_THREADS are what simulate and self_play accept."""
+    simulate(["random"], 0, threads=MAX_THREADS)
+    LocalBackend(MAX_THREADS)
+    for call in (
+        lambda: simulate(["random"], 0, threads=MAX_THREADS + 1),
+        lambda: simulate(["random"], MAX_GAMES + 1),
+        lambda: LocalBackend(MAX_THREADS + 1),
+        lambda: indigo.self_play(["random"], MAX_GAMES + 1),
+    ):
+        with pytest.raises(IndigoError):
+            call()
+
+
 def test_wilson_interval() -> None:
     low, high = wilson_interval(8, 10)
     assert math.isclose(low, 0.4902, abs_tol=1e-4)
@@ -484,3 +591,61 @@ def test_play_game_rejects_illegal_choices() -> None:
         play_game([Cheat(), FirstLegal()], seed=1)
     with pytest.raises(IndigoError, match="one bot per seat"):
         play_game([FirstLegal()], rules=Rules.indigo(2))
+
+
+def _interrupt_soon(delay: float = 0.3) -> threading.Timer:
+    """Sends SIGINT to the main thread (this one) after ``delay`` seconds, from a timer thread."""
+    main = threading.main_thread().ident
+    assert main == threading.get_ident()
+    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    return timer
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"time": 30}, {"simulations": 10**8}, {"simulations": 10**8, "threads": 2}],
+    ids=["time-30", "simulations-1e8", "simulations-1e8-2-threads"],
+)
+def test_ismcts_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
+    """A search raises KeyboardInterrupt soon after SIGINT, as ``simulate`` does. The bound is
+    a check against a hang (the search alone would take minutes), not a timing target."""
+    game = Game(seed=1)
+    bot = IsmctsBot(**kwargs, seed=1)
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    with pytest.raises(KeyboardInterrupt):
+        bot.choose(game)
+    timer.join()
+    assert time.monotonic() - start < 3
+    timer = _interrupt_soon()
+    with pytest.raises(KeyboardInterrupt):  # the bot came back and searches again
+        bot.search(game)
+    timer.join()
+
+
+def test_waiting_for_a_shared_bot_stops_on_ctrl_c() -> None:
+    """A thread waiting for a bot that another thread searches with also answers Ctrl-C."""
+    game = Game(seed=1)
+    bot = IsmctsBot(time=4.0, seed=1)
+    other = threading.Thread(target=bot.choose, args=(game,))
+    other.start()
+    time.sleep(0.2)
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    with pytest.raises(KeyboardInterrupt):
+        bot.choose(game)
+    assert time.monotonic() - start < 3
+    timer.join()
+    other.join()
+
+
+@pytest.mark.parametrize("run", [simulate, indigo.self_play], ids=["simulate", "self-play"])
+def test_batches_of_long_searches_stop_on_ctrl_c(run: Any) -> None:
+    """Ctrl-C also ends a batch's searches under way, not only the games not yet begun."""
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    with pytest.raises(KeyboardInterrupt):
+        run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2)
+    timer.join()
+    assert time.monotonic() - start < 3

@@ -190,3 +190,59 @@ def test_selfplay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "0 shards written (0 samples), 3 already finished" in capsys.readouterr().out
     assert main([*argv, "--shard-size", "3"]) == 2
     assert "differs in shard_size" in capsys.readouterr().err
+
+
+def _cut(path: Path, keep: int | None = None) -> None:
+    """Cut ``path`` short: to ``keep`` bytes, by default half."""
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2 if keep is None else keep])
+
+
+def test_damaged_shards_are_played_again_to_the_same_bytes(tmp_path: Path) -> None:
+    settings = {"rules": Rules.indigo(2), "seed": 5, "shard_size": 3}
+    bots = ["ismcts:20", "greedy"]
+    first = run_selfplay(bots, 15, tmp_path, **settings)  # type: ignore[arg-type]
+    assert first.shards_written == 5
+    clean = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    samples = "samples-{:05d}.parquet".format
+    records = "records-{:05d}.jsonl".format
+    _cut(tmp_path / samples(1))  # a Parquet file without its footer
+    _cut(tmp_path / records(2))  # records cut mid-line
+    lines = (tmp_path / records(3)).read_bytes().splitlines(keepends=True)
+    (tmp_path / records(3)).write_bytes(b"".join(lines[:-1]))  # cut at a line boundary
+    (tmp_path / samples(4)).write_bytes((tmp_path / samples(0)).read_bytes())  # other rows
+    with pytest.raises(SelfPlayError, match=r"samples-00001\.parquet is damaged"):
+        sum(len(batch) for batch in load(tmp_path))
+    with pytest.raises(SelfPlayError, match=r"records-00002\.jsonl is damaged"):
+        list(read_records(tmp_path))
+
+    again = run_selfplay(bots, 15, tmp_path, **settings)  # type: ignore[arg-type]
+    assert (again.shards_written, again.shards_skipped) == (4, 1)
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    assert set(after) == set(clean)
+    for name, (data, mtime) in clean.items():
+        assert after[name][0] == data, f"{name} differs from the clean run"
+        if "00000" in name or name == "manifest.json":
+            assert after[name][1] == mtime, f"intact {name} was rewritten"
+    assert sum(len(batch) for batch in load(tmp_path)) == sum(
+        len(r["moves"]) for r in read_records(tmp_path)
+    )
+
+
+def test_a_damaged_manifest_is_reported_by_the_loader(tmp_path: Path) -> None:
+    run_selfplay(["greedy"], 2, tmp_path, shard_size=1)
+    (tmp_path / "manifest.json").write_bytes(b"\x00\xff")
+    with pytest.raises(SelfPlayError, match=r"manifest\.json is not a self-play manifest"):
+        next(load(tmp_path))
+    with pytest.raises(SelfPlayError, match=r"manifest\.json is not a self-play manifest"):
+        run_selfplay(["greedy"], 2, tmp_path, shard_size=1)
+
+
+def test_an_empty_folder_name_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``""`` would be the current folder: refused, and nothing written there."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SelfPlayError, match="output folder is empty"):
+        run_selfplay(["greedy"], 2, "")
+    assert list(tmp_path.iterdir()) == []
+    assert main(["selfplay", "--bots", "greedy", "--games", "2", "--out", ""]) == 2
+    assert list(tmp_path.iterdir()) == []

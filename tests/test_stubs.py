@@ -10,22 +10,26 @@ import indigo
 import indigo._native
 
 ROOT = Path(__file__).resolve().parent.parent
+STUBS = ["_native.pyi", "_native/queens_garden.pyi"]
+"""The stubs of ``indigo._native`` and of its submodule ``indigo._native.queens_garden``."""
+MODULES = ["indigo._native", "indigo._native.queens_garden"]
 
 
 def test_stub_is_next_to_the_module() -> None:
     """stubtest reads the ``.pyi`` found beside the imported module: make sure it is ours."""
     package_dir = Path(indigo.__file__).resolve().parent
     assert Path(indigo._native.__file__).resolve().parent == package_dir
-    stub = package_dir / "_native.pyi"
-    assert stub.is_file()
-    assert stub.read_text(encoding="utf-8") == (ROOT / "python/indigo/_native.pyi").read_text(
-        encoding="utf-8"
-    )
+    for stub_path in STUBS:
+        stub = package_dir / stub_path
+        assert stub.is_file()
+        assert stub.read_text(encoding="utf-8") == (ROOT / "python/indigo" / stub_path).read_text(
+            encoding="utf-8"
+        )
 
 
 def test_stubtest() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "indigo._native"],
+        [sys.executable, "-m", "mypy.stubtest", *MODULES],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -271,5 +271,9 @@ def test_render_bad_record(tmp_path: Path, capsys: Any) -> None:
     assert not (tmp_path / "x.svg").exists()
     rc = main(["render", str(tmp_path / "missing.json")])
     _one_line_error(rc, capsys.readouterr().err, "missing.json")
-    rc = main(["render", str(_record(tmp_path)), "-o", str(tmp_path / "no" / "dir.svg")])
-    _one_line_error(rc, capsys.readouterr().err, "dir.svg")
+    # A folder that does not exist: an argument error, before the record is read.
+    rc = main(["render", str(tmp_path / "missing.json"), "-o", str(tmp_path / "no" / "dir.svg")])
+    assert rc == 2
+    assert capsys.readouterr().err.startswith(
+        f"indigo render: error: argument -o/--output: cannot write {tmp_path / 'no' / 'dir.svg'}"
+    )

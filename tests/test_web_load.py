@@ -18,7 +18,7 @@ from typing import Any
 import httpx2
 
 import indigo
-from indigo.web.app import MAX_BODY
+from indigo.web.app import MAX_BODY, TOKEN_HEADER
 from web_server import live_server
 
 GAMES = 40
@@ -50,22 +50,30 @@ class Tally:
 
 
 async def _abuse(
-    client: httpx2.AsyncClient, tally: Tally, game_id: str, rng: random.Random
+    client: httpx2.AsyncClient, tally: Tally, game_id: str, token: str, rng: random.Random
 ) -> None:
     kind = rng.randrange(4)
     if kind == 0:
         await tally.send(client, "POST", "/api/games", 413, content=b"x" * (MAX_BODY + 1))
     elif kind == 1:
-        await tally.send(client, "POST", f"/api/games/{game_id}/moves", 400, content=b'{"seat": 0,')
+        bad = b'{"seat": 0,'
+        mine = {TOKEN_HEADER: token}
+        await tally.send(
+            client, "POST", f"/api/games/{game_id}/moves", 400, content=bad, headers=mine
+        )
     elif kind == 2:
-        await tally.send(client, "GET", f"/api/games/{game_id}x", 404)
+        await tally.send(client, "GET", f"/api/games/{game_id}", 404)  # no token
     else:
         body = {"seat": 0, "move": "0@0:0,0"}
         await tally.send(client, "POST", "/api/games/unknown/moves", 404, json=body)
 
 
 async def _play_one(
-    client: httpx2.AsyncClient, tally: Tally, seed: int, played: dict[str, int]
+    client: httpx2.AsyncClient,
+    tally: Tally,
+    seed: int,
+    played: dict[str, int],
+    tokens: dict[str, str],
 ) -> None:
     rng = random.Random(seed)
     body = {"seats": ["human", rng.choice(["greedy", "random"])], "seed": seed}
@@ -73,6 +81,8 @@ async def _play_one(
         body["theme"] = "butterfly-garden"
     state = await tally.send(client, "POST", "/api/games", 201, json=body)
     game_id = state["id"]
+    state_token = tokens[game_id] = state["token"]
+    mine = {TOKEN_HEADER: state_token}
     played[game_id] = 0
     abuse_at = set(rng.sample(range(20), ABUSE_PER_GAME))
     turn = 0
@@ -89,17 +99,18 @@ async def _play_one(
         else:
             move = {"max": 1}
             url = f"/api/games/{game_id}/advance"
-        answer = await tally.send(client, "POST", url, 200, json=move)
+        answer = await tally.send(client, "POST", url, 200, json=move, headers=mine)
         played[game_id] += len(answer["results"])
         state = answer["state"]
         if turn in abuse_at:
-            await _abuse(client, tally, game_id, rng)
+            await _abuse(client, tally, game_id, state_token, rng)
         turn += 1
 
 
 async def _load(base: str) -> dict[str, Any]:
     tally = Tally()
     played: dict[str, int] = {}
+    tokens: dict[str, str] = {}
     seeds = asyncio.Queue[int]()
     for seed in range(GAMES):
         seeds.put_nowait(1000 + seed)
@@ -109,17 +120,19 @@ async def _load(base: str) -> dict[str, Any]:
 
         async def worker() -> None:
             while not seeds.empty():
-                await _play_one(client, tally, seeds.get_nowait(), played)
+                await _play_one(client, tally, seeds.get_nowait(), played, tokens)
 
         await asyncio.wait_for(
             asyncio.gather(*(worker() for _ in range(CLIENTS))), timeout=TIME_LIMIT
         )
         elapsed = time.monotonic() - start
         # No game lost: each is listed and holds exactly the moves its client saw played.
-        listed = await tally.send(client, "GET", "/api/games", 200)
+        everyone = {TOKEN_HEADER: ",".join(tokens.values())}
+        listed = await tally.send(client, "GET", "/api/games", 200, headers=everyone)
         assert {g["id"]: g["moves"] for g in listed["games"]} == played
         for game_id, moves in played.items():
-            response = await client.get(f"/api/games/{game_id}/record")
+            headers = {TOKEN_HEADER: tokens[game_id]}
+            response = await client.get(f"/api/games/{game_id}/record", headers=headers)
             tally.requests += 1
             game = indigo.Game.from_record(response.text)
             assert len(game.moves) == moves
@@ -136,7 +149,7 @@ async def _load(base: str) -> dict[str, Any]:
 
 
 def test_load_and_abuse() -> None:
-    with live_server() as base:
+    with live_server(max_games_per_client=GAMES) as base:  # every client is 127.0.0.1
         figures = asyncio.run(_load(base))
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "web-load.json").write_text(json.dumps(figures, indent=2) + "\n")

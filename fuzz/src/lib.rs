@@ -6,9 +6,13 @@
 //!   probes; after every step the core's snapshot and legal moves must equal those of
 //!   [`reference::RefGame`], an engine written separately from RULES.md.
 //!
+//! * [`qg::record`]: the same for Queen's Garden records, plus the move-notation parser on
+//!   every line of the input (see [`qg`]).
+//!
 //! A failed check panics: that is how libFuzzer learns of it.
 #![allow(clippy::missing_panics_doc)]
 
+pub mod qg;
 pub mod reference;
 
 use std::fmt::Write;

@@ -1,10 +1,13 @@
-"""indigo: an exact, fast engine for the board game Indigo and its re-theme Butterfly Garden.
+"""indigo: an exact, fast engine for the board game Indigo and its re-theme Butterfly Garden,
+and for Azul: Queen's Garden (:mod:`indigo.queens_garden`).
 
 >>> import indigo
 >>> game = indigo.Game(indigo.Rules.indigo(players=2), seed=1)
 >>> result = game.play(game.legal_moves[0])
+>>> garden = indigo.queens_garden.Game(indigo.queens_garden.Rules(players=2), seed=1)
 """
 
+from indigo import queens_garden
 from indigo._native import (
     ACTION_COUNT,
     CELLS,
@@ -83,6 +86,7 @@ __all__ = [
     "__version__",
     "make_bot",
     "play_game",
+    "queens_garden",
     "self_play",
     "simulate",
 ]

@@ -5,11 +5,12 @@ compiled module with mypy's ``stubtest``.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, final
+from typing import Any, Literal, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
 
+from indigo._native import queens_garden as queens_garden
 from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "native_call_costs",
     "native_playouts",
     "normalize_bot_spec",
+    "queens_garden",
     "self_play",
     "simulate",
 ]
@@ -315,9 +317,9 @@ class Game:
     @property
     def legal_moves(self) -> list[Move]:
         """Each distinct legal placement once (smallest rotation), sorted."""
-    def is_legal(self, move: Move | str | int) -> bool:
+    def is_legal(self, move: Move | str | SupportsIndex) -> bool:
         """Whether ``move`` (or an equivalent rotation of it) may be played now."""
-    def play(self, move: Move | str | int) -> MoveResult:
+    def play(self, move: Move | str | SupportsIndex) -> MoveResult:
         """Play a move (a :class:`Move`, its text or its action number).
 
         Raises :class:`IllegalMoveError` (and changes nothing) if it is not legal now.
@@ -428,7 +430,8 @@ class IsmctsBot:
     """Information-set MCTS: each simulation samples the hidden tiles from what the mover has
     not seen, so it never reads the pile. ``simulations`` (default 1000) or ``time`` in
     seconds; ``threads`` grow separate trees whose root visits are summed. With a seed and a
-    simulation budget its choices are reproducible for a given thread count."""
+    simulation budget its choices are reproducible for a given thread count. Settings are
+    checked with the same bounds as specs (docs/search.md); a search answers Ctrl-C."""
 
     def __new__(
         cls,

@@ -1,10 +1,11 @@
 """The ``indigo`` command line.
 
 ``indigo replay RECORD.json [--snapshots] [--legal]``
-    Check an ``indigo-record/1`` and print the final position (or every position with
-    ``--snapshots``) as ``indigo-snapshot/1`` JSON, one object per line.
-``indigo demo [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
-    Watch a whole game between bots in the terminal.
+    Check an ``indigo-record/1`` or a ``queens-garden-record/1`` (told apart by its ``format``)
+    and print the final position (or every position with ``--snapshots``) as
+    ``indigo-snapshot/1`` or ``queens-garden-snapshot/1`` JSON, one object per line.
+``indigo demo [--game G] [--players N] [--seed S] [--theme T] [--hand-size H] [--bot B] ...``
+    Watch a whole game of Indigo or Azul: Queen's Garden between bots in the terminal.
 ``indigo tournament --bots ismcts:1000,greedy,random [--players N] [--games G] [--json]``
     Play bots against each other in every seat and report win rates, on this machine or on a
     Ray cluster (``--backend ray [--address A]``).
@@ -13,8 +14,9 @@
 ``indigo bench [--json] [--quick]``
     Time a fixed, seeded workload at every layer; print the figures and a checksum.
 
-Errors in the input (a bad record, an unreadable file, invalid JSON) print one line
-``indigo: error: ...`` on standard error and exit with status 2, as do bad arguments.
+Errors in the input (a bad record, an unreadable file, invalid JSON, a value out of range, a
+place that cannot be written) print one line ``indigo: error: ...`` on standard error and exit
+with status 2, as do bad arguments (``indigo COMMAND: error: ...``).
 """
 
 from __future__ import annotations
@@ -25,52 +27,57 @@ import json
 import math
 import os
 import random
+import socket
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
 from indigo import (
-    CENTRE,
-    CORNERS,
-    GEM_POINTS,
     Game,
-    GemPath,
     IndigoError,
-    Move,
-    MoveResult,
     RecordError,
-    Rules,
     __version__,
 )
+from indigo import queens_garden as qg
 from indigo._extras import install_hint
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
+from indigo.narration import explain, move_text, result_lines
+from indigo.records import read_record as read_record_stream
+from indigo.render.queens_garden import final_text, position_text
 from indigo.render.terminal import (
-    EDGE_NAMES,
-    GEMS,
     board_text,
-    gem_label,
     legend_text,
-    seat_label,
     status_text,
+    use_colour,
 )
-from indigo.tournament import print_table, progress_bar, run_with_progress
+from indigo.table import SEED_LIMIT, CliError, demo_rules
+from indigo.tournament import print_table, progress_bar, run_with_progress, tournament_games
+from indigo.web.limits import add_limit_options, limits_from_args
 
-__all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
+__all__ = ["CliError", "build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
 PROG = "indigo"
-SEED_LIMIT = 2**63
-"""Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
-
-
-class CliError(Exception):
-    """A user error: reported as one line on stderr, exit status 2."""
+MAX_DELAY = 3600.0
+"""The longest pause ``indigo demo --delay`` takes, in seconds."""
+DEMO_PACE = 0.8
+"""The pause after each move of ``indigo demo`` on a terminal, in seconds."""
 
 
 # ---------------------------------------------------------------------------------------------
 # Argument parsing
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with each error on one line, ``indigo COMMAND: error: ...``, status 2 (the
+    subcommands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
 
 def _seed(text: str) -> int:
@@ -88,8 +95,8 @@ def _delay(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {text}")
+    if not math.isfinite(value) or not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_DELAY:g} seconds, not {text}")
     return value
 
 
@@ -103,11 +110,32 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {value}")
+    return value
+
+
+def _output_file(text: str) -> str:
+    """A file to write in a folder that exists (checked before any work, so that a game is not
+    played for nothing); whether it may be written shows only when it is."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty: name a file")
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a folder")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {path.parent} is not a folder")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``indigo`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
-        description="Indigo (and Butterfly Garden): replay game records, watch bots play.",
+        description="Indigo (and Butterfly Garden) and Azul: Queen's Garden: replay game "
+        "records, watch bots play.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -115,17 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="check a game record and print its positions as JSON",
-        description="Check an indigo-record/1 and print the final indigo-snapshot/1 as one "
-        "JSON line (keys sorted), or with --snapshots every position: the initial one, then "
-        "one after each move. A bad record exits with status 2 and one line on stderr naming "
-        "the offending field or move.",
+        description="Check an indigo-record/1 or a queens-garden-record/1 (recognised by its "
+        "format field) and print the final snapshot (indigo-snapshot/1 or "
+        "queens-garden-snapshot/1) as one JSON line (keys sorted), or with --snapshots every "
+        "position: the initial one, then one after each move. A bad record exits with status 2 "
+        "and one line on stderr naming the offending field or move.",
     )
     replay.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
     replay.add_argument(
         "--snapshots", action="store_true", help="print every position, one per line"
     )
     replay.add_argument(
-        "--legal", action="store_true", help="include the legal placements of the seat to move"
+        "--legal", action="store_true", help="include the legal moves of the seat to move"
     )
 
     demo = sub.add_parser(
@@ -133,7 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="watch a game between bots",
         description="Play a whole game between bots and show it: each move, what the gems "
         "did, the board, and the result. Seat i's bot is seeded with SEED + i and the pile "
-        "with SEED, so a seed replays the same game.",
+        "with SEED, so a seed replays the same game. With --game queens-garden: Azul: Queen's "
+        "Garden between two simple random bots (one seeded rng for all seats), set up from "
+        "SEED; it uses the default scoring wheel, which is a PLACEHOLDER, not the printed wheel, "
+        "and the unverified default jokers (fountain 1, statue 2, bench 2, pavilion 3). The "
+        "Indigo options (--theme, --hand-size, --gates, --bot, --board-every) do not apply.",
+    )
+    demo.add_argument(
+        "--game",
+        choices=("indigo", "queens-garden"),
+        default="indigo",
+        help="indigo, or queens-garden (its scoring wheel is a placeholder, not the printed "
+        "wheel) (default: indigo)",
     )
     demo.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     demo.add_argument(
@@ -161,7 +201,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: greedy)",
     )
     demo.add_argument(
-        "--delay", type=_delay, default=0.0, metavar="SECONDS", help="pause after each move"
+        "--delay",
+        type=_delay,
+        default=None,
+        metavar="SECONDS",
+        help=f"pause after each move (default: {DEMO_PACE:g} on a terminal, 0 when piped)",
+    )
+    demo.add_argument("--fast", action="store_true", help="no pause: the same as --delay 0")
+    demo.add_argument(
+        "--codes", action="store_true", help="show placed tiles as T@R codes, not their paths"
     )
     demo.add_argument(
         "--board-every",
@@ -290,16 +338,21 @@ def _backend(args: argparse.Namespace) -> Iterator[LocalBackend | RayBackend]:
 def tournament(args: argparse.Namespace) -> int:
     """``indigo tournament``: the results table, or one JSON object with ``--json``."""
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
-    with _backend(args) as backend:
-        result = run_with_progress(
-            args.bots,
-            players=args.players,
-            games=args.games,
-            rules=rules,
-            seed=args.seed,
-            backend=backend,
-            span=args.batch_size,
-        )
+    try:
+        # Before connecting to anything: a lineup too large to play, or too many games.
+        tournament_games(args.games, len(args.bots), args.players)
+        with _backend(args) as backend:
+            result = run_with_progress(
+                args.bots,
+                players=args.players,
+                games=args.games,
+                rules=rules,
+                seed=args.seed,
+                backend=backend,
+                span=args.batch_size,
+            )
+    except IndigoError as exc:
+        raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -336,7 +389,7 @@ def _add_selfplay(sub: Any) -> None:
 def selfplay(args: argparse.Namespace) -> int:
     """``indigo selfplay``: shards into ``--out``; a summary line, or JSON with ``--json``."""
     try:
-        from indigo.selfplay import SelfPlayError, run_selfplay
+        from indigo.selfplay import run_selfplay
     except ImportError as exc:
         raise CliError(str(exc)) from None
     rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
@@ -352,7 +405,7 @@ def selfplay(args: argparse.Namespace) -> int:
                 backend=backend,
                 progress=report,
             )
-        except SelfPlayError as exc:
+        except IndigoError as exc:
             raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(summary.to_json()))
@@ -402,7 +455,9 @@ def _add_see_and_play(sub: Any) -> None:
     )
     render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
     render.add_argument("--move", type=_count, default=None, metavar="N")
-    render.add_argument("-o", "--output", default="-", metavar="OUT", help="default: stdout")
+    render.add_argument(
+        "-o", "--output", type=_output_file, default="-", metavar="OUT", help="default: stdout"
+    )
 
     play = sub.add_parser(
         "play",
@@ -414,12 +469,18 @@ def _add_see_and_play(sub: Any) -> None:
     play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
     play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
     play.add_argument("--seed", type=_seed, default=None)
-    play.add_argument("--save", default=None, metavar="FILE", help="write the record here")
+    play.add_argument(
+        "--save", type=_output_file, default=None, metavar="FILE", help="write the record here"
+    )
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+    play.add_argument(
+        "--codes", action="store_true", help="show placed tiles as T@R codes, not their paths"
+    )
 
     serve = sub.add_parser("serve", help="play in the browser: start the local web app")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
+    add_limit_options(serve)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -472,7 +533,24 @@ def _see_and_play(args: argparse.Namespace) -> int:
         raise CliError(
             f"indigo serve needs the 'web' extra ({exc}): {install_hint('web')}"
         ) from None
-    return serve(args.host, args.port)
+    _check_listen(args.host, args.port)
+    return serve(args.host, args.port, limits_from_args(args))
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Raises :class:`CliError` unless ``host`` resolves and ``port`` is free on it (the
+    server, once started, reports these only in its log)."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except UnicodeError as exc:  # a host name the IDNA codec refuses
+        raise CliError(f"cannot listen on {host}:{port}: {exc}") from None
 
 
 def _silence_stdout() -> None:
@@ -488,31 +566,19 @@ def _silence_stdout() -> None:
 
 
 def read_record(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
-    """The parsed JSON object in ``path`` (``-``: standard input). Raises :class:`CliError`."""
+    """The parsed JSON object in ``path`` (``-``: standard input), read by
+    :func:`indigo.records.read_record` (size cap, UTF-8 only). Raises :class:`CliError`."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except UnicodeDecodeError:
-        raise CliError(f"{name}: not UTF-8 text") from None
+            stream = stdin or sys.stdin
+            return read_record_stream(getattr(stream, "buffer", stream))
+        with open(path, "rb") as f:
+            return read_record_stream(f)
     except OSError as exc:
         raise CliError(f"{name}: {exc.strerror or exc}") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(
-            f"{name}: invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except RecursionError:
-        raise CliError(f"{name}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer longer than int() may read
-        raise CliError(f"{name}: invalid JSON: {exc}") from None
-    if not isinstance(record, dict):
-        raise CliError(f"format: {name} holds a JSON {type(record).__name__}, not an object")
-    return record
+    except RecordError as exc:
+        raise CliError(f"{name}: {exc}") from None
 
 
 def _where(at: str | int) -> str:
@@ -531,11 +597,16 @@ def _record_error(exc: RecordError) -> CliError:
 def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
     """``indigo replay``: validate the record, then print the snapshot(s)."""
     record = read_record(path)
+    if record.get("format") == qg.RECORD_FORMAT:
+        return _replay_queens_garden(record, snapshots=snapshots, legal=legal)
     # The whole record first: a bad record prints nothing on stdout.
     try:
         checked = Game.from_record(record)
     except RecordError as exc:
-        raise _record_error(exc) from None
+        error = _record_error(exc)
+        if exc.at == "format":  # not Indigo's: say that the other game's format is read too
+            error = CliError(f'{error} (or "{qg.RECORD_FORMAT}" for Queen\'s Garden)')
+        raise error from None
     except Exception as exc:  # anything else the engine rejects the record with
         raise CliError(f"{path}: not a valid record: {exc}") from None
     if not snapshots:
@@ -554,30 +625,31 @@ def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
     return 0
 
 
+def _replay_queens_garden(record: dict[str, Any], *, snapshots: bool, legal: bool) -> int:
+    """``indigo replay`` of a ``queens-garden-record/1``."""
+    # The whole record first: a bad record prints nothing on stdout.
+    try:
+        checked = qg.Game.from_record(record)
+    except RecordError as exc:
+        raise _record_error(exc) from None
+    if not snapshots:
+        sys.stdout.write(checked.snapshot_json(legal=legal) + "\n")
+        return 0
+    # The same set-up and randomness, then the checked moves one by one.
+    game = qg.Game.from_record({**record, "moves": []})
+    lines = [game.snapshot_json(legal=legal)]
+    for index, move in enumerate(checked.moves):
+        try:
+            game.play(move)
+        except IndigoError as exc:  # only if the engine disagrees with its own record check
+            raise CliError(f"moves[{index}]: {exc}") from None
+        lines.append(game.snapshot_json(legal=legal))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # demo
-
-
-def demo_rules(
-    players: int, theme: str, hand_size: int | None = None, gates: str = "shared"
-) -> Rules:
-    """The rules of ``indigo demo``: the theme's preset unless a hand size or variant is given."""
-    if theme == "butterfly-garden":
-        if hand_size is None and gates == "shared":
-            return Rules.butterfly_garden(players)
-        hand = 2 if hand_size is None else hand_size
-        return Rules(
-            players,
-            hand,
-            three_player_gates="exclusive" if gates == "exclusive" else "shared",
-            theme="butterfly-garden",
-        )
-    if hand_size is None and gates == "shared":
-        return Rules.indigo(players)
-    hand = 1 if hand_size is None else hand_size
-    return Rules(
-        players, hand, three_player_gates="exclusive" if gates == "exclusive" else "shared"
-    )
 
 
 def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
@@ -585,124 +657,31 @@ def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
     return [make_bot(spec, seed=seed + seat) for seat in range(players)]
 
 
-def move_text(move: Move) -> str:
-    """A move in notation ``T@R:Q,R``."""
-    return f"{move.tile}@{move.rotation}:{move.q},{move.r}"
-
-
-def _spot(q: int, r: int, edge: int) -> str:
-    if (q, r) == CENTRE:
-        return "the centre"
-    if (q, r) in CORNERS:
-        return f"corner ({q},{r})"
-    return f"({q},{r}) {EDGE_NAMES[edge]}"
-
-
-def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
-
-
-def _tiles(n: int) -> str:
-    return "1 tile" if n == 1 else f"{n} tiles"
-
-
-def _seats(rules: Rules, seats: Sequence[int], colour: bool) -> str:
-    return " and ".join(seat_label(rules, s, colour=colour) for s in seats)
-
-
-def explain(game: Game, result: MoveResult, *, colour: bool) -> list[str]:
-    """What happened in a move: the placement, then one line per gem that moved or was met."""
-    rules = game.rules
-    gains = [
-        f"+{p} {seat_label(rules, s, colour=colour)}" for s, p in enumerate(result.points) if p
-    ]
-    head = (
-        f"Move {len(game.moves)}: {seat_label(rules, result.seat, colour=colour)} "
-        f"places {move_text(result.move)}"
-    )
-    if gains:
-        head += f"  ({', '.join(gains)})"
-    lines = [head]
-    paths = result.paths
-    told: set[int] = set()
-    for i, path in enumerate(paths):
-        if i in told:
-            continue
-        told.add(i)
-        lines.append("  " + _path_text(rules, path, paths, told, colour))
-    if not paths:
-        lines.append("  no gem moves")
-    return lines
-
-
-def _path_text(
-    rules: Rules, path: GemPath, paths: Sequence[GemPath], told: set[int], colour: bool
-) -> str:
-    name = gem_label(rules, path.gem, colour=colour)
-    start = _spot(*path.start)
-    moved = f"{name} from {start}"
-    if path.steps:
-        moved += f", {_tiles(len(path.steps))},"
-    if path.outcome == "collected" and path.gate is not None:
-        owners = path.owners
-        each = " each" if len(owners) > 1 else ""
-        return (
-            f"{moved} leaves through {rules.gate_name} {path.gate}: "
-            f"{_seats(rules, owners, colour)} +{GEM_POINTS[path.gem]}{each}"
-        )
-    if path.outcome == "collided" and path.collided_with is not None:
-        other = paths[path.collided_with]
-        told.add(path.collided_with)
-        other_name = gem_label(rules, other.gem, colour=colour)
-        other_text = f"the {other_name} from {_spot(*other.start)}"
-        if other.steps:
-            other_text += f" ({_tiles(len(other.steps))})"
-        return f"{moved} meets {other_text}: both leave the game"
-    if path.end is not None:
-        return f"{moved} rests at {_spot(*path.end)}"
-    return f"{moved} stops"
-
-
-def _use_colour(no_colour: bool) -> bool:
-    if no_colour or os.environ.get("NO_COLOR"):
-        return False
+def _demo_delay(args: argparse.Namespace) -> float:
+    """The demo's pause after each move: as asked, else a pace a person can follow on a
+    terminal and none when the output goes elsewhere."""
+    if args.fast:
+        return 0.0
+    if args.delay is not None:
+        return float(args.delay)
     try:
-        return sys.stdout.isatty()
+        return DEMO_PACE if sys.stdout.isatty() else 0.0
     except (AttributeError, ValueError):
-        return False
-
-
-def result_lines(game: Game, *, colour: bool) -> list[str]:
-    """Final scores, gems collected per seat (themed names) and the winner(s)."""
-    rules = game.rules
-    lines = [f"Game over after {len(game.moves)} moves ({game.removed} gems lost in collisions)."]
-    lines.append("Final scores:")
-    for seat in range(rules.players):
-        got = game.collected[seat]
-        gems = ", ".join(f"{gem_label(rules, g, colour=colour)} {got[g]}" for g in GEMS)
-        lines.append(
-            f"  {seat_label(rules, seat, colour=colour)}: {_points(game.scores[seat])}, "
-            f"{sum(got.values())} gems ({gems})"
-        )
-    winners = game.winners
-    label = ", ".join(seat_label(rules, s, colour=colour) for s in winners)
-    if len(winners) == 1:
-        lines.append(f"Winner: {label} with {_points(game.scores[winners[0]])}")
-    elif winners:
-        lines.append(f"Winners: {label} (tied with {_points(game.scores[winners[0]])})")
-    else:
-        lines.append("Winners: none")
-    return lines
+        return 0.0
 
 
 def demo(args: argparse.Namespace) -> int:
     """``indigo demo``: a whole game between bots, narrated."""
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    colour = _use_colour(args.no_colour)
+    colour = use_colour(args.no_colour)
+    if args.game == "queens-garden":
+        return queens_garden_demo(args.players, seed, colour=colour, delay=_demo_delay(args))
     rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
     game = Game(rules, seed=seed)
     bots = demo_bots(args.bot, rules.players, seed)
-    clear = args.delay > 0 and colour
+    delay = _demo_delay(args)
+    clear = delay > 0 and colour
+    codes = args.codes
     out = sys.stdout
 
     title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
@@ -712,9 +691,9 @@ def demo(args: argparse.Namespace) -> int:
         f"{args.bot} bots, seed {seed}"
     )
     print(header, file=out)
-    print(legend_text(rules, colour=colour), file=out)
+    print(legend_text(rules, colour=colour, codes=codes), file=out)
     print(file=out)
-    print(board_text(game, colour=colour), file=out)
+    print(board_text(game, colour=colour, codes=codes), file=out)
     print(status_text(game, colour=colour), file=out)
     out.flush()
 
@@ -729,12 +708,41 @@ def demo(args: argparse.Namespace) -> int:
         print("\n".join(explain(game, result, colour=colour)), file=out)
         every = args.board_every
         if clear or game.over or (every and len(game.moves) % every == 0):
-            print(board_text(game, colour=colour), file=out)
+            print(board_text(game, colour=colour, codes=codes), file=out)
         print(status_text(game, colour=colour), file=out)
         out.flush()
-        if args.delay:
-            time.sleep(args.delay)
+        if delay:
+            time.sleep(delay)
 
     print(file=out)
     print("\n".join(result_lines(game, colour=colour)), file=out)
+    return 0
+
+
+def queens_garden_demo(players: int, seed: int, *, colour: bool, delay: float = 0.0) -> int:
+    """``indigo demo --game queens-garden``: set up from ``seed``, random bots (one rng seeded
+    with ``seed``), the position after each round, then the final scoring."""
+    game = qg.Game(qg.Rules(players), seed=seed)
+    bot = qg.RandomBot(seed)
+    out = sys.stdout
+    print(
+        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
+        "(scoring wheel: a placeholder, not the printed wheel)",
+        file=out,
+    )
+    print(position_text(game.snapshot(), colour=colour), file=out)
+    while not game.over:
+        seat, round_number = game.to_move, game.round
+        move = bot.choose(game)
+        game.play(move)
+        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
+        if game.over or game.round != round_number:
+            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
+            print(f"\nRound {round_number} scored: {points}", file=out)
+            print(position_text(game.snapshot(), colour=colour), file=out)
+        out.flush()
+        if delay:
+            time.sleep(delay)
+    print(file=out)
+    print(final_text(game.snapshot()), file=out)
     return 0

@@ -25,16 +25,19 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import indigo
 from indigo._extras import require
-from indigo._native import Rules
+from indigo._native import IndigoError, Rules
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_THREADS",
     "Backend",
     "LocalBackend",
     "RayBackend",
+    "RunError",
     "RunSettings",
     "Span",
     "Work",
@@ -45,6 +48,16 @@ __all__ = [
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
+
+MAX_GAMES: Final = 2**32
+"""The most games a run may play: as many as one call of the batch API takes."""
+
+MAX_THREADS: Final = 1024
+"""The most threads a local run may use: as many as the batch API takes."""
+
+
+class RunError(IndigoError):
+    """Settings no run can take: too many games, seatings or threads."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,8 @@ class LocalBackend:
     name = "local"
 
     def __init__(self, threads: int = 0) -> None:
+        if not 0 <= threads <= MAX_THREADS:
+            raise RunError(f"threads must be 0 to {MAX_THREADS}, not {threads}")
         self.threads = threads
 
     def map(

@@ -13,8 +13,11 @@ folder holds:
   :func:`schema` (docs/distributed.md describes each).
 
 A shard's files are written whole or not at all (to a temporary name, then renamed; the
-Parquet file last), so a rerun with the same folder and settings skips finished shards.
-:func:`load` reads the samples back as numpy batches. Needs the ``selfplay`` extra (pyarrow).
+Parquet file last), so a rerun with the same folder and settings skips finished shards. It
+trusts a shard only when both files are whole (the records file holds the shard's games, one
+per line, and the Parquet footer reads, with one row per move of those games); a damaged shard
+is played again, to the same bytes. :func:`load` reads the samples back as numpy batches.
+Needs the ``selfplay`` extra (pyarrow).
 
 >>> import tempfile
 >>> from indigo.selfplay import load, run_selfplay
@@ -54,7 +57,7 @@ from indigo._native import (
     normalize_bot_spec,
     self_play,
 )
-from indigo.distributed import Backend, LocalBackend, RunSettings, Span, spans
+from indigo.distributed import MAX_GAMES, Backend, LocalBackend, RunSettings, Span, spans
 from indigo.tournament import lineups
 
 require("pyarrow.parquet", "selfplay")
@@ -65,6 +68,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 __all__ = [
     "FORMAT",
+    "MAX_SHARDS",
     "RunSummary",
     "SampleBatch",
     "SelfPlayError",
@@ -80,9 +84,16 @@ FORMAT: Final = "indigo-selfplay/1"
 
 MANIFEST: Final = "manifest.json"
 
+MAX_SHARDS: Final = 100_000
+"""The most shards a run may have (each is two files in one folder)."""
+
+MAX_MANIFEST_BYTES: Final = 64 * 2**20
+"""The largest manifest read (one at the seating cap takes about 5 MB)."""
+
 
 class SelfPlayError(IndigoError):
-    """An output folder that holds another run, or is not a self-play folder."""
+    """A run that cannot be: bad settings, an output folder that cannot be written, holds
+    another run or is not a self-play folder, or a damaged shard."""
 
 
 def _element(kind: pa.DataType) -> pa.Field:
@@ -205,8 +216,12 @@ def _shard_paths(folder: Path, shard: int) -> tuple[Path, Path]:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     temporary = path.with_name(path.name + ".partial")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise SelfPlayError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _manifest(
@@ -223,12 +238,48 @@ def _manifest(
     }
 
 
+def _read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The folder's manifest as read, or ``None`` if it has none. Raises
+    :class:`SelfPlayError` when it is not a file holding a JSON object."""
+    path = folder / MANIFEST
+    try:
+        if not path.is_file():
+            if path.exists():
+                raise SelfPlayError(f"{path} is not a file")
+            return None
+        with path.open("rb") as file:
+            data = file.read(MAX_MANIFEST_BYTES + 1)
+    except OSError as exc:
+        raise SelfPlayError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise SelfPlayError(
+            f"{path} is not a self-play manifest: over {MAX_MANIFEST_BYTES:,} bytes"
+        )
+    try:
+        found = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SelfPlayError(f"{path} is not a self-play manifest: not UTF-8 text") from None
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise SelfPlayError(f"{path} is not a self-play manifest: invalid JSON ({exc})") from None
+    if not isinstance(found, dict):
+        raise SelfPlayError(
+            f"{path} is not a self-play manifest: it holds a JSON {type(found).__name__}"
+        )
+    if found.get("format") != FORMAT:
+        raise SelfPlayError(f"{path} is not {FORMAT}: its format is {found.get('format')!r}")
+    return found
+
+
 def _claim(folder: Path, manifest: dict[str, Any]) -> None:
     """Writes the manifest, or checks that the folder's is the same run."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / MANIFEST
-    if path.exists():
-        found = json.loads(path.read_text())
+    if folder.exists() and not folder.is_dir():
+        raise SelfPlayError(f"{folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SelfPlayError(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+    found = _read_manifest(folder)
+    if found is not None:
         if found != manifest:
             changed = sorted(
                 k for k in manifest.keys() | found.keys() if found.get(k) != manifest.get(k)
@@ -238,7 +289,22 @@ def _claim(folder: Path, manifest: dict[str, Any]) -> None:
                 "rerun with the same settings to resume it, or choose a new folder"
             )
     else:
-        _write_atomically(path, (json.dumps(manifest, indent=2) + "\n").encode())
+        _write_atomically(folder / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+
+
+def _shard_spans(games: int, shard_size: int) -> list[Span]:
+    """The run's shards. Raises :class:`SelfPlayError` for counts no run may have."""
+    if not 0 <= games <= MAX_GAMES:
+        raise SelfPlayError(f"games must be 0 to {MAX_GAMES:,}, not {games:,}")
+    if shard_size < 1:
+        raise SelfPlayError(f"shard_size must be at least 1, not {shard_size}")
+    count = -(-games // shard_size)
+    if count > MAX_SHARDS:
+        raise SelfPlayError(
+            f"{games:,} games in shards of {shard_size:,} would make {count:,} shards; the "
+            f"cap is {MAX_SHARDS:,}: choose a larger shard size"
+        )
+    return spans(games, shard_size)
 
 
 def run_selfplay(
@@ -256,18 +322,18 @@ def run_selfplay(
     ``backend`` (default: every core of this machine), skipping shards already finished
     there. ``progress(done, total)`` hears the games played so far of those still to play.
     Reproducible with simulation budgets: ``ismcts:time=...`` depends on the clock.
+    Everything is checked before anything is written; a shard whose files are damaged is
+    played again.
     """
-    if games < 0:
-        raise SelfPlayError(f"games must be at least 0, not {games}")
-    if shard_size < 1:
-        raise SelfPlayError(f"shard_size must be at least 1, not {shard_size}")
+    if not os.fspath(folder):
+        raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
+    every = _shard_spans(games, shard_size)
     names = [normalize_bot_spec(b) for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
-    every = spans(games, shard_size)
-    todo = [s for s in every if not _finished(out, s.start // shard_size)]
+    todo = [s for s in every if not _intact(out, s.start // shard_size, s)]
     work = functools.partial(_play_shard, RunSettings(names, rules, seed, seatings))
     total = sum(s.games for s in todo)
     samples = 0
@@ -293,26 +359,75 @@ def _finished(folder: Path, shard: int) -> bool:
     return parquet.exists() and jsonl.exists()
 
 
+def _intact(folder: Path, shard: int, span: Span) -> bool:
+    """Whether the shard's files are whole: the records file holds the span's games in order,
+    one per line, and the samples file's footer reads, with the schema, one row per move of
+    those games, and those games' indices. A file cut short fails one of these."""
+    parquet, jsonl = _shard_paths(folder, shard)
+    try:
+        data = jsonl.read_bytes()
+        lines = data.split(b"\n")
+        if lines.pop() != b"" or len(lines) != span.games:
+            return False
+        moves = 0
+        for index, line in enumerate(lines, span.start):
+            record = json.loads(line)
+            if record["game"] != index:
+                return False
+            moves += len(record["moves"])
+        with pq.ParquetFile(parquet) as samples:
+            footer = samples.metadata
+            if footer.num_rows != moves or not samples.schema_arrow.equals(
+                schema(), check_metadata=True
+            ):
+                return False
+            # The games the rows belong to, from the footer's statistics of the game column.
+            column = samples.schema_arrow.get_field_index("game")
+            stats = [
+                footer.row_group(g).column(column).statistics for g in range(footer.num_row_groups)
+            ]
+        if not stats or not all(s is not None and s.has_min_max for s in stats):
+            return False
+        first, last = min(s.min for s in stats), max(s.max for s in stats)
+        return (first, last) == (span.start, span.start + span.games - 1)
+    except (OSError, ValueError, RecursionError, LookupError, TypeError, pa.ArrowException):
+        return False
+
+
 def _shards(folder: str | os.PathLike[str]) -> tuple[Path, list[int]]:
     """The folder and its finished shards in order."""
     out = Path(folder)
-    path = out / MANIFEST
-    try:
-        manifest = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise SelfPlayError(f"{out} is not a self-play folder: it has no {MANIFEST}") from None
-    if manifest.get("format") != FORMAT:
-        raise SelfPlayError(f"{path} is not {FORMAT}: its format is {manifest.get('format')!r}")
-    count = len(spans(manifest["games"], manifest["shard_size"]))
+    manifest = _read_manifest(out)
+    if manifest is None:
+        raise SelfPlayError(f"{out} is not a self-play folder: it has no {MANIFEST}")
+    games, shard_size = manifest.get("games"), manifest.get("shard_size")
+    if type(games) is not int or type(shard_size) is not int:
+        raise SelfPlayError(f"{out / MANIFEST}: games and shard_size must be integers")
+    count = len(_shard_spans(games, shard_size))
     return out, [k for k in range(count) if _finished(out, k)]
 
 
 def read_records(folder: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
-    """Every finished shard's records, in game order: ``Game.from_record`` replays each."""
+    """Every finished shard's records, in game order: ``Game.from_record`` replays each.
+    Raises :class:`SelfPlayError` naming a records file that does not read."""
     out, shards = _shards(folder)
     for k in shards:
-        with _shard_paths(out, k)[1].open() as lines:
-            yield from (json.loads(line) for line in lines)
+        yield from _records(_shard_paths(out, k)[1])
+
+
+def _damaged(path: Path, error: Exception) -> SelfPlayError:
+    return SelfPlayError(f"{path} is damaged ({error}): rerun the self-play to write it again")
+
+
+def _records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records file's records. Raises :class:`SelfPlayError` naming the file if it does
+    not read."""
+    try:
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                yield json.loads(line)
+    except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise _damaged(path, exc) from None
 
 
 @dataclass(frozen=True, eq=False)
@@ -369,9 +484,20 @@ def _to_batch(table: pa.Table) -> SampleBatch:
     )
 
 
+def _parts(path: Path, batch_size: int) -> Iterator[pa.RecordBatch]:
+    """The samples file's rows, ``batch_size`` at a time. Raises :class:`SelfPlayError`
+    naming the file if it does not read."""
+    try:
+        with pq.ParquetFile(path) as samples:
+            yield from samples.iter_batches(batch_size)
+    except (OSError, pa.ArrowException) as exc:
+        raise _damaged(path, exc) from None
+
+
 def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[SampleBatch]:
     """The finished shards' samples in game order, ``batch_size`` rows at a time (the last
-    batch may be shorter)."""
+    batch may be shorter). Raises :class:`SelfPlayError` naming a samples file that does not
+    read."""
     if batch_size < 1:
         raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
 
@@ -379,7 +505,7 @@ def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[Sam
     pending: list[pa.RecordBatch] = []
     held = 0
     for k in shards:
-        for part in pq.ParquetFile(_shard_paths(out, k)[0]).iter_batches(batch_size):
+        for part in _parts(_shard_paths(out, k)[0], batch_size):
             pending.append(part)
             held += part.num_rows
             while held >= batch_size:

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Final, Protocol, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -26,9 +26,19 @@ from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
 from indigo._native import Rules, normalize_bot_spec, simulate
-from indigo.distributed import Backend, LocalBackend, RunSettings, Span, default_span, spans
+from indigo.distributed import (
+    MAX_GAMES,
+    Backend,
+    LocalBackend,
+    RunError,
+    RunSettings,
+    Span,
+    default_span,
+    spans,
+)
 
 __all__ = [
+    "MAX_SEATINGS",
     "BotResult",
     "GameTable",
     "TournamentResult",
@@ -38,12 +48,18 @@ __all__ = [
     "progress_bar",
     "run_tournament",
     "run_with_progress",
+    "seating_count",
     "summarise",
+    "tournament_games",
     "wilson_interval",
 ]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95 % interval."""
+
+MAX_SEATINGS: Final = 100_000
+"""The most seatings a lineup may have. A round of a tournament plays each once, so this also
+bounds the smallest tournament (60 bots in 4 seats would need 11,703,240)."""
 
 
 @dataclass(frozen=True)
@@ -88,15 +104,47 @@ class TournamentResult:
         }
 
 
+def seating_count(bots: int, players: int) -> int:
+    """How many seatings :func:`lineups` makes, computed without making them. Raises
+    :class:`~indigo.distributed.RunError` over :data:`MAX_SEATINGS`."""
+    if bots < 1 or players < 1:
+        raise RunError("a tournament needs at least one bot and one seat")
+    if bots < players:
+        return bots
+    # Past 8 seats the count is only bounded below (8 factors already pass the cap).
+    count = math.perm(bots, min(players, 8))
+    if count > MAX_SEATINGS:
+        more = "more than " if players > 8 else ""
+        raise RunError(
+            f"{bots} bots in {players} seats would need {more}{count:,} seatings (every "
+            f"ordered choice of {players} bots), and as many games at least; the cap is "
+            f"{MAX_SEATINGS:,}: use fewer bots"
+        )
+    return count
+
+
+def tournament_games(games: int, bots: int, players: int) -> int:
+    """``games`` rounded up to whole rounds of :func:`lineups`. Raises
+    :class:`~indigo.distributed.RunError` when that is more than
+    :data:`~indigo.distributed.MAX_GAMES` or the seatings are too many."""
+    if games < 1:
+        raise RunError(f"games must be at least 1, not {games}")
+    seatings = seating_count(bots, players)
+    total = math.ceil(games / seatings) * seatings
+    if total > MAX_GAMES:
+        rounded = "" if total == games else f" (rounded up to {total:,}: whole rounds)"
+        raise RunError(f"{games:,} games{rounded} is more than a run may play: {MAX_GAMES:,}")
+    return total
+
+
 def lineups(bots: int, players: int) -> list[list[int]]:
     """Seatings in which every bot sits in every seat equally often.
 
     With at least as many bots as seats: every ordered choice of distinct bots (so every
     pairing meets equally too). With fewer bots: the bots repeated round the table, rotated
-    one seat at a time.
+    one seat at a time. At most :data:`MAX_SEATINGS` (:func:`seating_count` checks first).
     """
-    if bots < 1 or players < 1:
-        raise ValueError("a tournament needs at least one bot and one seat")
+    seating_count(bots, players)
     if bots >= players:
         return [list(p) for p in itertools.permutations(range(bots), players)]
     return [[(seat + shift) % bots for seat in range(players)] for shift in range(bots)]
@@ -229,13 +277,16 @@ def run_tournament(
     every bot sits in every seat equally often; game ``i`` depends only on ``seed`` and ``i``.
     They run on ``backend`` (default: this machine on ``threads`` threads, 0 for every core)
     in spans of ``span`` games; ``progress(done, total)`` hears how many games are done.
+    Raises :class:`~indigo.distributed.RunError` before playing when the lineup needs more
+    than :data:`MAX_SEATINGS` seatings or the games are more than
+    :data:`~indigo.distributed.MAX_GAMES`.
     """
-    names = [normalize_bot_spec(b) for b in bots]
     rules = rules if rules is not None else Rules.indigo(players)
     if rules.players != players:
-        raise ValueError(f"the rules are for {rules.players} players, not {players}")
+        raise RunError(f"the rules are for {rules.players} players, not {players}")
+    total = tournament_games(games, len(bots), players)
+    names = [normalize_bot_spec(b) for b in bots]
     seatings = lineups(len(names), players)
-    total = math.ceil(games / len(seatings)) * len(seatings)
     table = play_games(
         names,
         total,
@@ -275,10 +326,13 @@ def print_table(result: TournamentResult, *, file: TextIO | None = None) -> None
 
 @contextmanager
 def progress_bar(what: str = "games") -> Iterator[Callable[[int, int], None]]:
-    """A rich progress bar on standard error, as a ``progress(done, total)`` callback."""
+    """A rich progress bar on standard error, as a ``progress(done, total)`` callback; nothing
+    (not even a blank line) when standard error is not a terminal."""
     console = Console(file=sys.stderr)
     columns = (*Progress.get_default_columns(), MofNCompleteColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
         task = bar.add_task(what, total=None)
 
         def report(done: int, total: int) -> None:

@@ -4,24 +4,40 @@ A Starlette app (:func:`create_app`) that keeps every game in memory on the serv
 a plain HTML/CSS/JS page from ``static/``. ``indigo serve`` runs it on uvicorn. The routes and
 their JSON are in ``docs/web.md``.
 
-Every request is checked: a bad body, an unknown game, an illegal move or a move out of turn is
-answered with a 4xx status and ``{"error": "..."}``, and the game is unchanged. Request bodies
-over :data:`MAX_BODY` bytes get 413. Bots choose in a worker thread, on a copy of the game.
+Games are capabilities: creating one answers with a secret ``token``, and every route of that
+game wants it in the ``X-Game-Token`` header; a missing or wrong token is answered exactly as an
+unknown id (404). Every request is checked: a bad body, an unknown game, an illegal move or a
+move out of turn is answered with a 4xx status and ``{"error": "..."}``, and the game is
+unchanged. Request bodies over :data:`MAX_BODY` bytes get 413; bodies are decoded by
+:mod:`indigo.records` (UTF-8 only, strict JSON).
+
+The server's limits (:class:`~indigo.web.limits.ServerLimits`) bound what a seat's bot may ask
+for, how many games are held (in all and per client address) and for how long they may idle.
+Searching bots (a spec with settings, such as ``ismcts:1000``) choose on a :class:`SearchPool`
+of a few daemon threads, on a copy of the game; one-step bots (``random``, ``greedy``,
+``playout``) choose at once. The game itself is only touched on the event loop, between awaits,
+so reads never wait for a search.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import hmac
+import queue
 import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final
 
 import anyio
-import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -36,26 +52,49 @@ from indigo import (
     GemPath,
     IllegalMoveError,
     IndigoError,
+    Move,
     MoveResult,
     RecordError,
     Rules,
     make_bot,
 )
+from indigo._native import normalize_bot_spec
 from indigo.bots import BOT_NAMES, Bot
-from indigo.cli import SEED_LIMIT, demo_rules
-from indigo.play import HUMAN, legal_cells
-from indigo.render.svg import game_at, game_svg, gem_path_d, tile_markup
+from indigo.narration import end_reason, explain, move_log
+from indigo.records import JsonInputError, decode_json_object, parse_record
+from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
+from indigo.table import BOT_MENU, HUMAN, SEED_LIMIT, demo_rules, legal_cells, undo_to_person
+from indigo.web.limits import ServerLimits
 
-__all__ = ["MAX_BODY", "MAX_GAMES", "ApiError", "GameStore", "create_app", "serve"]
+__all__ = [
+    "MAX_BODY",
+    "TOKEN_HEADER",
+    "ApiError",
+    "GameStore",
+    "SearchPool",
+    "ServerLimits",
+    "create_app",
+    "serve",
+]
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 64 * 1024
 """Largest request body accepted, in bytes (a whole game record is about 4 KiB)."""
-MAX_GAMES: Final = 2000
-"""Games held at once; creating one more is refused with 503."""
 MAX_SPEC: Final = 64
 """Longest seat spec accepted."""
+TOKEN_HEADER: Final = "x-game-token"
+"""The request header that carries a game's token (several, comma-separated, to list games)."""
+BOARD_MARGIN: Final = 60.0
+"""Room beside the page's board for the side gates' labels (the picture's default is wider)."""
+MAX_NAME: Final = 40
+"""Longest seat name kept from a loaded record's ``players_names``."""
+MAX_LISTED_TOKENS: Final = 256
+"""Most tokens one ``GET /api/games`` may present."""
+SEARCH_BACKLOG: Final = 4
+"""Searches that may wait per search worker; more are refused with 503."""
+SHUTDOWN_GRACE: Final = 1
+"""Seconds ``indigo serve`` lets requests finish after Ctrl-C (a search is not waited for)."""
 
 
 class ApiError(Exception):
@@ -67,80 +106,231 @@ class ApiError(Exception):
         self.message = message
 
 
-@dataclass
+def _no_game(game_id: str) -> ApiError:
+    """The one answer to an unknown id, a missing or wrong token, and a deleted game."""
+    return ApiError(404, f"no game {game_id[:40]!r} on this server for this token")
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
+
+
+_NO_GAME: Final = _digest(secrets.token_urlsafe(32))
+"""Compared against when the id is unknown, so that both refusals take the same work."""
+
+
+@dataclass(eq=False)
 class Session:
-    """One game on the server: the game, who sits where, and the lock that orders its changes."""
+    """One game on the server: the game, who sits where, its owner, and its token's digest."""
 
     id: str
+    token_digest: bytes
+    client: str
     game: Game
     seats: list[str]
     bots: dict[int, Bot]
-    created: float = field(default_factory=time.time)
-    lock: anyio.Lock = field(default_factory=anyio.Lock)
+    used: float
+    names: list[str]
+    """Each seat's name shown: its spec, or the name a loaded record gives it."""
+    turn: anyio.Lock = field(default_factory=anyio.Lock)
+    """Held by ``/advance`` while its bots choose: one advance at a time per game."""
+    gone: bool = False
 
 
 class GameStore:
-    """Every game, by id; the dict is guarded by a lock, each game by its own."""
+    """Every game, by id, within the limits; the dict is guarded by a lock.
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
-        self.max_games = max_games
+    ``clock`` (seconds, monotonic) times idleness; tests may replace it.
+    """
+
+    def __init__(self, limits: ServerLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
         self._games: dict[str, Session] = {}
         self._lock = threading.Lock()
 
-    def add(self, game: Game, seats: list[str], seed: int) -> Session:
-        bots = {s: make_bot(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN}
+    def _expired(self, session: Session, now: float) -> bool:
+        return now - session.used > self.limits.game_ttl
+
+    def _forget(self, session: Session) -> None:
+        session.gone = True
+        self._games.pop(session.id, None)
+
+    def add(
+        self,
+        game: Game,
+        seats: list[str],
+        seed: int,
+        client: str,
+        names: list[str] | None = None,
+    ) -> tuple[Session, str]:
+        """Hold ``game`` for ``client``; the session and its secret token. 503/429 when full.
+
+        ``names`` are the seats' names to show (default: their specs)."""
+        limits = self.limits
+        try:
+            bots = {
+                s: make_bot(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
+            }
+        except ValueError as exc:  # the specs were checked; only if the factory disagrees
+            raise ApiError(400, f"seats: {exc}") from None
         with self._lock:
-            if len(self._games) >= self.max_games:
-                raise ApiError(503, f"the server holds {self.max_games} games: delete some first")
+            now = self.clock()
+            for old in [s for s in self._games.values() if self._expired(s, now)]:
+                self._forget(old)
+            if len(self._games) >= limits.max_games:
+                raise ApiError(503, f"the server holds {limits.max_games} games: try again later")
+            mine = sum(1 for s in self._games.values() if s.client == client)
+            if mine >= limits.max_games_per_client:
+                raise ApiError(
+                    429, f"you hold {limits.max_games_per_client} games: delete some first"
+                )
             game_id = secrets.token_hex(6)
             while game_id in self._games:
                 game_id = secrets.token_hex(6)
-            session = Session(game_id, game, seats, bots)
+            token = secrets.token_urlsafe(32)
+            shown = list(seats) if names is None else names
+            session = Session(game_id, _digest(token), client, game, seats, bots, now, shown)
             self._games[game_id] = session
-            return session
+            return session, token
 
-    def get(self, game_id: str) -> Session:
+    def get(self, game_id: str, token: str | None) -> Session:
+        """The game ``game_id`` if ``token`` is its token; 404 otherwise, or once it expired."""
+        digest = _digest(token or "")
         with self._lock:
             session = self._games.get(game_id)
-        if session is None:
-            raise ApiError(404, f"no game {game_id!r} on this server")
-        return session
+            match = hmac.compare_digest(
+                digest, _NO_GAME if session is None else session.token_digest
+            )
+            if session is not None and match:
+                now = self.clock()
+                if not self._expired(session, now):
+                    session.used = now
+                    return session
+                self._forget(session)
+        raise _no_game(game_id)
 
-    def remove(self, game_id: str) -> None:
+    def remove(self, game_id: str, token: str | None) -> None:
+        session = self.get(game_id, token)
         with self._lock:
-            if self._games.pop(game_id, None) is None:
-                raise ApiError(404, f"no game {game_id!r} on this server")
+            self._forget(session)
 
-    def all(self) -> list[Session]:
+    def owned(self, tokens: list[str]) -> list[Session]:
+        """The live games whose token is among ``tokens``."""
+        digests = {_digest(t) for t in tokens}
         with self._lock:
-            return list(self._games.values())
+            now = self.clock()
+            return [
+                s
+                for s in self._games.values()
+                if s.token_digest in digests and not self._expired(s, now)
+            ]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)
+
+    def peek(self, game_id: str) -> Session:
+        """The game ``game_id`` without its token: for code in the server's own process."""
+        with self._lock:
+            return self._games[game_id]
+
+
+class SearchPool:
+    """Runs bot searches on ``workers`` daemon threads, apart from the request handlers.
+
+    At most ``workers * (1 + SEARCH_BACKLOG)`` searches run or wait; one more is refused with
+    503. The threads are never joined (a search is bounded by the server's time and simulation
+    limits); :meth:`stop` answers every search at once with 503, so stopping the server waits
+    for none.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Move], Future[Move]]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._live: set[Future[Move]] = set()
+        self._stopped = False
+
+    def submit(self, search: Callable[[], Move]) -> Future[Move]:
+        """Queue ``search``; its future. Raises :class:`ApiError` (503) when the queue is full."""
+        future: Future[Move] = Future()
+        with self._lock:
+            if self._stopped:
+                raise ApiError(503, "the server is stopping")
+            if len(self._live) >= self.workers * (1 + SEARCH_BACKLOG):
+                raise ApiError(
+                    503, f"the server is busy with {len(self._live)} bot searches: try again soon"
+                )
+            self._live.add(future)
+            if self._threads < self.workers:
+                self._threads += 1
+                name = f"indigo-search-{self._threads}"
+                threading.Thread(target=self._work, name=name, daemon=True).start()
+        self._jobs.put((search, future))
+        return future
+
+    def stop(self) -> None:
+        """Refuse new searches, and answer the running and waiting ones with 503 now."""
+        with self._lock:
+            self._stopped = True
+            live = list(self._live)
+        for future in live:
+            with contextlib.suppress(InvalidStateError):  # finished meanwhile
+                future.set_exception(ApiError(503, "the server is stopping"))
+
+    def _work(self) -> None:
+        while True:
+            search, future = self._jobs.get()
+            try:
+                try:  # false if its request went away
+                    runs = future.set_running_or_notify_cancel()
+                except RuntimeError:  # answered by stop() meanwhile
+                    runs = False
+                if runs:
+                    try:
+                        move = search()
+                    except BaseException as exc:  # handed to the request that waits
+                        with contextlib.suppress(InvalidStateError):
+                            future.set_exception(exc)
+                    else:
+                        with contextlib.suppress(InvalidStateError):
+                            future.set_result(move)
+            finally:
+                with self._lock:
+                    self._live.discard(future)
 
 
 # ---------------------------------------------------------------------------------------------
 # Request checking
 
 
-async def read_json(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
-    """The request's JSON object; 413 over :data:`MAX_BODY` bytes, 400 if it is not an object."""
+async def read_body(request: Request) -> bytes:
+    """The request's body; 413 over :data:`MAX_BODY` bytes (counted as it streams)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (
+        not (length.isascii() and length.isdigit()) or len(length) > 9 or int(length) > MAX_BODY
+    ):
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body.extend(chunk)
         if len(body) > MAX_BODY:
             raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    return bytes(body)
+
+
+async def read_json(request: Request, *, empty_ok: bool = False) -> dict[str, Any]:
+    """The request's JSON object (:func:`indigo.records.decode_json_object`); 400 if it is not
+    one, 413 over :data:`MAX_BODY` bytes."""
+    body = await read_body(request)
     if not body.strip() and empty_ok:
         return {}
     try:
-        value = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError(400, f"invalid JSON: {exc}") from None
-    except RecursionError:
-        raise ApiError(400, "invalid JSON: nested too deeply") from None
-    if not isinstance(value, dict):
-        raise ApiError(400, f"the body must be a JSON object, not {type(value).__name__}")
-    return value
+        return decode_json_object(body, limit=MAX_BODY)
+    except JsonInputError as exc:
+        raise ApiError(400, f"the body: {exc}") from None
 
 
 def _int(body: dict[str, Any], key: str, low: int, high: int, default: int | None) -> int | None:
@@ -159,7 +349,43 @@ def _choice(body: dict[str, Any], key: str, choices: tuple[str, ...], default: s
     return str(value)
 
 
-def _seats(body: dict[str, Any], players: int | None = None) -> list[str]:
+def _searches(spec: str) -> bool:
+    """Whether the bot ``spec`` (normalised) searches: one with settings, such as ``ismcts:N``."""
+    return ":" in spec
+
+
+def _check_bot(seat: int, spec: str, limits: ServerLimits) -> str:
+    """``spec`` normalised by the package's parser, within the server's limits (else 422)."""
+    try:
+        spec = normalize_bot_spec(spec)
+    except ValueError as exc:
+        raise ApiError(400, f"seats[{seat}]: {exc}") from None
+    _, _, settings = spec.partition(":")
+    asked: dict[str, float] = {}
+    for item in filter(None, settings.split(",")):
+        key, equals, value = item.partition("=")
+        name, number = (key, value) if equals else ("simulations", key)
+        if name in ("simulations", "time", "threads"):
+            try:
+                asked[name] = float(number)
+            except ValueError:  # the parser's own text: not expected
+                raise ApiError(400, f"seats[{seat}]: cannot read {item!r} of {spec}") from None
+    bounds = [
+        ("simulations", limits.max_simulations, "max-simulations"),
+        ("time", limits.max_search_time, "max-search-time"),
+        ("threads", limits.max_bot_threads, "max-bot-threads"),
+    ]
+    for name, most, flag in bounds:
+        if asked.get(name, 0) > most:
+            raise ApiError(
+                422,
+                f"seats[{seat}]: {spec} asks for {name} {asked[name]:g}; this server allows "
+                f"at most {most:g} (indigo serve --{flag})",
+            )
+    return spec
+
+
+def _seats(body: dict[str, Any], limits: ServerLimits, players: int | None = None) -> list[str]:
     seats = body.get("seats")
     if seats is None and players is not None:
         return [HUMAN] * players
@@ -173,12 +399,7 @@ def _seats(body: dict[str, Any], players: int | None = None) -> list[str]:
         name = spec.strip().lower()
         if len(name) > MAX_SPEC:
             raise ApiError(400, f"seats[{seat}]: longer than {MAX_SPEC} characters")
-        if name != HUMAN:
-            try:
-                make_bot(name, seed=0)
-            except ValueError as exc:
-                raise ApiError(400, f"seats[{seat}]: {exc}") from None
-        out.append(name)
+        out.append(name if name == HUMAN else _check_bot(seat, name, limits))
     return out
 
 
@@ -201,14 +422,17 @@ def _path_json(rules: Rules, path: GemPath) -> dict[str, Any]:
     }
 
 
-def result_json(rules: Rules, result: MoveResult) -> dict[str, Any]:
-    """A move's effects, with an SVG path ``d`` for each gem to animate along."""
+def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
+    """The effects of ``game``'s last move, with an SVG path ``d`` for each gem to animate
+    along, and ``text``: the move in words (:func:`indigo.narration.explain`)."""
+    rules = game.rules
     return {
         "move": str(result.move),
         "seat": result.seat,
         "points": result.points,
         "game_over": result.game_over,
         "paths": [_path_json(rules, p) for p in result.paths],
+        "text": explain(game, result, colour=False),
     }
 
 
@@ -221,11 +445,20 @@ def view_json(session: Session, game: Game) -> dict[str, Any]:
         "players": rules.players,
         "hand_size": rules.hand_size,
         "gate_name": rules.gate_name,
-        "gems": {g: {"name": rules.gem_name(g), "colour": rules.gem_colour(g)} for g in GEMS},
+        "gates": rules.three_player_gates,
+        "gems": {
+            g: {
+                "name": rules.gem_name(g),
+                "colour": rules.gem_colour(g),
+                "svg": gem_markup(rules, g),
+            }
+            for g in GEMS
+        },
         "seats": [
             {
                 "seat": seat,
                 "player": session.seats[seat],
+                "name": session.names[seat],
                 "colour": rules.seat_colour(seat),
                 "score": game.scores[seat],
                 "collected": game.collected[seat],
@@ -238,11 +471,12 @@ def view_json(session: Session, game: Game) -> dict[str, Any]:
         "to_move": game.to_move,
         "over": game.over,
         "winners": game.winners,
+        "end": end_reason(game),
         "pile_left": game.pile_left,
         "centre": game.centre,
         "removed": game.removed,
-        "last": None if game.last_result is None else result_json(rules, game.last_result),
-        "svg": game_svg(game),
+        "last": None if game.last_result is None else result_json(game, game.last_result),
+        "svg": game_svg(game, scores=False, side_margin=BOARD_MARGIN),
     }
 
 
@@ -253,6 +487,8 @@ def state_json(session: Session) -> dict[str, Any]:
     seat = game.to_move
     human = seat is not None and session.seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else session.seats[seat]
+    out["log"] = move_log(game)
+    out["can_undo"] = undo_to_person(game, session.bots) is not None
     out["hand"] = game.hand(seat) if human and seat is not None else None
     out["legal"] = legal_cells(game) if human else None
     out["tiles"] = (
@@ -272,15 +508,45 @@ def _store(request: Request) -> GameStore:
     return store
 
 
+def _client(request: Request) -> str:
+    """Who asks, for the per-client cap: the peer's address."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _session(request: Request) -> Session:
+    """The game of the route, if the request carries its token (else 404, as for no game)."""
+    token = request.headers.get(TOKEN_HEADER)
+    return _store(request).get(request.path_params["game_id"], token)
+
+
+def _created(session: Session, token: str) -> Response:
+    return JSONResponse({**state_json(session), "token": token}, status_code=201)
+
+
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
 async def list_bots(request: Request) -> Response:
-    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES)})
+    limits = _store(request).limits
+    menu = [dataclasses.asdict(c) for c in BOT_MENU if _within(c.spec, limits)]
+    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu})
+
+
+def _within(spec: str, limits: ServerLimits) -> bool:
+    """Whether this server lets a seat play ``spec`` (the menu offers only those)."""
+    try:
+        _check_bot(0, spec, limits)
+    except ApiError:
+        return False
+    return True
 
 
 async def list_games(request: Request) -> Response:
+    """The games whose tokens the request presents (comma-separated in the token header)."""
+    tokens = [t.strip() for t in request.headers.get(TOKEN_HEADER, "").split(",") if t.strip()]
+    if len(tokens) > MAX_LISTED_TOKENS:
+        raise ApiError(400, f"{TOKEN_HEADER}: at most {MAX_LISTED_TOKENS} tokens")
     games = [
         {
             "id": s.id,
@@ -289,14 +555,15 @@ async def list_games(request: Request) -> Response:
             "over": s.game.over,
             "theme": s.game.rules.theme,
         }
-        for s in _store(request).all()
+        for s in _store(request).owned(tokens)
     ]
     return JSONResponse({"games": games})
 
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request)
-    seats = _seats(body)
+    store = _store(request)
+    seats = _seats(body, store.limits)
     theme = _choice(body, "theme", ("indigo", "butterfly-garden"), "indigo")
     gates = _choice(body, "gates", ("shared", "exclusive"), "shared")
     hand_size = _int(body, "hand_size", 1, 2, None)
@@ -304,8 +571,33 @@ async def create_game(request: Request) -> Response:
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     game = Game(demo_rules(len(seats), theme, hand_size, gates), seed=seed)
-    session = _store(request).add(game, seats, seed)
-    return JSONResponse(state_json(session), status_code=201)
+    return _created(*store.add(game, seats, seed, _client(request)))
+
+
+def _game_of(record: dict[str, Any]) -> Game:
+    try:
+        return Game.from_record(record)
+    except (ValueError, TypeError) as exc:  # a RecordError, or anything else it rejects
+        raise ApiError(400, f"record: {exc}") from None
+
+
+def _names(record: dict[str, Any], seats: list[str]) -> list[str]:
+    """The record's ``players_names`` where they are short strings, else the seats' specs."""
+    given = record.get("players_names")
+    if not isinstance(given, list) or len(given) != len(seats):
+        return list(seats)
+    return [
+        " ".join(name.split())[:MAX_NAME] if isinstance(name, str) and name.strip() else spec
+        for name, spec in zip(given, seats, strict=True)
+    ]
+
+
+def _hold_loaded(
+    request: Request, game: Game, seats: list[str], record: dict[str, Any]
+) -> Response:
+    seed = game.seed if game.seed is not None and game.seed < SEED_LIMIT else 0
+    names = _names(record, seats)
+    return _created(*_store(request).add(game, seats, seed, _client(request), names))
 
 
 async def load_game(request: Request) -> Response:
@@ -313,41 +605,44 @@ async def load_game(request: Request) -> Response:
     record = body.get("record")
     if not isinstance(record, dict):
         raise ApiError(400, "record: must be an indigo-record/1 JSON object")
+    game = _game_of(record)
+    seats = _seats(body, _store(request).limits, game.rules.players)
+    return _hold_loaded(request, game, seats, record)
+
+
+async def upload_record(request: Request) -> Response:
+    """A record file's bytes as the body, read as ``indigo replay`` reads a file; all human."""
     try:
-        game = Game.from_record(record)
+        record = parse_record(await read_body(request), limit=MAX_BODY)
     except RecordError as exc:
         raise ApiError(400, f"record: {exc}") from None
-    except IndigoError as exc:  # anything else the engine rejects a record with
-        raise ApiError(400, f"record: {exc}") from None
-    seats = _seats(body, game.rules.players)
-    seed = game.seed if game.seed is not None and game.seed < SEED_LIMIT else 0
-    session = _store(request).add(game, seats, seed)
-    return JSONResponse(state_json(session), status_code=201)
+    game = _game_of(record)
+    return _hold_loaded(request, game, [HUMAN] * game.rules.players, record)
 
 
 async def get_game(request: Request) -> Response:
-    session = _store(request).get(request.path_params["game_id"])
-    async with session.lock:
-        return JSONResponse(state_json(session))
+    return JSONResponse(state_json(_session(request)))
 
 
 async def view_game(request: Request) -> Response:
-    session = _store(request).get(request.path_params["game_id"])
+    session = _session(request)
     text = request.query_params.get("move", "")
-    async with session.lock:
-        total = len(session.game.moves)
-        if not text.isdigit() or int(text) > total:
-            raise ApiError(400, f"move: must be an integer from 0 to {total}, not {text!r}")
-        return JSONResponse(view_json(session, game_at(session.game, int(text))))
+    total = len(session.game.moves)
+    # isdigit() alone takes "²" and any length, which int() then refuses.
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > total:
+        raise ApiError(400, f"move: must be an integer from 0 to {total}, not {text[:20]!r}")
+    return JSONResponse(view_json(session, game_at(session.game, int(text))))
 
 
 async def get_record(request: Request) -> Response:
-    session = _store(request).get(request.path_params["game_id"])
-    async with session.lock:
-        text = session.game.record_json()
+    session = _session(request)
+    if not session.game.over:
+        raise ApiError(
+            409, "the record is given once the game is over: it holds the pile and the seed"
+        )
     name = f"indigo-{session.id}.json"
     return Response(
-        text + "\n",
+        session.game.record_json() + "\n",
         media_type="application/json",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
@@ -355,12 +650,12 @@ async def get_record(request: Request) -> Response:
 
 async def delete_game(request: Request) -> Response:
     game_id = request.path_params["game_id"]
-    _store(request).remove(game_id)
+    _store(request).remove(game_id, request.headers.get(TOKEN_HEADER))
     return JSONResponse({"deleted": game_id})
 
 
 async def play_move(request: Request) -> Response:
-    session = _store(request).get(request.path_params["game_id"])
+    session = _session(request)
     body = await read_json(request)
     seat = _int(body, "seat", 0, 3, None)
     move = body.get("move")
@@ -368,20 +663,19 @@ async def play_move(request: Request) -> Response:
         raise ApiError(400, "seat: the seat that moves is required")
     if not isinstance(move, str):
         raise ApiError(400, 'move: must be a string in the notation T@R:Q,R such as "4@0:0,-3"')
-    async with session.lock:
-        game = session.game
-        _check_turn(session, seat)
-        if session.seats[seat] != HUMAN:
-            raise ApiError(409, f"seat {seat} is played by the bot {session.seats[seat]!r}")
-        try:
-            result = game.play(move)
-        except IllegalMoveError as exc:
-            raise ApiError(422, str(exc)) from None
-        except IndigoError as exc:  # text that is not a move
-            raise ApiError(400, f"move: {exc}") from None
-        return JSONResponse(
-            {"results": [result_json(game.rules, result)], "state": state_json(session)}
-        )
+    if session.gone:
+        raise _no_game(session.id)
+    game = session.game
+    _check_turn(session, seat)
+    if session.seats[seat] != HUMAN:
+        raise ApiError(409, f"seat {seat} is played by the bot {session.seats[seat]!r}")
+    try:
+        result = game.play(move)
+    except IllegalMoveError as exc:
+        raise ApiError(422, str(exc)) from None
+    except IndigoError as exc:  # text that is not a move
+        raise ApiError(400, f"move: {exc}") from None
+    return JSONResponse({"results": [result_json(game, result)], "state": state_json(session)})
 
 
 def _check_turn(session: Session, seat: int) -> None:
@@ -394,26 +688,54 @@ def _check_turn(session: Session, seat: int) -> None:
         raise ApiError(409, f"seat {seat} is not to move: seat {game.to_move} is")
 
 
+async def _choose(request: Request, session: Session, seat: int) -> Move:
+    """Seat ``seat``'s bot's move in a copy of the game: at once for a one-step bot, else on
+    the search pool."""
+    bot = session.bots[seat]
+    view = session.game.clone()
+    if not _searches(session.seats[seat]):
+        return bot.choose(view)
+    pool: SearchPool = request.app.state.search_pool
+    return await asyncio.wrap_future(pool.submit(lambda: bot.choose(view)))
+
+
 async def advance(request: Request) -> Response:
     """Play up to ``max`` moves of the bots, while a bot is to move."""
-    session = _store(request).get(request.path_params["game_id"])
+    session = _session(request)
     body = await read_json(request, empty_ok=True)
     limit = _int(body, "max", 1, 54, 1) or 1
+    if session.turn.locked():
+        raise ApiError(409, "a bot of this game is already choosing a move")
     results: list[dict[str, Any]] = []
-    async with session.lock:
+    async with session.turn:
         game = session.game
         for _ in range(limit):
             seat = game.to_move
-            bot = None if seat is None else session.bots.get(seat)
-            if bot is None:
+            if seat is None or seat not in session.bots:
                 break
-            # Off the event loop, on a copy: the session lock keeps the game as it is meanwhile.
-            move = await anyio.to_thread.run_sync(bot.choose, game.clone())
-            results.append(result_json(game.rules, game.play(move)))
+            move = await _choose(request, session, seat)
+            if session.gone:  # deleted or expired meanwhile
+                raise _no_game(session.id)
+            results.append(result_json(game, game.play(move)))
         if not results:
             who = "the game is over" if game.over else f"seat {game.to_move} is a person"
             raise ApiError(409, f"no bot to move: {who}")
         return JSONResponse({"results": results, "state": state_json(session)})
+
+
+async def undo(request: Request) -> Response:
+    """Take back the last move a person made and the bot moves after it (not while a bot of
+    the game is choosing: 409)."""
+    session = _session(request)
+    await read_json(request, empty_ok=True)
+    if session.turn.locked():
+        raise ApiError(409, "a bot of this game is choosing a move: undo once it has moved")
+    earlier = undo_to_person(session.game, session.bots)
+    if earlier is None:
+        raise ApiError(409, "no move of a person to undo")
+    undone = len(session.game.moves) - len(earlier.moves)
+    session.game = earlier
+    return JSONResponse({"undone": undone, "state": state_json(session)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,8 +754,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     )
 
 
-def create_app(*, max_games: int = MAX_GAMES) -> Starlette:
-    """A new app with an empty game store."""
+def create_app(limits: ServerLimits | None = None, **overrides: Any) -> Starlette:
+    """A new app with an empty game store, within ``limits`` (default :class:`ServerLimits`)
+    with any field replaced by a keyword, e.g. ``create_app(max_games=3)``."""
+    limits = dataclasses.replace(limits or ServerLimits(), **overrides)
     game_route = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
@@ -441,12 +765,14 @@ def create_app(*, max_games: int = MAX_GAMES) -> Starlette:
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/load", load_game, methods=["POST"]),
+        Route("/api/games/upload", upload_record, methods=["POST"]),
         Route(game_route, get_game, methods=["GET"]),
         Route(game_route, delete_game, methods=["DELETE"]),
         Route(game_route + "/view", view_game, methods=["GET"]),
         Route(game_route + "/record", get_record, methods=["GET"]),
         Route(game_route + "/moves", play_move, methods=["POST"]),
         Route(game_route + "/advance", advance, methods=["POST"]),
+        Route(game_route + "/undo", undo, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
@@ -458,14 +784,35 @@ def create_app(*, max_games: int = MAX_GAMES) -> Starlette:
         exception_handlers=handlers,
         middleware=[Middleware(GZipMiddleware, minimum_size=2048)],
     )
-    app.state.store = GameStore(max_games)
+    app.state.store = GameStore(limits)
+    app.state.search_pool = SearchPool(limits.search_workers)
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
-    """Run the app on uvicorn until interrupted (``indigo serve``)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, limits: ServerLimits | None = None) -> int:
+    """Run the app on uvicorn until interrupted (``indigo serve``).
+
+    Ctrl-C answers the running searches with 503 (:meth:`SearchPool.stop`) and stops the
+    server; requests get at most :data:`SHUTDOWN_GRACE` seconds to finish.
+    """
     import uvicorn
 
-    print(f"indigo: serving on http://{host}:{port}/ (Ctrl-C to stop)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    app = create_app(limits)
+    pool: SearchPool = app.state.search_pool
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            pool.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        proxy_headers=False,  # a client is its peer: X-Forwarded-For could dodge the caps
+    )
+    print(f"indigo: serving on http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    Server(config).run()
     return 0

@@ -18,6 +18,7 @@
 //! assert!(position.check(best).is_ok());
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -38,28 +39,158 @@ pub enum Budget {
     Time(Duration),
 }
 
-/// Search settings.
+impl Budget {
+    /// `n` simulations, checked against [`IsmctsConfig::MAX_SIMULATIONS`].
+    ///
+    /// # Errors
+    /// Unless `1 <= n <= MAX_SIMULATIONS`.
+    pub fn simulations(n: i64) -> Result<Budget, SettingsError> {
+        u64::try_from(n)
+            .ok()
+            .filter(|n| (1..=IsmctsConfig::MAX_SIMULATIONS).contains(n))
+            .map(Budget::Simulations)
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "simulations must be a whole number from 1 to {}, not {n}",
+                    IsmctsConfig::MAX_SIMULATIONS
+                ))
+            })
+    }
+
+    /// `seconds` of search, checked against [`IsmctsConfig::MIN_TIME`] and
+    /// [`IsmctsConfig::MAX_TIME`].
+    ///
+    /// # Errors
+    /// Unless `seconds` is a number in that range.
+    pub fn seconds(seconds: f64) -> Result<Budget, SettingsError> {
+        let (low, high) = (
+            IsmctsConfig::MIN_TIME.as_secs_f64(),
+            IsmctsConfig::MAX_TIME.as_secs_f64(),
+        );
+        if (low..=high).contains(&seconds) {
+            Ok(Budget::Time(Duration::from_secs_f64(seconds)))
+        } else {
+            Err(SettingsError(format!(
+                "time must be from {low} to {high} seconds, not {seconds}"
+            )))
+        }
+    }
+
+    /// Whether this budget is within the bounds of [`IsmctsConfig`].
+    fn check(self) -> Result<Budget, SettingsError> {
+        match self {
+            Budget::Simulations(n) => Budget::simulations(i64::try_from(n).unwrap_or(i64::MAX)),
+            Budget::Time(t) if (IsmctsConfig::MIN_TIME..=IsmctsConfig::MAX_TIME).contains(&t) => {
+                Ok(self)
+            }
+            Budget::Time(t) => Budget::seconds(t.as_secs_f64()),
+        }
+    }
+}
+
+/// Why search settings were refused: what is wrong, for a person.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SettingsError(pub String);
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// Search settings, valid by construction: every path that makes them (bot specs, the Python
+/// constructor, batches) goes through [`IsmctsConfig::new`] and its bounds.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct IsmctsConfig {
-    /// How long each search runs.
-    pub budget: Budget,
-    /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln(availability) / visits)`.
-    pub exploration: f32,
-    /// Threads, each growing its own tree (1: the calling thread only).
-    pub threads: usize,
+    budget: Budget,
+    exploration: f32,
+    threads: usize,
 }
 
 impl IsmctsConfig {
     /// Default exploration constant (results are in [0, 1]).
     pub const DEFAULT_EXPLORATION: f32 = 0.7;
+    /// Simulations of a search that names no budget.
+    pub const DEFAULT_SIMULATIONS: u64 = 1000;
+    /// The most simulations a search may be given (months of search: Ctrl-C still stops it).
+    pub const MAX_SIMULATIONS: u64 = 1_000_000_000_000;
+    /// The shortest time budget (one microsecond; a search runs at least 32 simulations).
+    pub const MIN_TIME: Duration = Duration::from_micros(1);
+    /// The longest time budget (about 11.6 days): far below what would overflow an `Instant`,
+    /// and exact in a spec (`as_secs_f64` and back).
+    pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+    /// The largest exploration constant (results are in [0, 1]; beyond this UCB1 is a
+    /// uniform sweep).
+    pub const MAX_EXPLORATION: f32 = 100.0;
+    /// The most threads (trees) one search may use.
+    pub const MAX_THREADS: usize = 1024;
 
-    /// `simulations` simulations on one thread with the default exploration.
+    /// Checked settings. `exploration` is stored as an `f32` and checked after that
+    /// conversion (so `1e39` is refused as `inf` and `1e-50` as `0`).
+    ///
+    /// # Errors
+    /// The first setting out of bounds: `budget` (see [`Budget::simulations`] and
+    /// [`Budget::seconds`]), `exploration` (above 0, at most [`Self::MAX_EXPLORATION`]) or
+    /// `threads` (1 to [`Self::MAX_THREADS`]).
+    // `as f32` is the documented normalisation.
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn new(budget: Budget, exploration: f64, threads: i64) -> Result<Self, SettingsError> {
+        let budget = budget.check()?;
+        let exploration = exploration as f32;
+        if !(exploration > 0.0 && exploration <= Self::MAX_EXPLORATION) {
+            return Err(SettingsError(format!(
+                "exploration (c) must be above 0 and at most {}, not {exploration}",
+                Self::MAX_EXPLORATION
+            )));
+        }
+        let threads = usize::try_from(threads)
+            .ok()
+            .filter(|t| (1..=Self::MAX_THREADS).contains(t))
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "threads must be a whole number from 1 to {}, not {threads}",
+                    Self::MAX_THREADS
+                ))
+            })?;
+        Ok(IsmctsConfig {
+            budget,
+            exploration,
+            threads,
+        })
+    }
+
+    /// `simulations` simulations (clamped to 1..=[`Self::MAX_SIMULATIONS`]) on one thread
+    /// with the default exploration.
     pub const fn simulations(simulations: u64) -> IsmctsConfig {
+        let simulations = if simulations == 0 {
+            1
+        } else if simulations > Self::MAX_SIMULATIONS {
+            Self::MAX_SIMULATIONS
+        } else {
+            simulations
+        };
         IsmctsConfig {
             budget: Budget::Simulations(simulations),
             exploration: Self::DEFAULT_EXPLORATION,
             threads: 1,
         }
+    }
+
+    /// How long each search runs.
+    pub const fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln(availability) / visits)`.
+    pub const fn exploration(&self) -> f32 {
+        self.exploration
+    }
+
+    /// Threads, each growing its own tree (1: the calling thread only).
+    pub const fn threads(&self) -> usize {
+        self.threads
     }
 }
 
@@ -201,24 +332,44 @@ fn results(position: &Position) -> [f32; MAX_PLAYERS] {
     position.returns(Utility::Win).map(|r| r as f32)
 }
 
-/// Grows one tree for the budget.
-fn grow(info: &Information, config: &IsmctsConfig, simulations: u64, seed: u64) -> Tree {
+/// Simulations between two looks at the clock and at the stop flag.
+const POLL_EVERY: u64 = 32;
+
+/// Grows one tree for the budget, or until `stop` is set.
+fn grow(
+    info: &Information,
+    config: &IsmctsConfig,
+    simulations: u64,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Tree {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut tree = Tree::new();
     let mut path = Vec::with_capacity(64);
+    let mut run = |tree: &mut Tree, n: u64| {
+        for _ in 0..n {
+            tree.simulate(info, config.exploration, &mut rng, &mut path);
+        }
+    };
     match config.budget {
         Budget::Simulations(_) => {
-            for _ in 0..simulations {
-                tree.simulate(info, config.exploration, &mut rng, &mut path);
+            // The first round runs even when stopped, so that every result holds a search.
+            let mut left = simulations;
+            loop {
+                let n = left.min(POLL_EVERY);
+                run(&mut tree, n);
+                left -= n;
+                if left == 0 || stop.load(Ordering::Relaxed) {
+                    break;
+                }
             }
         }
         Budget::Time(limit) => {
-            let deadline = Instant::now() + limit;
+            // The bounds on `limit` keep this sum far from overflow; none means no deadline.
+            let deadline = Instant::now().checked_add(limit);
             loop {
-                for _ in 0..32 {
-                    tree.simulate(info, config.exploration, &mut rng, &mut path);
-                }
-                if Instant::now() >= deadline {
+                run(&mut tree, POLL_EVERY);
+                if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
             }
@@ -255,6 +406,10 @@ impl Clone for Ismcts {
 }
 
 impl Ismcts {
+    /// The most simulations [`Ismcts::search_watched`] runs without watching: under a tenth
+    /// of a second, while starting a thread costs about 0.1 ms a search.
+    pub const UNWATCHED_SIMULATIONS: u64 = 1000;
+
     /// A searcher with these settings whose choices are fixed by `seed`.
     pub fn new(config: IsmctsConfig, seed: u64) -> Ismcts {
         Ismcts {
@@ -271,11 +426,17 @@ impl Ismcts {
 
     /// Searches from the observer's information; `None` unless the observer is to move.
     pub fn search(&mut self, info: &Information) -> Option<SearchResult> {
+        self.search_until(info, &AtomicBool::new(false))
+    }
+
+    /// [`Ismcts::search`] that ends early, with what it found so far, once `stop` is set
+    /// (every tree looks at it every 32 simulations, after its first 32).
+    pub fn search_until(&mut self, info: &Information, stop: &AtomicBool) -> Option<SearchResult> {
         if info.to_move() != Some(info.observer()) {
             return None;
         }
         let seed = rand::Rng::next_u64(&mut self.rng);
-        let threads = self.config.threads.max(1);
+        let threads = self.config.threads;
         let total = match self.config.budget {
             Budget::Simulations(n) => n.max(1),
             Budget::Time(_) => 0,
@@ -284,12 +445,54 @@ impl Ismcts {
             |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
         let tree_seed = |t: usize| crate::simulate::mix(seed, t as u64);
         let config = self.config;
-        let grow_tree = |t: usize| grow(info, &config, share(t), tree_seed(t));
+        let grow_tree = |t: usize| grow(info, &config, share(t), tree_seed(t), stop);
         let trees: Vec<Tree> = match self.pool(threads) {
             Some(pool) => pool.install(|| (0..threads).into_par_iter().map(grow_tree).collect()),
             None => (0..threads).map(grow_tree).collect(),
         };
         Some(summarise(&trees))
+    }
+
+    /// [`Ismcts::search`] on a thread of its own while this one calls `cancel` about every
+    /// `every`: once it returns `true` the search stops early (within 32 simulations per tree)
+    /// and returns what it found so far. For a caller that must answer signals while it waits.
+    /// A search of at most [`Self::UNWATCHED_SIMULATIONS`] simulations, or one for which no
+    /// thread can be started, runs here without calling `cancel`.
+    pub fn search_watched(
+        &mut self,
+        info: &Information,
+        every: Duration,
+        mut cancel: impl FnMut() -> bool,
+    ) -> Option<SearchResult> {
+        if matches!(self.config.budget, Budget::Simulations(n) if n <= Self::UNWATCHED_SIMULATIONS)
+        {
+            return self.search(info);
+        }
+        let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let caller = std::thread::current();
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, || {
+                let found = self.search_until(info, &stop);
+                done.store(true, Ordering::Release);
+                caller.unpark();
+                found
+            });
+            let Ok(worker) = worker else {
+                return None;
+            };
+            while !done.load(Ordering::Acquire) {
+                std::thread::park_timeout(every);
+                if !done.load(Ordering::Acquire) && !stop.load(Ordering::Relaxed) && cancel() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Some(
+                worker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            )
+        })
+        .unwrap_or_else(|| self.search(info))
     }
 
     /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;

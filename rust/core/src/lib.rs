@@ -36,7 +36,7 @@ pub use action::{ACTION_COUNT, Action, ActionSet};
 pub use board::Cell;
 pub use game::Game;
 pub use gem::Gem;
-pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult};
+pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
 pub use moves::{Move, MoveError};
 pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Position, Utility};
 pub use record::{ErrorAt, RecordError};

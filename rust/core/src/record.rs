@@ -10,6 +10,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{GateVariant, Rules, Theme, TieBreak};
+use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
 
 /// The `format` value of a game record.
@@ -114,32 +115,188 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
         }
     }
     let rules = read_rules(record.get("rules"))?;
-    let rules = match record
-        .get("theme")
-        .and_then(Value::as_str)
-        .map(str::parse::<Theme>)
-    {
-        Some(Ok(theme)) => rules.with_theme(theme),
-        _ => rules,
-    };
     let pile = read_pile(record.get("pile"))?;
-    let seed = record.get("seed").and_then(Value::as_u64);
-    let mut game = Game::from_pile(rules, &pile)
-        .or_else(|e| fail(ErrorAt::Field("pile"), e.0))?
-        .with_seed(seed);
+    if let Err(e) = Position::new(rules, &pile) {
+        return fail(ErrorAt::Field("pile"), e.0);
+    }
+    let rules = match read_choice::<Theme>(record, "theme", "theme")? {
+        Some(theme) => rules.with_theme(theme),
+        None => rules,
+    };
+    let explicit = read_choice::<Chance>(record, "chance", "chance")? == Some(Chance::Explicit);
+    let seed = read_seed(record.get("seed"), &pile, explicit)?;
+    let drawn = read_drawn(record.get("drawn"), explicit)?;
+    let mut game = if explicit {
+        Game::explicit_chance(rules)
+    } else {
+        Game::from_pile(rules, &pile)
+            .unwrap_or_else(|_| unreachable!("the pile was checked"))
+            .with_seed(seed)
+    };
     let Some(Value::Array(moves)) = record.get("moves") else {
         return fail(
             ErrorAt::Field("moves"),
             "must be a list of moves (possibly empty)",
         );
     };
+    // Explicit chance: the first `drawn` tiles of the pile are the draws, in order, each
+    // applied when its chance node comes.
+    let mut given_draws = pile[..drawn].iter();
+    let mut draw_due = |game: &mut Game| {
+        while game.position().is_chance_node() {
+            let Some(&tile) = given_draws.next() else {
+                break;
+            };
+            game.apply_draw(tile)
+                .unwrap_or_else(|_| unreachable!("the pile holds every tile it has not dealt"));
+        }
+    };
     for (i, value) in moves.iter().enumerate() {
         let mv = read_move(value).or_else(|m| fail(ErrorAt::Move(i), m))?;
+        draw_due(&mut game);
         if let Err(e) = game.play(mv) {
             return fail(ErrorAt::Move(i), format!("{mv} is illegal: {e}"));
         }
     }
+    draw_due(&mut game);
+    let made = TILE_TOTAL - usize::from(game.position().pile_left());
+    if explicit && made != drawn {
+        return fail(
+            ErrorAt::Field("drawn"),
+            format!("these moves leave room for {made} draws, not {drawn}"),
+        );
+    }
+    check_result(record.get("result"), &game)?;
     Ok(game)
+}
+
+/// How draws happen: `"sampled"` (from the pile, the default) or `"explicit"` (each draw a
+/// chance node whose outcome the caller applies).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chance {
+    Sampled,
+    Explicit,
+}
+
+impl std::str::FromStr for Chance {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Chance, String> {
+        match text {
+            "sampled" => Ok(Chance::Sampled),
+            "explicit" => Ok(Chance::Explicit),
+            other => Err(format!(
+                "must be \"sampled\" or \"explicit\", not {}",
+                describe(&Value::from(other))
+            )),
+        }
+    }
+}
+
+/// The optional `seed`: an integer 0..2**64 that shuffles to `pile`; none with explicit chance.
+fn read_seed(
+    value: Option<&Value>,
+    pile: &[TileType],
+    explicit: bool,
+) -> Result<Option<u64>, RecordError> {
+    let at = ErrorAt::Field("seed");
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    if explicit {
+        return fail(
+            at,
+            "an explicit-chance game has no seed: its draws are given",
+        );
+    }
+    let Some(seed) = value.as_u64() else {
+        return fail(
+            at,
+            format!(
+                "must be an integer from 0 to 2**64 - 1, not {}",
+                describe(value)
+            ),
+        );
+    };
+    if shuffled_pile(seed)[..] != *pile {
+        return fail(at, format!("{seed} does not shuffle to this pile"));
+    }
+    Ok(Some(seed))
+}
+
+/// `drawn`: how many tiles of the pile an explicit-chance game has drawn (its pile's front);
+/// required with explicit chance and refused without.
+fn read_drawn(value: Option<&Value>, explicit: bool) -> Result<usize, RecordError> {
+    let at = ErrorAt::Field("drawn");
+    match (value, explicit) {
+        (None, false) => Ok(0),
+        (None, true) => fail(
+            at,
+            "missing: an explicit-chance record says how many tiles were drawn",
+        ),
+        (Some(_), false) => fail(
+            at,
+            "only an explicit-chance record (\"chance\": \"explicit\") has draws",
+        ),
+        (Some(v), true) => integer(v)
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= TILE_TOTAL)
+            .map_or_else(
+                || {
+                    fail(
+                        at,
+                        format!(
+                            "must be an integer from 0 to {TILE_TOTAL}, not {}",
+                            describe(v)
+                        ),
+                    )
+                },
+                Ok,
+            ),
+    }
+}
+
+/// The optional `result` must agree with the replay: the game over, and its `scores` and
+/// `winners` (where given) those of the final position.
+fn check_result(value: Option<&Value>, game: &Game) -> Result<(), RecordError> {
+    let at = ErrorAt::Field("result");
+    let Some(value) = value else {
+        return Ok(());
+    };
+    let Some(result) = value.as_object() else {
+        return fail(
+            at,
+            format!(
+                "must be an object with scores and winners, not {}",
+                describe(value)
+            ),
+        );
+    };
+    let claims = ["scores", "winners"]
+        .into_iter()
+        .filter(|k| result.contains_key(*k));
+    if claims.clone().next().is_none() {
+        return Ok(());
+    }
+    let Some(Value::Object(actual)) = result_json(game) else {
+        return fail(
+            at,
+            "the game is not over after these moves, so it has no result",
+        );
+    };
+    for key in claims {
+        if result[key] != actual[key] {
+            return fail(
+                at,
+                format!(
+                    "{key} {} disagrees with the replay's {}",
+                    describe(&result[key]),
+                    actual[key]
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
@@ -171,10 +328,12 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     let hand_size = int_in("hand_size", "rules.hand_size", 1..=2)?;
     let mut out = Rules::new(players, hand_size)
         .or_else(|e| fail(ErrorAt::Field("rules.players"), e.to_string()))?;
-    if let Some(variant) = read_choice::<GateVariant>(rules, "rules.three_player_gates")? {
+    if let Some(variant) =
+        read_choice::<GateVariant>(rules, "three_player_gates", "rules.three_player_gates")?
+    {
         out = out.with_three_player_gates(variant);
     }
-    if let Some(tie) = read_choice::<TieBreak>(rules, "rules.tie_break")? {
+    if let Some(tie) = read_choice::<TieBreak>(rules, "tie_break", "rules.tie_break")? {
         out = out.with_tie_break(tie);
     }
     if let Some(v) = rules.get("open_hands") {
@@ -189,13 +348,14 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     Ok(out)
 }
 
-/// The optional string field `field` (`"rules.NAME"`) naming one of `T`'s values.
+/// The optional string `object[key]` naming one of `T`'s values; errors name `field`.
 fn read_choice<T: std::str::FromStr<Err = String>>(
-    rules: &Map<String, Value>,
+    object: &Map<String, Value>,
+    key: &str,
     field: &'static str,
 ) -> Result<Option<T>, RecordError> {
     let at = ErrorAt::Field(field);
-    match rules.get(field.trim_start_matches("rules.")) {
+    match object.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => s.parse().map(Some).or_else(|m| fail(at, m)),
         Some(v) => fail(at, format!("must be a string, not {}", describe(v))),
@@ -275,6 +435,8 @@ fn seats(mask: u8, players: u8) -> Vec<u8> {
 }
 
 /// The game's record: rules, the pile as set up, every move as given, and the result once over.
+/// An explicit-chance game adds `"chance": "explicit"` and `drawn`, the number of tiles drawn:
+/// the pile's front holds them in the order drawn, its rest (in type order) is not yet drawn.
 pub fn write_record(game: &Game) -> Value {
     let position = game.position();
     let rules = game.rules();
@@ -290,17 +452,29 @@ pub fn write_record(game: &Game) -> Value {
     if let Some(seed) = game.seed() {
         record.insert("seed".into(), seed.into());
     }
-    if position.is_over() {
-        let players = usize::from(rules.players());
+    if position.is_explicit_chance() {
+        record.insert("chance".into(), "explicit".into());
         record.insert(
-            "result".into(),
-            json!({
-                "scores": &position.scores()[..players],
-                "winners": seats(position.winners(), rules.players()),
-            }),
+            "drawn".into(),
+            (TILE_TOTAL - usize::from(position.pile_left())).into(),
         );
     }
+    if let Some(result) = result_json(game) {
+        record.insert("result".into(), result);
+    }
     Value::Object(record)
+}
+
+/// A finished game's `result`: scores and winners; `None` before the end.
+fn result_json(game: &Game) -> Option<Value> {
+    let position = game.position();
+    let players = position.rules().players();
+    position.is_over().then(|| {
+        json!({
+            "scores": &position.scores()[..usize::from(players)],
+            "winners": seats(position.winners(), players),
+        })
+    })
 }
 
 /// The `indigo-snapshot/1` of `position`. `viewer` gives that seat's view (others' hands as

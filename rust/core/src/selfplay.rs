@@ -6,7 +6,7 @@
 //! and moves (the Python deal is used, so a record's `seed` deals its pile).
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde_json::Value;
 
@@ -125,8 +125,9 @@ pub struct SelfPlayGame {
 }
 
 impl Batch {
-    /// Plays game `index` keeping its record and samples.
-    pub fn self_play_game(&self, index: u64) -> SelfPlayGame {
+    /// Plays game `index` keeping its record and samples; a game that `stop` interrupts is
+    /// cut short.
+    pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayGame {
         let seats = self.seats(index);
         let seed = game_seed(self.seed, index);
         let mut game = Game::from_seed(self.rules, seed);
@@ -139,10 +140,13 @@ impl Batch {
             let info = position.information(seat);
             let Some((mv, visits)) = bots[usize::from(seat)]
                 .as_mut()
-                .and_then(|bot| bot.decide(&position, &info))
+                .and_then(|bot| bot.decide(&position, &info, stop))
             else {
                 break;
             };
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             info.observation(&mut observation);
             info.legal_action_set().write_mask(&mut mask);
             samples.game.push(index);
@@ -193,7 +197,7 @@ impl Batch {
         cancel: &AtomicBool,
     ) -> Option<Vec<SelfPlayGame>> {
         self.map(games, threads, done, cancel, |index| {
-            self.self_play_game(index)
+            self.self_play_game(index, cancel)
         })
     }
 }

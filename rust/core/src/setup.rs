@@ -1,7 +1,7 @@
 //! Seeded set-up: the pile is shuffled exactly as Python's `random.Random(seed).shuffle()`
 //! shuffles the box in type order, so a record's `seed` reproduces its pile in either language.
 
-use rand_mt::Mt;
+use pyrandom::PyRandom;
 
 use crate::tile::{TILE_COUNTS, TILE_TOTAL, TileType};
 
@@ -21,35 +21,8 @@ pub fn box_in_type_order() -> [TileType; TILE_TOTAL] {
 /// The pile for `seed`, front first.
 pub fn shuffled_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     let mut pile = box_in_type_order();
-    let mut rng = python_random(seed);
-    for i in (1..pile.len()).rev() {
-        let j = rand_below(&mut rng, i as u32 + 1);
-        pile.swap(i, j as usize);
-    }
+    PyRandom::from_u64(seed).shuffle(&mut pile);
     pile
-}
-
-/// Mersenne Twister seeded like CPython's `random.seed(int)`: `init_by_array` over the
-/// integer's 32-bit words, least significant first (one zero word for 0).
-fn python_random(seed: u64) -> Mt {
-    let low = seed as u32;
-    let high = (seed >> 32) as u32;
-    if high == 0 {
-        Mt::new_with_key([low])
-    } else {
-        Mt::new_with_key([low, high])
-    }
-}
-
-/// CPython's `_randbelow_with_getrandbits(n)` for `0 < n < 2**32`.
-fn rand_below(rng: &mut Mt, n: u32) -> u32 {
-    let bits = u32::BITS - n.leading_zeros();
-    loop {
-        let r = rng.next_u32() >> (32 - bits);
-        if r < n {
-            return r;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -58,7 +57,7 @@ impl fmt::Display for BotSpecError {
 impl std::error::Error for BotSpecError {}
 
 /// Simulations of an `ismcts` spec that names none.
-pub const DEFAULT_SIMULATIONS: u64 = 1000;
+pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
 
 impl FromStr for BotSpec {
     type Err = BotSpecError;
@@ -79,43 +78,35 @@ impl FromStr for BotSpec {
             "greedy" => Ok(BotSpec::Greedy),
             "playout" => Ok(BotSpec::Playout),
             "ismcts" => {
-                let mut config = IsmctsConfig::simulations(DEFAULT_SIMULATIONS);
+                let mut budget = Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS);
+                let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
+                let mut threads = 1;
                 for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
                     let (key, value) = arg.split_once('=').unwrap_or(("simulations", arg));
-                    let number = || {
-                        value
-                            .trim()
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|v| v.is_finite() && *v > 0.0)
-                            .ok_or_else(|| fail(format!("{key} must be a positive number")))
+                    let key = key.trim();
+                    let number = value
+                        .trim()
+                        .parse::<f64>()
+                        .map_err(|_| fail(format!("{key} must be a number, not {value:?}")))?;
+                    // A whole number as an integer (saturating: the bounds then refuse it).
+                    let whole = || {
+                        (number.fract() == 0.0)
+                            .then_some(number as i64)
+                            .ok_or_else(|| fail(format!("{key} must be a whole number")))
                     };
-                    match key.trim() {
+                    match key {
                         "simulations" | "sims" => {
-                            let n = number()?;
-                            if n.fract() != 0.0 || n > 1e12 {
-                                return Err(fail("simulations must be a whole number".into()));
-                            }
-                            config.budget = Budget::Simulations(n as u64);
+                            budget = Budget::simulations(whole()?).map_err(|e| fail(e.0))?;
                         }
-                        "time" => {
-                            config.budget = Budget::Time(
-                                Duration::try_from_secs_f64(number()?)
-                                    .map_err(|e| fail(e.to_string()))?,
-                            );
-                        }
-                        "c" | "exploration" => config.exploration = number()? as f32,
-                        "threads" => {
-                            let n = number()?;
-                            if n.fract() != 0.0 || n > 1024.0 {
-                                return Err(fail("threads must be a whole number to 1024".into()));
-                            }
-                            config.threads = n as usize;
-                        }
+                        "time" => budget = Budget::seconds(number).map_err(|e| fail(e.0))?,
+                        "c" | "exploration" => exploration = number,
+                        "threads" => threads = whole()?,
                         other => return Err(fail(format!("unknown setting {other:?}"))),
                     }
                 }
-                Ok(BotSpec::Ismcts(config))
+                IsmctsConfig::new(budget, exploration, threads)
+                    .map(BotSpec::Ismcts)
+                    .map_err(|e| fail(e.0))
             }
             _ => Err(fail(format!("unknown bot {name:?}"))),
         }
@@ -129,15 +120,16 @@ impl fmt::Display for BotSpec {
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Playout => f.write_str("playout"),
             BotSpec::Ismcts(config) => {
-                match config.budget {
+                // Every value written here reads back to the same settings.
+                match config.budget() {
                     Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
                     Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
                 }
-                if config.exploration != IsmctsConfig::DEFAULT_EXPLORATION {
-                    write!(f, ",c={}", config.exploration)?;
+                if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
+                    write!(f, ",c={}", config.exploration())?;
                 }
-                if config.threads != 1 {
-                    write!(f, ",threads={}", config.threads)?;
+                if config.threads() != 1 {
+                    write!(f, ",threads={}", config.threads())?;
                 }
                 Ok(())
             }
@@ -192,14 +184,18 @@ impl Bot for NativeBot {
 
 impl NativeBot {
     /// The move for the seat to move in `position`, whose view is `info`, with the search's
-    /// root visits when the bot searches. The same choice as [`Bot::choose_in`].
+    /// root visits when the bot searches. The same choice as [`Bot::choose_in`]; a search
+    /// ends early once `stop` is set ([`Ismcts::search_until`]).
     pub fn decide(
         &mut self,
         position: &Position,
         info: &Information,
+        stop: &AtomicBool,
     ) -> Option<(Move, Option<Visits>)> {
         match self {
-            NativeBot::Ismcts(bot) => bot.search(info).map(|r| (r.best, Some(r.visits))),
+            NativeBot::Ismcts(bot) => bot
+                .search_until(info, stop)
+                .map(|r| (r.best, Some(r.visits))),
             bot => bot.choose_in(position).map(|mv| (mv, None)),
         }
     }
@@ -302,17 +298,34 @@ pub(crate) fn seat_bots(seats: &[BotSpec], game: u64) -> [Option<NativeBot>; MAX
     std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
 }
 
-/// Plays game `index` of a batch to the end: `seats[s]` is seat `s`'s bot.
-pub fn play_game(rules: Rules, seats: &[BotSpec], seed: u64, index: u64, deal: Deal) -> Outcome {
+/// Plays game `index` of a batch to the end, or until `stop` is set: `seats[s]` is seat `s`'s
+/// bot.
+pub fn play_game(
+    rules: Rules,
+    seats: &[BotSpec],
+    seed: u64,
+    index: u64,
+    deal: Deal,
+    stop: &AtomicBool,
+) -> Outcome {
     let game = game_seed(seed, index);
     let mut position =
         Position::new(rules, &deal.pile(game)).unwrap_or_else(|_| unreachable!("the box is valid"));
     let mut bots = seat_bots(seats, game);
     while let Some(seat) = position.to_move() {
-        let Some(mv) = bots[usize::from(seat)]
-            .as_mut()
-            .and_then(|bot| bot.choose_in(&position))
-        else {
+        let mv = match bots[usize::from(seat)].as_mut() {
+            // Only a search is long enough to look at `stop` during a game.
+            Some(NativeBot::Ismcts(bot)) => {
+                let found = bot.search_until(&position.information(seat), stop);
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                found.map(|r| r.best)
+            }
+            Some(bot) => bot.choose_in(&position),
+            None => None,
+        };
+        let Some(mv) = mv else {
             break;
         };
         // The core's bots choose only legal moves (tested in every configuration), so the
@@ -346,7 +359,7 @@ impl Batch {
     }
 
     /// Plays games `games` on `threads` threads (0: one per core), counting finished games
-    /// in `done`. Returns `None` once `cancel` is set.
+    /// in `done`. Returns `None` once `cancel` is set (searches under way end early).
     pub fn run(
         &self,
         games: Range<u64>,
@@ -355,7 +368,14 @@ impl Batch {
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
         self.map(games, threads, done, cancel, |index| {
-            play_game(self.rules, &self.seats(index), self.seed, index, self.deal)
+            play_game(
+                self.rules,
+                &self.seats(index),
+                self.seed,
+                index,
+                self.deal,
+                cancel,
+            )
         })
     }
 

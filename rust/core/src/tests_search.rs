@@ -343,7 +343,14 @@ fn bots_play_only_legal_moves_in_every_configuration() {
         let seats: Vec<BotSpec> = (0..players).map(|s| specs[s % 3]).collect();
         for index in 0..2 {
             // play_game stops early on an illegal move; a full game proves every move legal.
-            let outcome = play_game(rules, &seats, 11, index, Deal::Python);
+            let outcome = play_game(
+                rules,
+                &seats,
+                11,
+                index,
+                Deal::Python,
+                &AtomicBool::new(false),
+            );
             let mut p = Position::new(rules, &shuffled_pile(crate::simulate::game_seed(11, index)))
                 .unwrap();
             let mut bots: Vec<crate::simulate::NativeBot> = (0..)
@@ -372,10 +379,7 @@ fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
     let p = Position::new(Rules::tactical(3).unwrap(), &shuffled_pile(8)).unwrap();
     let info: Information = p.information(0);
     for threads in [1, 2] {
-        let config = IsmctsConfig {
-            threads,
-            ..IsmctsConfig::simulations(400)
-        };
+        let config = IsmctsConfig::new(Budget::Simulations(400), 0.7, threads).unwrap();
         let a = Ismcts::new(config, 42).search(&info).unwrap();
         let b = Ismcts::new(config, 42).search(&info).unwrap();
         assert_eq!(a, b);
@@ -390,10 +394,7 @@ fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
                 .all(|&(action, _)| p.check(action.to_move()).is_ok())
         );
     }
-    let timed = IsmctsConfig {
-        budget: Budget::Time(std::time::Duration::from_millis(20)),
-        ..IsmctsConfig::simulations(0)
-    };
+    let timed = IsmctsConfig::new(Budget::seconds(0.02).unwrap(), 0.7, 1).unwrap();
     let r = Ismcts::new(timed, 1).search(&info).unwrap();
     assert!(r.simulations > 0 && p.check(r.best).is_ok());
     assert!(
@@ -455,6 +456,102 @@ fn bot_specs_parse_and_print() {
         let err = bad.parse::<BotSpec>().unwrap_err();
         assert!(err.0.contains("expected random"), "{err}");
     }
+}
+
+#[test]
+fn ismcts_settings_accept_their_bounds_and_refuse_beyond() {
+    let max_time = IsmctsConfig::MAX_TIME.as_secs_f64();
+    let min_time = IsmctsConfig::MIN_TIME.as_secs_f64();
+    let accepted = [
+        "ismcts:1".to_owned(),
+        format!("ismcts:{}", IsmctsConfig::MAX_SIMULATIONS),
+        format!("ismcts:time={min_time}"),
+        format!("ismcts:time={max_time}"),
+        "ismcts:time=0.123456789".to_owned(),
+        "ismcts:5,c=1e-45".to_owned(),
+        format!("ismcts:5,c={}", IsmctsConfig::MAX_EXPLORATION),
+        "ismcts:5,c=0.1".to_owned(),
+        "ismcts:5,threads=1".to_owned(),
+        format!("ismcts:5,threads={}", IsmctsConfig::MAX_THREADS),
+    ];
+    for text in &accepted {
+        let spec: BotSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let again: BotSpec = spec.to_string().parse().unwrap();
+        assert_eq!(
+            again, spec,
+            "{text} prints as {spec}, which reads back differently"
+        );
+        assert_eq!(again.to_string(), spec.to_string());
+    }
+    let refused = [
+        "ismcts:0".to_owned(),
+        format!("ismcts:{}", IsmctsConfig::MAX_SIMULATIONS + 1),
+        "ismcts:1e30".to_owned(),
+        "ismcts:time=0".to_owned(),
+        "ismcts:time=1e-7".to_owned(),
+        format!("ismcts:time={}", max_time * 1.000_001),
+        "ismcts:time=1e19".to_owned(),
+        "ismcts:time=inf".to_owned(),
+        "ismcts:time=nan".to_owned(),
+        "ismcts:5,c=0".to_owned(),
+        "ismcts:5,c=1e-50".to_owned(),
+        "ismcts:5,c=-1".to_owned(),
+        "ismcts:5,c=1e39".to_owned(),
+        "ismcts:5,c=100.001".to_owned(),
+        "ismcts:5,threads=0".to_owned(),
+        format!("ismcts:5,threads={}", IsmctsConfig::MAX_THREADS + 1),
+        "ismcts:5,threads=1.5".to_owned(),
+    ];
+    for text in &refused {
+        assert!(text.parse::<BotSpec>().is_err(), "{text} was accepted");
+    }
+    // The constructor shares the bounds, and direct budgets are checked too.
+    assert!(IsmctsConfig::new(Budget::Time(std::time::Duration::MAX), 0.7, 1).is_err());
+    assert!(IsmctsConfig::new(Budget::Simulations(0), 0.7, 1).is_err());
+    assert!(IsmctsConfig::new(Budget::Simulations(u64::MAX), 0.7, 1).is_err());
+    let inf = IsmctsConfig::new(Budget::Simulations(5), 1e39, 1).unwrap_err();
+    assert!(inf.0.contains("not inf"), "{inf}");
+    let zero = IsmctsConfig::new(Budget::Simulations(5), 1e-50, 1).unwrap_err();
+    assert!(zero.0.contains("not 0"), "{zero}");
+}
+
+#[test]
+fn a_stopped_search_ends_early_with_what_it_found() {
+    let p = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(3)).unwrap();
+    let info = p.information(0);
+    let stop = AtomicBool::new(true);
+    for budget in [
+        Budget::Simulations(IsmctsConfig::MAX_SIMULATIONS),
+        Budget::Time(IsmctsConfig::MAX_TIME),
+    ] {
+        for threads in [1, 2] {
+            let config = IsmctsConfig::new(budget, 0.7, threads).unwrap();
+            let found = Ismcts::new(config, 1).search_until(&info, &stop).unwrap();
+            assert!(
+                found.simulations <= 32 * threads as u64,
+                "{}",
+                found.simulations
+            );
+        }
+    }
+    let mut calls = 0;
+    let config = IsmctsConfig::new(Budget::Time(IsmctsConfig::MAX_TIME), 0.7, 2).unwrap();
+    let found = Ismcts::new(config, 1)
+        .search_watched(&info, std::time::Duration::from_millis(1), || {
+            calls += 1;
+            calls == 3
+        })
+        .unwrap();
+    assert_eq!(calls, 3);
+    assert!(p.check(found.best).is_ok());
+    // A short search runs on the calling thread, unwatched, and whole.
+    let short = IsmctsConfig::simulations(Ismcts::UNWATCHED_SIMULATIONS);
+    let found = Ismcts::new(short, 1)
+        .search_watched(&info, std::time::Duration::ZERO, || {
+            unreachable!("not watched")
+        })
+        .unwrap();
+    assert_eq!(found.simulations, Ismcts::UNWATCHED_SIMULATIONS);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use indigo_core::board::ROUTE_CELLS;
 use indigo_core::bots::{
@@ -17,19 +17,22 @@ use indigo_core::record::{self, RecordError as CoreRecordError};
 use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
 use indigo_core::{
     ACTION_COUNT, Action, Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Information,
-    Move as CoreMove, MoveEffects, PathEnd, Phase, Rules as CoreRules, Theme, TieBreak, TileType,
-    Utility, trace,
+    Move as CoreMove, MoveEffects, PathEnd, Phase, Position, Rules as CoreRules, Theme, TieBreak,
+    TileType, Utility, trace,
 };
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyString, PyType};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use shared::SharedBot;
 
 mod bench;
+mod queens_garden;
 mod search;
+mod shared;
 mod vector;
 
 pyo3::create_exception!(
@@ -64,17 +67,19 @@ pyo3::create_exception!(
 );
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    let err = RecordError::new_err(e.to_string());
-    let at = match e.at {
-        ErrorAt::Field(name) => name.into_pyobject(py).map(|s| s.into_any().unbind()),
-        ErrorAt::Move(i) => i.into_pyobject(py).map(|n| n.into_any().unbind()),
-    };
-    match at {
-        Ok(at) => match err.value(py).setattr("at", at) {
-            Ok(()) => err,
-            Err(e) => e,
-        },
-        Err(e) => e.into(),
+    match e.at {
+        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        ErrorAt::Move(i) => record_error_at(py, e.to_string(), i),
+    }
+}
+
+/// A `RecordError` saying `message`, its `.at` the offending field's name or move's index
+/// (the same for both games, so that one `except indigo.RecordError` serves them).
+fn record_error_at<'py>(py: Python<'py>, message: String, at: impl IntoPyObject<'py>) -> PyErr {
+    let err = RecordError::new_err(message);
+    match err.value(py).setattr("at", at) {
+        Ok(()) => err,
+        Err(e) => e,
     }
 }
 
@@ -88,8 +93,22 @@ fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound
     json_module(py)?.call_method1("loads", (value.to_string(),))
 }
 
-/// A Python int as `i64`, clamped: an int too large for `i64` is out of every range we check,
-/// so it fails that range check with a `ValueError` subclass rather than an `OverflowError`.
+/// `obj` as a Python int if it has one (`__index__`: numpy integers, bools), else the
+/// `TypeError` Python raises.
+fn as_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyInt>> {
+    static INDEX: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    if let Ok(int) = obj.cast::<PyInt>() {
+        return Ok(int.clone());
+    }
+    let index = INDEX.get_or_try_init(obj.py(), || {
+        Ok::<_, PyErr>(obj.py().import("operator")?.getattr("index")?.unbind())
+    })?;
+    Ok(index.bind(obj.py()).call1((obj,))?.cast_into::<PyInt>()?)
+}
+
+/// A Python int (or any `__index__` value) as `i64`, clamped: an int too large for `i64` is
+/// out of every range we check, so it fails that range check with a `ValueError` subclass
+/// rather than an `OverflowError`.
 #[derive(Clone, Copy)]
 struct Int(i64);
 
@@ -99,11 +118,33 @@ impl<'py> FromPyObject<'_, 'py> for Int {
     fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<i64>() {
             Ok(n) => Ok(Int(n)),
-            Err(e) if obj.is_instance_of::<pyo3::types::PyInt>() => {
-                let negative = obj.lt(0).map_err(|_| e)?;
-                Ok(Int(if negative { i64::MIN } else { i64::MAX }))
+            Err(e) => {
+                let int = as_int(&obj).map_err(|_| e)?;
+                Ok(Int(if int.lt(0)? { i64::MIN } else { i64::MAX }))
             }
-            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A Python number as `f64`; an int too large for a float is an infinity (refused by every
+/// range we check) rather than an `OverflowError`.
+#[derive(Clone, Copy)]
+struct Real(f64);
+
+impl<'py> FromPyObject<'_, 'py> for Real {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<f64>() {
+            Ok(x) => Ok(Real(x)),
+            Err(e) => {
+                let int = as_int(&obj).map_err(|_| e)?;
+                Ok(Real(if int.lt(0)? {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }))
+            }
         }
     }
 }
@@ -425,16 +466,20 @@ impl<'py> FromPyObject<'_, 'py> for MoveArg {
         if let Ok(m) = obj.cast::<Move>() {
             return Ok(MoveArg::Move(*m.get()));
         }
-        if obj.is_instance_of::<pyo3::types::PyInt>() {
+        if obj.is_instance_of::<PyInt>() {
             return obj.extract().map(MoveArg::Action);
         }
         if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
             return Ok(MoveArg::Text(text.to_str()?.to_owned()));
         }
-        Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a move is a Move, its text such as \"3@0:-4,1\", or an action number, not {}",
-            obj.get_type().name()?
-        )))
+        // Any other integer, such as numpy's (`mask.argmax()`).
+        match as_int(&obj) {
+            Ok(int) => int.extract().map(MoveArg::Action),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "a move is a Move, its text such as \"3@0:-4,1\", or an action number, not {}",
+                obj.get_type().name()?
+            ))),
+        }
     }
 }
 
@@ -576,9 +621,16 @@ impl MoveResult {
 }
 
 /// A game in progress: position, history and undo.
-#[pyclass(module = "indigo")]
-#[derive(Clone)]
-struct Game(CoreGame);
+/// Each call locks it only while Rust works on it and never while Python code runs, so
+/// threads sharing a game take turns call by call.
+#[pyclass(module = "indigo", frozen)]
+struct Game(Mutex<CoreGame>);
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game::wrap(self.lock().clone())
+    }
+}
 
 fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
@@ -596,7 +648,7 @@ fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
 
 fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.extract::<u64>().or_else(|_| {
-        if seed.is_instance_of::<pyo3::types::PyInt>() {
+        if let Ok(seed) = as_int(seed) {
             // Not `{seed}`: str() of an int over 4300 digits fails (a stray unraisable error).
             let shown = seed
                 .str()
@@ -618,43 +670,51 @@ fn os_seed() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
 }
 
+/// A record given as JSON text, UTF-8 bytes or parsed JSON data, as text; `invalid` makes the
+/// error for data that is not JSON (each game's format names its own location for that).
+fn record_text(record: &Bound<'_, PyAny>, invalid: impl Fn(String) -> PyErr) -> PyResult<String> {
+    if let Ok(s) = record.cast::<PyString>() {
+        return Ok(s.to_str()?.to_owned());
+    }
+    if let Ok(b) = record.cast::<PyBytes>() {
+        return String::from_utf8(b.as_bytes().to_vec())
+            .map_err(|_| invalid("the record is not UTF-8 text".into()));
+    }
+    // `default=dict` lets any Mapping (not only dict) through, at any depth.
+    let py = record.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("default", py.get_type::<PyDict>())?;
+    // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
+    kwargs.set_item("allow_nan", false)?;
+    let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
+    match dumped {
+        Ok(text) => text.extract(),
+        Err(e) => Err(invalid(format!("the record is not JSON data ({e})"))),
+    }
+}
+
 impl Game {
-    fn record_text(record: &Bound<'_, PyAny>) -> PyResult<String> {
-        if let Ok(s) = record.cast::<PyString>() {
-            return Ok(s.to_str()?.to_owned());
-        }
-        if let Ok(b) = record.cast::<PyBytes>() {
-            return String::from_utf8(b.as_bytes().to_vec()).map_err(|_| {
-                record_error(
-                    record.py(),
-                    &CoreRecordError {
-                        at: ErrorAt::Field("format"),
-                        message: "the record is not UTF-8 text".into(),
-                    },
-                )
-            });
-        }
-        // `default=dict` lets any Mapping (not only dict) through, at any depth.
-        let py = record.py();
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("default", py.get_type::<PyDict>())?;
-        // NaN and infinities are not JSON: say so, rather than fail on text the caller never wrote.
-        kwargs.set_item("allow_nan", false)?;
-        let dumped = json_module(py)?.call_method("dumps", (record,), Some(&kwargs));
-        match dumped {
-            Ok(text) => text.extract(),
-            Err(e) => Err(record_error(
-                record.py(),
-                &CoreRecordError {
-                    at: ErrorAt::Field("format"),
-                    message: format!("the record is not JSON data ({e})"),
-                },
-            )),
-        }
+    fn wrap(game: CoreGame) -> Self {
+        Game(Mutex::new(game))
+    }
+
+    /// The game, locked until the guard is dropped: never hold it across a call into Python
+    /// or a second `lock` (the lock is not reentrant).
+    fn lock(&self) -> MutexGuard<'_, CoreGame> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A copy of the current position.
+    fn position(&self) -> Position {
+        *self.lock().position()
+    }
+
+    fn core_rules(&self) -> CoreRules {
+        self.lock().rules()
     }
 
     fn seat(&self, seat: Int) -> PyResult<u8> {
-        Rules(self.0.rules()).seat(seat)
+        Rules(self.core_rules()).seat(seat)
     }
 
     fn viewer(&self, seat: Option<Int>) -> PyResult<Option<u8>> {
@@ -662,22 +722,13 @@ impl Game {
     }
 
     fn snapshot_value(&self, legal: bool, seat: Option<Int>) -> PyResult<serde_json::Value> {
-        Ok(record::snapshot(
-            self.0.position(),
-            self.viewer(seat)?,
-            legal,
-        ))
+        let viewer = self.viewer(seat)?;
+        Ok(record::snapshot(&self.position(), viewer, legal))
     }
 
     fn information(&self, seat: Int) -> PyResult<Information> {
-        Ok(self.0.position().information(self.seat(seat)?))
-    }
-
-    fn result(&self, effects: &MoveEffects) -> MoveResult {
-        MoveResult {
-            effects: effects.clone(),
-            players: self.0.rules().players(),
-        }
+        let seat = self.seat(seat)?;
+        Ok(self.position().information(seat))
     }
 }
 
@@ -698,7 +749,7 @@ impl Game {
         match chance {
             "sampled" => {}
             "explicit" if seed.is_none() && pile.is_none() => {
-                return Ok(Game(CoreGame::explicit_chance(rules)));
+                return Ok(Game::wrap(CoreGame::explicit_chance(rules)));
             }
             "explicit" => {
                 return Err(IndigoError::new_err(
@@ -714,27 +765,37 @@ impl Game {
         match (seed, pile) {
             (Some(_), Some(_)) => Err(IndigoError::new_err("give a seed or a pile, not both")),
             (None, Some(pile)) => CoreGame::from_pile(rules, &to_tiles(&pile)?)
-                .map(Game)
+                .map(Game::wrap)
                 .map_err(|e| IndigoError::new_err(format!("pile: {e}"))),
-            (Some(seed), None) => Ok(Game(CoreGame::from_seed(rules, extract_seed(seed)?))),
-            (None, None) => Ok(Game(CoreGame::from_seed(rules, os_seed()))),
+            (Some(seed), None) => Ok(Game::wrap(CoreGame::from_seed(rules, extract_seed(seed)?))),
+            (None, None) => Ok(Game::wrap(CoreGame::from_seed(rules, os_seed()))),
         }
     }
 
     #[staticmethod]
     fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = Game::record_text(record)?;
+        let text = record_text(record, |message| {
+            record_error(
+                py,
+                &CoreRecordError {
+                    at: ErrorAt::Field("format"),
+                    message,
+                },
+            )
+        })?;
         py.detach(|| record::read_record(&text))
-            .map(Game)
+            .map(Game::wrap)
             .map_err(|e| record_error(py, &e))
     }
 
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &record::write_record(&self.0))
+        // The record is made under the lock, turned into Python objects after it.
+        let record = record::write_record(&self.lock());
+        json_to_py(py, &record)
     }
 
     fn record_json(&self) -> String {
-        record::write_record(&self.0).to_string()
+        record::write_record(&self.lock()).to_string()
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -744,7 +805,8 @@ impl Game {
         legal: bool,
         seat: Option<Int>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.snapshot_value(legal, seat)?)
+        let snapshot = self.snapshot_value(legal, seat)?;
+        json_to_py(py, &snapshot)
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -754,52 +816,54 @@ impl Game {
 
     #[getter]
     fn rules(&self) -> Rules {
-        Rules(self.0.rules())
+        Rules(self.lock().rules())
     }
 
     #[getter]
     fn seed(&self) -> Option<u64> {
-        self.0.seed()
+        self.lock().seed()
     }
 
     #[getter]
     fn pile(&self) -> Vec<u32> {
-        tile_list(self.0.position().pile().into_iter())
+        tile_list(self.lock().position().pile().into_iter())
     }
 
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        self.0.position().to_move()
+        self.lock().position().to_move()
     }
 
     #[getter]
     fn placed(&self) -> u8 {
-        self.0.position().placed()
+        self.lock().position().placed()
     }
 
     #[getter]
     fn pile_left(&self) -> u8 {
-        self.0.position().pile_left()
+        self.lock().position().pile_left()
     }
 
     #[getter]
     fn hands(&self) -> Vec<Vec<u32>> {
-        (0..self.0.rules().players())
-            .map(|s| tile_list(self.0.position().hand(s)))
+        let position = self.position();
+        (0..position.rules().players())
+            .map(|s| tile_list(position.hand(s)))
             .collect()
     }
 
     fn hand(&self, seat: Int) -> PyResult<Vec<u32>> {
-        Ok(tile_list(self.0.position().hand(self.seat(seat)?)))
+        let seat = self.seat(seat)?;
+        Ok(tile_list(self.position().hand(seat)))
     }
 
     fn visible_hands(&self, seat: Int) -> PyResult<Vec<Vec<Option<u8>>>> {
         let viewer = self.seat(seat)?;
-        let open = self.0.rules().open_hands();
-        Ok((0..self.0.rules().players())
+        let position = self.position();
+        let open = position.rules().open_hands();
+        Ok((0..position.rules().players())
             .map(|s| {
-                self.0
-                    .position()
+                position
                     .hand(s)
                     .map(|t| (open || s == viewer).then_some(t.index()))
                     .collect()
@@ -809,7 +873,7 @@ impl Game {
 
     #[getter]
     fn board(&self) -> std::collections::BTreeMap<(i32, i32), (u8, u8)> {
-        let position = self.0.position();
+        let position = self.position();
         ROUTE_CELLS
             .iter()
             .filter_map(|&c| {
@@ -828,7 +892,6 @@ impl Game {
             .and_then(|(q, r)| Cell::new(q, r))
             .ok_or_else(|| IndigoError::new_err(format!("cell ({q},{r}) is not on the board")))?;
         Ok(self
-            .0
             .position()
             .tile_at(cell)
             .map(|(t, rho)| (t.index(), rho)))
@@ -836,7 +899,7 @@ impl Game {
 
     #[getter]
     fn gems(&self) -> Vec<(&'static str, i32, i32, u8)> {
-        self.0
+        self.lock()
             .position()
             .gems()
             .map(|(c, e, g)| (g.as_str(), c.q(), c.r(), e))
@@ -845,7 +908,7 @@ impl Game {
 
     #[getter]
     fn centre(&self) -> Vec<&'static str> {
-        self.0
+        self.lock()
             .position()
             .centre()
             .iter()
@@ -855,12 +918,14 @@ impl Game {
 
     #[getter]
     fn scores(&self) -> Vec<u16> {
-        self.0.position().scores()[..usize::from(self.0.rules().players())].to_vec()
+        let position = self.position();
+        position.scores()[..usize::from(position.rules().players())].to_vec()
     }
 
     #[getter]
     fn collected<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.0.position().collected()[..usize::from(self.0.rules().players())]
+        let position = self.position();
+        position.collected()[..usize::from(position.rules().players())]
             .iter()
             .map(|c| {
                 let d = PyDict::new(py);
@@ -874,26 +939,27 @@ impl Game {
 
     #[getter]
     fn removed(&self) -> u8 {
-        self.0.position().removed()
+        self.lock().position().removed()
     }
 
     #[getter]
     fn over(&self) -> bool {
-        self.0.position().is_over()
+        self.lock().position().is_over()
     }
 
     fn is_over(&self) -> bool {
-        self.0.position().is_over()
+        self.lock().position().is_over()
     }
 
     #[getter]
     fn winners(&self) -> Vec<u32> {
-        seats(self.0.position().winners(), self.0.rules().players())
+        let position = self.position();
+        seats(position.winners(), position.rules().players())
     }
 
     #[getter]
     fn legal_moves(&self) -> Vec<Move> {
-        self.0
+        self.lock()
             .position()
             .legal_moves()
             .into_iter()
@@ -902,13 +968,15 @@ impl Game {
     }
 
     fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        Ok(self.0.position().check(r#move.resolve()?).is_ok())
+        let mv = r#move.resolve()?;
+        Ok(self.position().check(mv).is_ok())
     }
 
-    fn play(&mut self, r#move: MoveArg) -> PyResult<MoveResult> {
+    fn play(&self, r#move: MoveArg) -> PyResult<MoveResult> {
         let mv = r#move.resolve()?;
-        let players = self.0.rules().players();
-        match self.0.play(mv) {
+        let mut game = self.lock();
+        let players = game.rules().players();
+        match game.play(mv) {
             Ok(effects) => Ok(MoveResult {
                 effects: effects.clone(),
                 players,
@@ -917,8 +985,8 @@ impl Game {
         }
     }
 
-    fn undo(&mut self) -> PyResult<Move> {
-        self.0
+    fn undo(&self) -> PyResult<Move> {
+        self.lock()
             .undo()
             .map(Move)
             .ok_or_else(|| IndigoError::new_err("no move to undo: the game is at its start"))
@@ -926,12 +994,16 @@ impl Game {
 
     #[getter]
     fn moves(&self) -> Vec<Move> {
-        self.0.moves().map(Move).collect()
+        self.lock().moves().map(Move).collect()
     }
 
     #[getter]
     fn last_result(&self) -> Option<MoveResult> {
-        self.0.last_effects().map(|e| self.result(e))
+        let game = self.lock();
+        game.last_effects().map(|effects| MoveResult {
+            effects: effects.clone(),
+            players: game.rules().players(),
+        })
     }
 
     fn clone(&self) -> Self {
@@ -953,7 +1025,8 @@ impl Game {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let py = other.py();
         match other.cast::<Game>() {
-            Ok(other) => Ok((self.0.position() == other.borrow().0.position())
+            // Copies first: `other` may be `self`, and the lock is not reentrant.
+            Ok(other) => Ok((self.position() == other.get().position())
                 .into_pyobject(py)?
                 .to_owned()
                 .into_any()
@@ -964,16 +1037,16 @@ impl Game {
 
     fn __hash__(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
-        self.0.position().hash(&mut hasher);
+        self.lock().position().hash(&mut hasher);
         hasher.finish()
     }
 
     fn __getstate__(&self) -> String {
-        record::write_record(&self.0).to_string()
+        record::write_record(&self.lock()).to_string()
     }
 
-    fn __setstate__(&mut self, py: Python<'_>, state: &str) -> PyResult<()> {
-        self.0 = record::read_record(state).map_err(|e| record_error(py, &e))?;
+    fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
+        *self.lock() = record::read_record(state).map_err(|e| record_error(py, &e))?;
         Ok(())
     }
 
@@ -981,19 +1054,19 @@ impl Game {
     /// Whether draws are chance nodes that the caller applies.
     #[getter]
     fn explicit_chance(&self) -> bool {
-        self.0.position().is_explicit_chance()
+        self.lock().position().is_explicit_chance()
     }
 
     /// Whether a draw waits for its outcome (explicit chance only).
     #[getter]
     fn is_chance_node(&self) -> bool {
-        self.0.position().is_chance_node()
+        self.lock().position().is_chance_node()
     }
 
     /// The seat that draws at a chance node, else `None`.
     #[getter]
     fn chance_seat(&self) -> Option<u8> {
-        match self.0.position().phase() {
+        match self.lock().position().phase() {
             Phase::Draw(seat) => Some(seat),
             Phase::Move(_) | Phase::Over => None,
         }
@@ -1001,7 +1074,7 @@ impl Game {
 
     /// At a chance node, each tile type still in the pile with its probability.
     fn chance_outcomes(&self) -> Vec<(u8, f64)> {
-        let p = self.0.position();
+        let p = self.position();
         let total = f64::from(p.pile_left());
         (0..)
             .zip(p.chance_counts())
@@ -1011,12 +1084,12 @@ impl Game {
     }
 
     /// Applies a chance outcome: the drawing seat takes a tile of this type.
-    fn apply_chance(&mut self, tile: Int) -> PyResult<()> {
+    fn apply_chance(&self, tile: Int) -> PyResult<()> {
         let tile = u8::try_from(tile.0)
             .ok()
             .and_then(TileType::from_index)
             .ok_or_else(|| MoveError::new_err(format!("tile must be 0..4, not {}", tile.0)))?;
-        self.0
+        self.lock()
             .apply_draw(tile)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
@@ -1024,7 +1097,7 @@ impl Game {
     /// The legal action numbers, ascending (the order of `legal_moves`).
     #[getter]
     fn legal_actions(&self) -> Vec<usize> {
-        self.0
+        self.lock()
             .position()
             .legal_actions()
             .into_iter()
@@ -1035,7 +1108,10 @@ impl Game {
     /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; ACTION_COUNT];
-        self.0.position().legal_action_set().write_mask(&mut mask);
+        self.lock()
+            .position()
+            .legal_action_set()
+            .write_mask(&mut mask);
         PyArray1::from_vec(py, mask)
     }
 
@@ -1053,22 +1129,25 @@ impl Game {
 
     /// The public part of every seat's information state (moves, draws made, the board).
     fn public_information_string(&self) -> String {
-        self.0.public_information_string()
+        self.lock().public_information_string()
     }
 
     /// The private part of `seat`'s information state: the tiles it has taken, in order.
     fn private_information_string(&self, seat: Int) -> PyResult<String> {
-        Ok(self.0.private_information_string(self.seat(seat)?))
+        let seat = self.seat(seat)?;
+        Ok(self.lock().private_information_string(seat))
     }
 
     /// `seat`'s information state (perfect recall): public part, `|`, private part.
     fn information_state_string(&self, seat: Int) -> PyResult<String> {
-        Ok(self.0.information_state_string(self.seat(seat)?))
+        let seat = self.seat(seat)?;
+        Ok(self.lock().information_state_string(seat))
     }
 
     /// A stable 64-bit hash of `information_state_string(seat)`.
     fn information_state_hash(&self, seat: Int) -> PyResult<u64> {
-        Ok(self.0.information_state_hash(self.seat(seat)?))
+        let seat = self.seat(seat)?;
+        Ok(self.lock().information_state_hash(seat))
     }
 
     /// A game consistent with what `seat` knows (same moves, its own tiles, every public
@@ -1078,7 +1157,7 @@ impl Game {
         let seat = self.seat(seat)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        Ok(Game(self.0.resample(seat, &mut rng)))
+        Ok(Game::wrap(self.lock().resample(seat, &mut rng)))
     }
 
     /// Each seat's return: `"points"` (so far), `"win"` (winners share 1) or `"rank"` (share
@@ -1086,16 +1165,17 @@ impl Game {
     #[pyo3(signature = (utility="points"))]
     fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
         let utility = parse_utility(utility)?;
-        let players = usize::from(self.0.rules().players());
-        Ok(self.0.position().returns(utility)[..players].to_vec())
+        let position = self.position();
+        let players = usize::from(position.rules().players());
+        Ok(position.returns(utility)[..players].to_vec())
     }
 
     /// Points each seat gained with the last move (zeros before the first).
     #[getter]
     fn rewards(&self) -> Vec<u16> {
-        let players = usize::from(self.0.rules().players());
-        self.0
-            .last_effects()
+        let game = self.lock();
+        let players = usize::from(game.rules().players());
+        game.last_effects()
             .map_or_else(|| vec![0; players], |e| e.points[..players].to_vec())
     }
 
@@ -1106,7 +1186,7 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        let p = self.0.position();
+        let p = self.position();
         format!(
             "<Game players={} hand_size={} placed={} to_move={} scores={:?}>",
             p.rules().players(),
@@ -1119,21 +1199,18 @@ impl Game {
     }
 }
 
-fn bot_move(
+fn bot_move<T: Bot + Clone + Send>(
     py: Python<'_>,
-    bot: &Mutex<impl Bot + Send>,
+    bot: &SharedBot<T>,
     game: &Bound<'_, Game>,
 ) -> PyResult<Move> {
-    // A copy: the game is not borrowed while the bot thinks without the GIL, so other threads
-    // may still play on it. Threads sharing one bot wait for it there, without the GIL.
-    let position = *game.borrow().0.position();
-    py.detach(|| {
-        bot.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .choose_in(&position)
-    })
-    .map(Move)
-    .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
+    // A copy: the game is not locked while the bot thinks without the GIL, so other threads
+    // may still play on it. Threads sharing one bot wait for it, without the GIL.
+    let position = game.get().position();
+    let mut bot = bot.take(py)?;
+    py.detach(|| bot.choose_in(&position))
+        .map(Move)
+        .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
 }
 
 /// A Python class around a core bot that is built from a seed (the OS seeds it without one).
@@ -1141,11 +1218,11 @@ macro_rules! seeded_bot {
     ($(#[$doc:meta])* $name:ident($core:ty)) => {
         $(#[$doc])*
         #[pyclass(module = "indigo", frozen)]
-        struct $name(Mutex<$core>);
+        struct $name(SharedBot<$core>);
 
         impl $name {
             fn new_seeded(seed: u64) -> Self {
-                $name(Mutex::new(<$core>::new(seed)))
+                $name(SharedBot::new(<$core>::new(seed)))
             }
         }
 
@@ -1229,5 +1306,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     bench::register(m)?;
     m.add_class::<vector::VectorGames>()?;
+    queens_garden::register(m)?;
     Ok(())
 }

@@ -9,20 +9,38 @@ use indigo_core::position::OBSERVATION_SIZE;
 use indigo_core::simulate::game_seed;
 use indigo_core::{
     ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
+    SettingsError,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::shared::{SharedBot, WATCH_EVERY};
 use crate::{
-    Game, GreedyBot, IllegalMoveError, IndigoError, Int, Move, PlayoutBot, RandomBot, Rules,
+    Game, GreedyBot, IllegalMoveError, IndigoError, Int, Move, PlayoutBot, RandomBot, Real, Rules,
     extract_seed, os_seed,
 };
 
 /// Information-set MCTS: determinized simulations from what the mover knows.
-/// Threads sharing one bot take turns on its lock, which is taken without the GIL.
+/// Threads sharing one bot take turns with it, waiting without the GIL.
 #[pyclass(module = "indigo", frozen)]
-pub(crate) struct IsmctsBot(Mutex<Ismcts>);
+pub(crate) struct IsmctsBot {
+    config: IsmctsConfig,
+    bot: SharedBot<Ismcts>,
+}
+
+impl IsmctsBot {
+    fn with(config: IsmctsConfig, seed: u64) -> Self {
+        IsmctsBot {
+            config,
+            bot: SharedBot::new(Ismcts::new(config, seed)),
+        }
+    }
+}
+
+fn settings_error(e: SettingsError) -> PyErr {
+    IndigoError::new_err(e.0)
+}
 
 /// `value` if `low <= value <= high`, else an error naming the range.
 pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
@@ -39,7 +57,7 @@ pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyRe
         })
 }
 
-fn positive(name: &str, value: f64) -> PyResult<f64> {
+fn positive(name: &str, Real(value): Real) -> PyResult<f64> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
@@ -93,35 +111,43 @@ impl SearchResult {
 
 impl IsmctsBot {
     fn run(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<indigo_core::SearchResult> {
-        // A copy, so the game is not borrowed while the search runs without the GIL.
-        let position = *game.borrow().0.position();
+        // A copy, so the game is not locked while the search runs without the GIL.
+        let position = game.get().position();
         let Some(seat) = position.to_move() else {
             return Err(IllegalMoveError::new_err(
                 "no seat is to move (the game is over or a draw is waiting): nothing to search",
             ));
         };
         let info = position.information(seat);
-        py.detach(|| {
-            self.0
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .search(&info)
-        })
-        .ok_or_else(|| IllegalMoveError::new_err("no seat is to move"))
+        let mut bot = self.bot.take(py)?;
+        // The search runs on a thread of its own while this one looks for Ctrl-C.
+        let mut interrupted = None;
+        let found = py.detach(|| {
+            bot.search_watched(&info, WATCH_EVERY, || {
+                Python::attach(|py: Python<'_>| py.check_signals())
+                    .map_err(|e| interrupted = Some(e))
+                    .is_err()
+            })
+        });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        found.ok_or_else(|| IllegalMoveError::new_err("no seat is to move"))
     }
 }
 
 #[pymethods]
 impl IsmctsBot {
+    /// Settings are checked by the core (`IsmctsConfig`), with the same bounds as specs.
     #[new]
     #[pyo3(
-        signature = (simulations=None, *, time=None, exploration=0.7, threads=Int(1), seed=None),
+        signature = (simulations=None, *, time=None, exploration=Real(0.7), threads=Int(1), seed=None),
         text_signature = "(simulations=None, *, time=None, exploration=0.7, threads=1, seed=None)"
     )]
     fn new(
         simulations: Option<Int>,
-        time: Option<f64>,
-        exploration: f64,
+        time: Option<Real>,
+        exploration: Real,
         threads: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
@@ -129,38 +155,20 @@ impl IsmctsBot {
             (Some(_), Some(_)) => {
                 return Err(IndigoError::new_err("give simulations or time, not both"));
             }
-            (Some(Int(n)), None) => {
-                Budget::Simulations(u64::try_from(n).ok().filter(|&n| n > 0).ok_or_else(|| {
-                    IndigoError::new_err(format!("simulations must be at least 1, not {n}"))
-                })?)
-            }
-            (None, Some(t)) => Budget::Time(Duration::from_secs_f64(positive("time", t)?.min(1e6))),
-            (None, None) => Budget::Simulations(indigo_core::simulate::DEFAULT_SIMULATIONS),
-        };
-        if !(exploration.is_finite() && exploration >= 0.0) {
-            return Err(IndigoError::new_err(format!(
-                "exploration must be a number >= 0, not {exploration}"
-            )));
+            (Some(Int(n)), None) => Budget::simulations(n),
+            (None, Some(Real(t))) => Budget::seconds(t),
+            (None, None) => Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS)),
         }
-        let threads = in_range("threads", threads, 1, 1024)? as usize;
-        let config = IsmctsConfig {
-            budget,
-            exploration: exploration as f32,
-            threads,
-        };
+        .map_err(settings_error)?;
+        let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(settings_error)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-        Ok(IsmctsBot(Mutex::new(Ismcts::new(config, seed))))
+        Ok(IsmctsBot::with(config, seed))
     }
 
     /// The spec that names this bot's settings, e.g. `"ismcts:1000"`.
     #[getter]
     fn spec(&self) -> String {
-        let config = *self
-            .0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .config();
-        BotSpec::Ismcts(config).to_string()
+        BotSpec::Ismcts(self.config).to_string()
     }
 
     /// The move for the seat to move, from what that seat knows (GIL released).
@@ -204,9 +212,7 @@ pub(crate) fn make_bot(
         BotSpec::Random => Py::new(py, RandomBot::new_seeded(seed))?.into_any(),
         BotSpec::Greedy => Py::new(py, GreedyBot::new_seeded(seed))?.into_any(),
         BotSpec::Playout => Py::new(py, PlayoutBot::new_seeded(seed))?.into_any(),
-        BotSpec::Ismcts(config) => {
-            Py::new(py, IsmctsBot(Mutex::new(Ismcts::new(config, seed))))?.into_any()
-        }
+        BotSpec::Ismcts(config) => Py::new(py, IsmctsBot::with(config, seed))?.into_any(),
     })
 }
 
@@ -384,7 +390,7 @@ fn game_range(games: Int, start: Int, threads: Int) -> PyResult<(std::ops::Range
 /// 25 times faster with PCG ("pcg": for batches of fast bots such as "playout").
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=0.2, deal="python"),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python"),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python')"
 )]
 #[allow(clippy::too_many_arguments)]
@@ -398,7 +404,7 @@ pub(crate) fn simulate(
     start: Int,
     threads: Int,
     progress: Option<&Bound<'_, PyAny>>,
-    interval: f64,
+    interval: Real,
     deal: &str,
 ) -> PyResult<Simulation> {
     let batch = batch_of(&bots, rules, seed, lineups, deal)?;
@@ -501,7 +507,7 @@ impl SelfPlayBatch {
 /// their piles.
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=0.2),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
 )]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
@@ -515,7 +521,7 @@ pub(crate) fn self_play(
     start: Int,
     threads: Int,
     progress: Option<&Bound<'_, PyAny>>,
-    interval: f64,
+    interval: Real,
 ) -> PyResult<SelfPlayBatch> {
     let batch = batch_of(&bots, rules, seed, lineups, Deal::Python.as_str())?;
     let (range, threads) = game_range(games, start, threads)?;
@@ -557,7 +563,7 @@ fn run_batch<T: Send>(
     py: Python<'_>,
     games: std::ops::Range<u64>,
     progress: Option<&Bound<'_, PyAny>>,
-    interval: f64,
+    interval: Real,
     work: impl FnOnce(&AtomicU64, &AtomicBool) -> Option<T> + Send,
 ) -> PyResult<T> {
     let interval = Duration::from_secs_f64(positive("interval", interval)?.min(3600.0));

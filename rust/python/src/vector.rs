@@ -1,8 +1,6 @@
 //! The vectorised games: numpy arrays in and out around `indigo_core::vector`, one call into
 //! Rust per step with the GIL released.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
 use indigo_core::position::OBSERVATION_SIZE;
 use indigo_core::vector::{Observations, Outputs, VectorError, VectorGames as CoreVector};
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
@@ -11,13 +9,14 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::search::in_range;
+use crate::shared::{Held, LostInFork, ProcessLock};
 use crate::{IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.
 #[pyclass(module = "indigo", frozen)]
 pub(crate) struct VectorGames {
-    games: Mutex<CoreVector>,
+    games: ProcessLock<CoreVector>,
     /// Fixed at construction, so arrays are made without the lock.
     num_envs: usize,
     rules: CoreRules,
@@ -76,7 +75,7 @@ impl<'py> Arrays<'py> {
     fn fill(
         &self,
         py: Python<'_>,
-        games: &Mutex<CoreVector>,
+        games: &ProcessLock<CoreVector>,
         fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
     ) -> PyResult<()> {
         let (mut floats, mut bytes) = match &self.observations {
@@ -101,7 +100,8 @@ impl<'py> Arrays<'py> {
             terminations: terminations.as_slice_mut()?,
             to_play: to_play.as_slice_mut()?,
         };
-        py.detach(|| fill(&mut lock(games), &mut out))
+        py.detach(|| games.lock().map(|mut games| fill(&mut games, &mut out)))
+            .map_err(lost_in_fork)?
             .map_err(|e| match e {
                 VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
                 VectorError::Size { .. } => IndigoError::new_err(e.to_string()),
@@ -139,8 +139,15 @@ fn int_array<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py,
         .extract()
 }
 
-fn lock(games: &Mutex<CoreVector>) -> MutexGuard<'_, CoreVector> {
-    games.lock().unwrap_or_else(PoisonError::into_inner)
+fn lost_in_fork(_: LostInFork) -> PyErr {
+    IndigoError::new_err(
+        "these games were being stepped by another thread when this process was forked, so \
+         their state is lost here: make a new VectorGames in this process",
+    )
+}
+
+fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
+    games.lock().map_err(lost_in_fork)
 }
 
 impl VectorGames {
@@ -185,7 +192,7 @@ impl VectorGames {
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
         Ok(VectorGames {
-            games: Mutex::new(games),
+            games: ProcessLock::new(games),
             num_envs,
             rules,
             compact,
@@ -211,20 +218,20 @@ impl VectorGames {
 
     /// `"points"`, `"win"` or `"rank"`: what a finished game rewards.
     #[getter]
-    fn utility(&self) -> &'static str {
-        lock(&self.games).utility().as_str()
+    fn utility(&self) -> PyResult<&'static str> {
+        Ok(lock(&self.games)?.utility().as_str())
     }
 
     /// Each game's current seed (it shuffled the pile as `Game(rules, seed=...)` does).
     #[getter]
-    fn game_seeds(&self) -> Vec<u64> {
-        lock(&self.games).game_seeds()
+    fn game_seeds(&self) -> PyResult<Vec<u64>> {
+        Ok(lock(&self.games)?.game_seeds())
     }
 
     /// Each game's episode number, from 0.
     #[getter]
-    fn episodes(&self) -> Vec<u64> {
-        lock(&self.games).episodes()
+    fn episodes(&self) -> PyResult<Vec<u64>> {
+        Ok(lock(&self.games)?.episodes())
     }
 
     fn __len__(&self) -> usize {
@@ -259,12 +266,12 @@ impl VectorGames {
         Ok(arrays.into_tuple())
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!(
             "<VectorGames num_envs={} players={} utility={}>",
             self.num_envs,
             self.rules.players(),
-            self.utility()
-        )
+            self.utility()?
+        ))
     }
 }

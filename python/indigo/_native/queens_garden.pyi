@@ -1,0 +1,181 @@
+"""Type stubs for ``indigo._native.queens_garden``, the binding of the ``queens-garden`` crate.
+
+Import from :mod:`indigo.queens_garden`, not from here. ``tests/test_stubs.py`` checks these
+stubs against the compiled module with mypy's ``stubtest``.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, final
+
+from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
+
+__all__ = [
+    "ATTRIBUTES",
+    "CELLS",
+    "KINDS",
+    "RECORD_FORMAT",
+    "SNAPSHOT_FORMAT",
+    "Game",
+    "Move",
+    "Rules",
+]
+
+RECORD_FORMAT: str
+SNAPSHOT_FORMAT: str
+KINDS: list[str]
+"""The 36 kinds in kind-id order."""
+ATTRIBUTES: list[str]
+"""The 12 attributes in index order."""
+CELLS: list[str]
+"""The 48 cell names in canonical order."""
+
+@final
+class Rules:
+    """The rules of a Queen's Garden game: players, scoring wheel and joker rewards.
+
+    ``wheel`` is 4 rounds of 3 different categories (colour codes ``"bl"`` .. ``"dp"`` or pattern
+    values ``"1"`` .. ``"6"``); the default is a PLACEHOLDER, not the printed wheel (``bl dg 1``,
+    ``ye 2 3``, ``lg lp 4``, ``dp 5 6``). ``jokers`` maps ``fountain``, ``statue``, ``bench``,
+    ``pavilion`` to the jokers paid when that element is surrounded (0..12); the default
+    fountain 1 / statue 2 / bench 2 / pavilion 3 is unverified printed data. Immutable and
+    hashable; a bad value raises :class:`~indigo.RulesError`.
+    """
+
+    def __new__(
+        cls,
+        players: int = 2,
+        wheel: Sequence[Sequence[str]] | None = None,
+        jokers: dict[str, int] | None = None,
+    ) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def wheel(self) -> list[list[str]]:
+        """The 3 scoring categories of each round 1..4."""
+    @property
+    def jokers(self) -> dict[str, int]:
+        """Jokers paid per surrounded element: ``fountain``, ``statue``, ``bench``, ``pavilion``."""
+    @property
+    def stack_size(self) -> int:
+        """Expansions in each round's stack: 5, 7 or 8 for 2, 3 or 4 players."""
+    def to_dict(self) -> dict[str, Any]:
+        """The record's ``rules`` object."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Rules], tuple[int, list[list[str]], dict[str, int]]]: ...
+
+@final
+class Move:
+    """A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
+
+    ``Move(text)`` is ``Move.parse(text)``. Two moves are equal exactly when their canonical
+    forms are (token order is free when parsing). Whether it is legal depends on a position:
+    see :attr:`Game.legal_moves`.
+    """
+
+    def __new__(cls, text: str) -> Move: ...
+    @staticmethod
+    def parse(text: str) -> Move:
+        """The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move."""
+    @property
+    def action(self) -> Action:
+        """``take``, ``tile``, ``exp``, ``buy`` or ``pass``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Move], tuple[str]]: ...
+
+@final
+class Game:
+    """A Queen's Garden game: the position, its history, undo, records and snapshots.
+
+    ``Game(rules, seed=S)`` sets up from CPython's ``random.Random(S)`` (see
+    ``docs/queens-garden.md``); without a seed the operating system picks one.
+    """
+
+    def __new__(cls, rules: Rules | None = None, *, seed: int | None = None) -> Game: ...
+    @staticmethod
+    def from_record(record: str | bytes | Mapping[str, Any]) -> Game:
+        """The game a ``queens-garden-record/1`` describes (JSON text, UTF-8 bytes or parsed);
+        :class:`~indigo.RecordError` names the first bad field or move."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seed(self) -> int | None:
+        """The set-up seed, ``None`` for a game read from a record."""
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, canonical."""
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every distinct legal move of the seat to move in canonical order, ``pass`` once
+        (without discards); empty when the game is over."""
+    def is_legal(self, move: str | Move) -> bool: ...
+    def play(self, move: str | Move) -> Move:
+        """Plays ``move`` for the seat to move and returns it (canonical). An illegal move
+        raises :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`;
+        either way nothing changes."""
+    def undo(self) -> Move:
+        """Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start."""
+    def clone(self) -> Game: ...
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: object, /) -> Game: ...
+    def __eq__(self, value: object, /) -> bool:
+        """Equal games: the same position, hidden information and source of refills included."""
+    def __getstate__(self) -> tuple[str, int | None]: ...
+    def __setstate__(self, state: tuple[str, int | None], /) -> None: ...
+    def to_record(self) -> dict[str, Any]:
+        """The ``queens-garden-record/1`` of the game so far (refills used so far included)."""
+    def record_json(self) -> str: ...
+    def snapshot(self, *, legal: bool = False) -> dict[str, Any]:
+        """The ``queens-garden-snapshot/1`` of the position, with ``legal`` when asked."""
+    def snapshot_json(self, *, legal: bool = False) -> str: ...
+    @property
+    def round(self) -> int:
+        """1..4 (4 after the end)."""
+    @property
+    def phase(self) -> Literal["actions", "end"]: ...
+    @property
+    def moves_played(self) -> int: ...
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, ``None`` once the game is over."""
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def storages(self) -> list[Storage]: ...
+    @property
+    def gardens(self) -> list[Garden]: ...
+    @property
+    def stack(self) -> Stack | None:
+        """The current round stack, ``None`` once used up."""
+    @property
+    def display(self) -> list[DisplayExpansion]:
+        """The expansions that left the stack this round, by slot."""
+    @property
+    def bag_size(self) -> int: ...
+    @property
+    def tower(self) -> list[str]:
+        """The tiles in the tower (discard pile), sorted by kind id."""
+    @property
+    def supply_size(self) -> int:
+        """Face-down expansions in the supply."""
+    @property
+    def refills_used(self) -> int: ...
+    @property
+    def passed(self) -> list[bool]: ...
+    @property
+    def start_player(self) -> int: ...
+    @property
+    def first_passer(self) -> int | None: ...
+    @property
+    def round_points(self) -> list[list[int]]:
+        """Per finished round, each seat's round-scoring points."""
+    @property
+    def final_scoring(self) -> list[FinalScore] | None:
+        """Per seat, the final scoring's storage change, group points and bonus; ``None``
+        until the game is over."""
+    @property
+    def over(self) -> bool: ...
+    @property
+    def winners(self) -> list[int]:
+        """The seats with the highest score, ascending; empty until the game is over."""

@@ -1,0 +1,629 @@
+//! `indigo._native.queens_garden`: the binding of the `queens-garden` crate. It converts types
+//! and errors (to the package's exception classes) and releases the GIL around record work;
+//! every rule lives in the crate.
+
+use std::collections::HashMap;
+
+use ::queens_garden::record::{self as qg_record, RECORD_FORMAT, SNAPSHOT_FORMAT};
+use ::queens_garden::{
+    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove,
+    RecordError as CoreRecordError, Rules as CoreRules, Wheel,
+};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::{
+    IllegalMoveError, IndigoError, Int, MoveError, RulesError, extract_seed, json_to_py, os_seed,
+    record_error_at, record_text,
+};
+
+/// The joker table's keys in the order of the record format.
+const ELEMENTS: [&str; 4] = ["fountain", "statue", "bench", "pavilion"];
+
+fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
+    match &e.at {
+        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        ErrorAt::Move(i) => record_error_at(py, e.to_string(), *i),
+    }
+}
+
+/// A record that is not JSON text at all: named at `record` (QG_FORMATS.md check 1).
+fn not_json(py: Python<'_>, message: String) -> PyErr {
+    record_error(
+        py,
+        &CoreRecordError {
+            at: ErrorAt::Field("record".into()),
+            message,
+        },
+    )
+}
+
+fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
+    RulesError::new_err(e.to_string())
+}
+
+/// The rules of a Queen's Garden game: players, scoring wheel and joker rewards.
+///
+/// ``wheel`` is 4 rounds of 3 different categories (colour codes ``"bl"`` .. ``"dp"`` or pattern
+/// values ``"1"`` .. ``"6"``); the default is a PLACEHOLDER, not the printed wheel (``bl dg 1``,
+/// ``ye 2 3``, ``lg lp 4``, ``dp 5 6``). ``jokers`` maps ``fountain``, ``statue``, ``bench``,
+/// ``pavilion`` to the jokers paid when that element is surrounded (0..12); the default
+/// fountain 1 / statue 2 / bench 2 / pavilion 3 is unverified printed data. Immutable and
+/// hashable; a bad value raises :class:`~indigo.RulesError`.
+#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Rules(CoreRules);
+
+fn to_wheel(given: &[Vec<String>]) -> PyResult<Wheel> {
+    let shape = || {
+        RulesError::new_err(format!(
+            "wheel: must be 4 rounds of 3 categories each, not {} rounds of {:?}",
+            given.len(),
+            given.iter().map(Vec::len).collect::<Vec<_>>()
+        ))
+    };
+    let category = |name: &String| {
+        name.parse::<Attribute>()
+            .map_err(|e| RulesError::new_err(format!("wheel: {e}")))
+    };
+    let rounds = given
+        .iter()
+        .map(|round| match round.as_slice() {
+            [a, b, c] => Ok([category(a)?, category(b)?, category(c)?]),
+            _ => Err(shape()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let rounds: [[Attribute; 3]; 4] = rounds.try_into().map_err(|_| shape())?;
+    Wheel::new(rounds).map_err(|e| rules_error(&e))
+}
+
+fn to_jokers(table: &HashMap<String, Int>) -> PyResult<Jokers> {
+    let mut values = [0u8; 4];
+    for (value, element) in values.iter_mut().zip(ELEMENTS) {
+        let Int(n) = *table.get(element).ok_or_else(|| {
+            RulesError::new_err(format!(
+                "jokers: must give exactly {ELEMENTS:?}, and {element:?} is missing"
+            ))
+        })?;
+        *value = u8::try_from(n).map_err(|_| {
+            RulesError::new_err(format!(
+                "the {element} must pay 0..{} jokers, not {n}",
+                Jokers::MAX
+            ))
+        })?;
+    }
+    if let Some(extra) = table.keys().find(|k| !ELEMENTS.contains(&k.as_str())) {
+        return Err(RulesError::new_err(format!(
+            "jokers: {extra:?} is not an element (fountain, statue, bench, pavilion)"
+        )));
+    }
+    let [fountain, statue, bench, pavilion] = values;
+    Ok(Jokers {
+        fountain,
+        statue,
+        bench,
+        pavilion,
+    })
+}
+
+impl Rules {
+    fn wheel_names(&self) -> Vec<Vec<String>> {
+        self.0
+            .wheel()
+            .rounds()
+            .iter()
+            .map(|round| round.iter().map(ToString::to_string).collect())
+            .collect()
+    }
+
+    fn joker_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let j = self.0.jokers();
+        let d = PyDict::new(py);
+        for (element, value) in ELEMENTS
+            .into_iter()
+            .zip([j.fountain, j.statue, j.bench, j.pavilion])
+        {
+            d.set_item(element, value)?;
+        }
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (players=Int(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
+    fn new(
+        players: Int,
+        wheel: Option<Vec<Vec<String>>>,
+        jokers: Option<HashMap<String, Int>>,
+    ) -> PyResult<Self> {
+        let Int(n) = players;
+        let players = u8::try_from(n)
+            .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
+        let wheel = wheel.map_or(Ok(Wheel::PLACEHOLDER), |w| to_wheel(&w))?;
+        let jokers = jokers.map_or(Ok(Jokers::DEFAULT), |j| to_jokers(&j))?;
+        CoreRules::new(players, wheel, jokers)
+            .map(Rules)
+            .map_err(|e| rules_error(&e))
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.0.players()
+    }
+
+    /// The 3 scoring categories of each round 1..4.
+    #[getter]
+    fn wheel(&self) -> Vec<Vec<String>> {
+        self.wheel_names()
+    }
+
+    /// Jokers paid per surrounded element: ``fountain``, ``statue``, ``bench``, ``pavilion``.
+    #[getter]
+    fn jokers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.joker_dict(py)
+    }
+
+    /// Expansions in each round's stack: 5, 7 or 8 for 2, 3 or 4 players.
+    #[getter]
+    fn stack_size(&self) -> u8 {
+        self.0.stack_size()
+    }
+
+    /// The record's ``rules`` object.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &qg_record::rules_to_json(&self.0))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, pyo3::types::PyType>,
+        (u8, Vec<Vec<String>>, Bound<'py, PyDict>),
+    )> {
+        let rules = slf.get();
+        Ok((
+            slf.get_type(),
+            (
+                rules.0.players(),
+                rules.wheel_names(),
+                rules.joker_dict(slf.py())?,
+            ),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        let j = self.0.jokers();
+        format!(
+            "Rules(players={}, wheel={:?}, jokers={{'fountain': {}, 'statue': {}, 'bench': {}, 'pavilion': {}}})",
+            self.0.players(),
+            self.wheel_names(),
+            j.fountain,
+            j.statue,
+            j.bench,
+            j.pavilion
+        )
+        .replace('"', "'")
+    }
+}
+
+/// A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
+///
+/// ``Move(text)`` is ``Move.parse(text)``. Two moves are equal exactly when their canonical
+/// forms are (token order is free when parsing). Whether it is legal depends on a position:
+/// see :attr:`Game.legal_moves`.
+#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Move(CoreMove);
+
+#[pymethods]
+impl Move {
+    #[new]
+    fn new(text: &str) -> PyResult<Self> {
+        Move::parse(text)
+    }
+
+    /// The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        CoreMove::parse(text)
+            .map(Move)
+            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(text))))
+    }
+
+    /// ``take``, ``tile``, ``exp``, ``buy`` or ``pass``.
+    #[getter]
+    fn action(&self) -> &'static str {
+        match self.0 {
+            CoreMove::Take { .. } => "take",
+            CoreMove::Tile { .. } => "tile",
+            CoreMove::Exp { .. } => "exp",
+            CoreMove::Buy { .. } => "buy",
+            CoreMove::Pass { .. } => "pass",
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_string(),))
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.parse('{}')", self.0)
+    }
+}
+
+/// `text` quoted for a message, cut short when long.
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() > LIMIT {
+        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
+    } else {
+        format!("{text:?}")
+    }
+}
+
+/// A move given as a `Move` or as its text.
+enum MoveArg {
+    Move(CoreMove),
+    Text(String),
+}
+
+impl<'py> FromPyObject<'_, 'py> for MoveArg {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(m) = obj.cast::<Move>() {
+            return Ok(MoveArg::Move(m.get().0));
+        }
+        if let Ok(text) = obj.cast::<PyString>() {
+            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
+        }
+        Err(PyTypeError::new_err(format!(
+            "a Queen's Garden move is a queens_garden.Move or its text such as \"take bl\", not {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
+impl MoveArg {
+    fn resolve(self) -> PyResult<CoreMove> {
+        match self {
+            MoveArg::Move(m) => Ok(m),
+            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
+        }
+    }
+}
+
+/// A Queen's Garden game: the position, its history, undo, records and snapshots.
+///
+/// ``Game(rules, seed=S)`` sets up from CPython's ``random.Random(S)`` (see
+/// ``docs/queens-garden.md``); without a seed the operating system picks one.
+#[pyclass(module = "indigo.queens_garden")]
+#[derive(Clone)]
+pub(crate) struct Game(CoreGame);
+
+impl Game {
+    fn snapshot_value(&self, legal: bool) -> serde_json::Value {
+        self.0.snapshot(legal)
+    }
+
+    /// One field of the position's snapshot, as Python data.
+    fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.snapshot_value(false)[name])
+    }
+
+    /// The game a pickled state describes: its record, replayed from the seed when it had one
+    /// (so later refills come from the seed, as before pickling).
+    fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
+        let listed = qg_record::read_record(record)?;
+        let Some(seed) = seed else {
+            return Ok(listed);
+        };
+        let mut game = CoreGame::from_seed(*listed.rules(), seed);
+        for (i, mv) in listed.moves().iter().enumerate() {
+            game.play(mv).map_err(|e| CoreRecordError {
+                at: ErrorAt::Move(i),
+                message: format!("not legal from seed {seed}: {e}"),
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules=None, *, seed=None))]
+    fn new(rules: Option<Rules>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let rules = match rules {
+            Some(r) => r.0,
+            None => CoreRules::with_players(2).map_err(|e| rules_error(&e))?,
+        };
+        let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
+        Ok(Game(CoreGame::from_seed(rules, seed)))
+    }
+
+    /// The game a ``queens-garden-record/1`` describes (JSON text, UTF-8 bytes or parsed);
+    /// :class:`~indigo.RecordError` names the first bad field or move.
+    #[staticmethod]
+    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = record_text(record, |message| not_json(py, message))?;
+        py.detach(|| qg_record::read_record(&text))
+            .map(Game)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    #[getter]
+    fn rules(&self) -> Rules {
+        Rules(*self.0.rules())
+    }
+
+    /// The set-up seed, ``None`` for a game read from a record.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.0.seed()
+    }
+
+    /// The moves played so far, canonical.
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.0.moves().into_iter().map(Move).collect()
+    }
+
+    /// Every distinct legal move of the seat to move in canonical order, ``pass`` once
+    /// (without discards); empty when the game is over.
+    #[getter]
+    fn legal_moves(&self) -> Vec<Move> {
+        self.0.legal_moves().into_iter().map(Move).collect()
+    }
+
+    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
+        Ok(self.0.position().is_legal(&r#move.resolve()?))
+    }
+
+    /// Plays ``move`` for the seat to move and returns it (canonical). An illegal move raises
+    /// :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`; either way
+    /// nothing changes.
+    fn play(&mut self, r#move: MoveArg) -> PyResult<Move> {
+        let mv = r#move.resolve()?;
+        self.0
+            .play(&mv)
+            .map(|()| Move(mv))
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+    }
+
+    /// Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start.
+    fn undo(&mut self) -> PyResult<Move> {
+        self.0
+            .undo()
+            .map(Move)
+            .ok_or_else(|| IndigoError::new_err("no move to undo: the game is at its start"))
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Equal games: the same position, hidden information and source of refills included.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        match other.cast::<Game>() {
+            Ok(other) => Ok((self.0.position() == other.borrow().0.position())
+                .into_pyobject(py)?
+                .to_owned()
+                .into_any()
+                .unbind()),
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __getstate__(&self) -> (String, Option<u64>) {
+        (self.0.to_record().to_string(), self.0.seed())
+    }
+
+    fn __setstate__(&mut self, py: Python<'_>, state: (String, Option<u64>)) -> PyResult<()> {
+        let (record, seed) = state;
+        self.0 = py
+            .detach(|| Game::restore(&record, seed))
+            .map_err(|e| record_error(py, &e))?;
+        Ok(())
+    }
+
+    /// The ``queens-garden-record/1`` of the game so far (refills used so far included).
+    fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.0.to_record())
+    }
+
+    fn record_json(&self) -> String {
+        self.0.to_record().to_string()
+    }
+
+    /// The ``queens-garden-snapshot/1`` of the position, with ``legal`` when asked.
+    #[pyo3(signature = (*, legal=false))]
+    fn snapshot<'py>(&self, py: Python<'py>, legal: bool) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.snapshot_value(legal))
+    }
+
+    #[pyo3(signature = (*, legal=false))]
+    fn snapshot_json(&self, legal: bool) -> String {
+        self.snapshot_value(legal).to_string()
+    }
+
+    /// 1..4 (4 after the end).
+    #[getter]
+    fn round(&self) -> u8 {
+        self.0.position().round()
+    }
+
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.0.position().phase().as_str()
+    }
+
+    #[getter]
+    fn moves_played(&self) -> u32 {
+        self.0.position().moves_played()
+    }
+
+    /// The seat to move, ``None`` once the game is over.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.0.position().to_move()
+    }
+
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.0.position().scores().to_vec()
+    }
+
+    #[getter]
+    fn storages<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "storage")
+    }
+
+    #[getter]
+    fn gardens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "gardens")
+    }
+
+    /// The current round stack, ``None`` once used up.
+    #[getter]
+    fn stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "stack")
+    }
+
+    /// The expansions that left the stack this round, by slot.
+    #[getter]
+    fn display<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "display")
+    }
+
+    #[getter]
+    fn bag_size(&self) -> usize {
+        self.0.position().bag_len()
+    }
+
+    /// The tiles in the tower (discard pile), sorted by kind id.
+    #[getter]
+    fn tower(&self) -> Vec<String> {
+        self.0.position().tower().map(|k| k.to_string()).collect()
+    }
+
+    /// Face-down expansions in the supply.
+    #[getter]
+    fn supply_size(&self) -> usize {
+        self.0.position().supply()
+    }
+
+    #[getter]
+    fn refills_used(&self) -> usize {
+        self.0.position().refills_used()
+    }
+
+    #[getter]
+    fn passed(&self) -> Vec<bool> {
+        self.0.position().passed().to_vec()
+    }
+
+    #[getter]
+    fn start_player(&self) -> u8 {
+        self.0.position().start_player()
+    }
+
+    #[getter]
+    fn first_passer(&self) -> Option<u8> {
+        self.0.position().first_passer()
+    }
+
+    /// Per finished round, each seat's round-scoring points.
+    #[getter]
+    fn round_points(&self) -> Vec<Vec<u32>> {
+        self.0
+            .position()
+            .round_points()
+            .into_iter()
+            .map(<[u32]>::to_vec)
+            .collect()
+    }
+
+    /// Per seat, the final scoring's storage change, group points and bonus; ``None`` until
+    /// the game is over.
+    #[getter]
+    fn final_scoring<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.field(py, "final")
+    }
+
+    #[getter]
+    fn over(&self) -> bool {
+        self.0.position().is_over()
+    }
+
+    /// The seats with the highest score, ascending; empty until the game is over.
+    #[getter]
+    fn winners(&self) -> Vec<u32> {
+        // Not `Vec<u8>`, which pyo3 turns into `bytes`.
+        self.0
+            .position()
+            .winners()
+            .into_iter()
+            .map(u32::from)
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let p = self.0.position();
+        format!(
+            "<queens_garden.Game players={} round={} moves_played={} to_move={} scores={:?}>",
+            p.rules().players(),
+            p.round(),
+            p.moves_played(),
+            p.to_move()
+                .map_or_else(|| "None".to_owned(), |s| s.to_string()),
+            p.scores()
+        )
+    }
+}
+
+/// Adds the submodule `queens_garden` to `parent` and registers it as
+/// `indigo._native.queens_garden`, so that it can be imported by that name.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = parent.py();
+    let m = PyModule::new(py, "queens_garden")?;
+    m.add("RECORD_FORMAT", RECORD_FORMAT)?;
+    m.add("SNAPSHOT_FORMAT", SNAPSHOT_FORMAT)?;
+    m.add(
+        "KINDS",
+        Kind::all().map(|k| k.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "ATTRIBUTES",
+        Attribute::all().map(|a| a.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "CELLS",
+        Cell::all().map(|c| c.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add_class::<Rules>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<Game>()?;
+    parent.add_submodule(&m)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item("indigo._native.queens_garden", &m)?;
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! `queens-garden`: the rules of Azul: Queen's Garden (Michael Kiesling, 2021), base game,
+//! exactly as `shared/spec/QUEENS_GARDEN.md` fixes them, and the `queens-garden-record/1` /
+//! `queens-garden-snapshot/1` formats of `shared/spec/QG_FORMATS.md`. No Python required.
+//!
+//! # API
+//!
+//! * Components: [`Colour`], [`Value`] (pattern value 1..6), [`Kind`] (36, `bl1`..`dp6`),
+//!   [`Attribute`] (12), [`Cell`] (48, `f0`, `a2c`, `a24`), [`Area`], [`Element`] with its
+//!   ring; [`Rules`] (players, [`Wheel`], [`Jokers`]).
+//! * [`Move`] with [`Move::parse`] (free token order, section 15.1) and `Display` (canonical
+//!   form); its lists [`Choices`], [`Payment`], [`Discards`] of [`Hexagon`]s.
+//! * [`Position`]: [`Position::legal_moves`] / [`Position::legal_moves_into`] (canonical
+//!   order of 15.3), [`Position::check`], [`Position::apply`] (validated, unchanged on error),
+//!   [`Position::apply_unchecked`] (trusted callers), accessors (`round`, `phase`, `to_move`,
+//!   `scores`, `storage`, `garden`, `stack`, `display`, `bag_len`, `tower`, `supply`,
+//!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
+//!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
+//! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
+//!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
+//!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`].
+//! * Records: [`read_record`], [`read_record_value`] (errors [`RecordError`] at an
+//!   [`ErrorAt`]), [`write_record`], [`snapshot`].
+//!
+//! # Randomness
+//!
+//! A game's randomness is its bag order, its expansion order and its refills (section 11.3).
+//! It is explicit ([`Game::new`], a record's `bag`, `expansions`, `refills`) or comes from a
+//! seed `0..2^64` ([`Game::from_seed`]), exactly as CPython does it (crate `pyrandom`):
+//!
+//! 1. `rng = random.Random(seed)`; the bag is `rng.shuffle` of the 108 tiles in kind order
+//!    (kind id ascending, three copies each);
+//! 2. with the same `rng` continuing, the expansions are `rng.shuffle` of the 36 kinds in
+//!    kind order;
+//! 3. refill `k` (0-based) is the bag's remaining tiles plus the tower's, sorted by kind id,
+//!    shuffled with a fresh `random.Random(seed + (k + 1) * 2**64)`.
+//!
+//! A seeded game's record lists the refills it used, so it replays without the seed.
+//!
+//! ```
+//! use queens_garden::{Game, Rules};
+//! let mut game = Game::from_seed(Rules::with_players(2).unwrap(), 7);
+//! while let Some(mv) = game.legal_moves().first().copied() {
+//!     game.play(&mv).unwrap();
+//! }
+//! assert!(game.position().is_over());
+//! assert_eq!(game.position().tile_total(), 108);
+//! ```
+
+pub mod game;
+pub mod garden;
+pub mod geometry;
+pub mod kind;
+pub mod moves;
+pub mod position;
+pub mod record;
+pub mod rules;
+
+pub use game::{Game, PlayError};
+pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
+pub use geometry::{Area, CELL_COUNT, Cell, Element, ElementKind};
+pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
+pub use moves::{Choices, Discards, Hexagon, Move, MoveParseError, Payment};
+pub use position::{
+    Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, Phase, Position,
+    RefillError, SetupError, StackView, TILE_TOTAL, seeded_setup,
+};
+pub use record::{ErrorAt, RecordError, read_record, read_record_value, snapshot, write_record};
+pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
+
+#[cfg(test)]
+mod tests;

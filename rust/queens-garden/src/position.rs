@@ -1,0 +1,1575 @@
+//! The position: everything public and hidden about a game between two moves, its legal moves
+//! (section 15.3) and its move application (sections 5 to 12).
+
+use std::fmt;
+use std::sync::Arc;
+
+use pyrandom::PyRandom;
+
+use crate::garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, cells_of};
+use crate::geometry::{Area, Cell};
+use crate::kind::{Attribute, KIND_COUNT, Kind};
+use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
+use crate::rules::{MAX_PLAYERS, Rules};
+
+/// Tiles in the game: three of each kind.
+pub const TILE_TOTAL: usize = 108;
+/// Garden expansions in the game: one of each kind.
+pub const EXPANSION_TOTAL: usize = 36;
+/// The largest round stack (4 players).
+pub const MAX_STACK: usize = 8;
+/// Jokers each storage holds at set-up.
+pub const START_JOKERS: u8 = 3;
+/// Each seat's score at set-up.
+pub const START_SCORE: u32 = 15;
+/// What a `buy` costs.
+pub const BUY_COST: u32 = 6;
+
+const NOBODY: u8 = u8::MAX;
+
+/// Where a slot's expansion is this round (section 6.1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum SlotState {
+    /// Still in the round stack (the top carries tiles, the others nothing).
+    Stack,
+    /// A face-down display expansion carrying tiles.
+    Down,
+    /// A face-up display expansion.
+    Up,
+    /// Taken into a storage.
+    Gone,
+}
+
+/// Where the refills come from (section 11.3).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Chance {
+    /// Refill `k` (0-based) is the bag's and the tower's tiles sorted by kind, shuffled with
+    /// CPython's `random.Random(seed + (k + 1) * 2**64)`.
+    Seeded(u64),
+    /// The record's `refills`, in order of use.
+    Listed(Arc<[Vec<Kind>]>),
+}
+
+/// A refill that could not be made (section 11.3, QG_FORMATS.md `refills[k]`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RefillError {
+    /// The record lists no refill `index`.
+    Missing {
+        /// The 0-based refill number.
+        index: usize,
+        /// How many tiles it had to order.
+        needed: usize,
+    },
+    /// Refill `index` is not an ordering of the bag's and the tower's tiles.
+    NotAnOrdering {
+        /// The 0-based refill number.
+        index: usize,
+        /// The tiles it must order, sorted.
+        needed: Vec<Kind>,
+        /// How many tiles it lists.
+        given: usize,
+    },
+}
+
+impl RefillError {
+    /// The refill number.
+    pub const fn index(&self) -> usize {
+        match self {
+            RefillError::Missing { index, .. } | RefillError::NotAnOrdering { index, .. } => *index,
+        }
+    }
+}
+
+impl fmt::Display for RefillError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RefillError::Missing { index, needed } => write!(
+                f,
+                "refill {index} is needed (an ordering of the {needed} tiles in the bag and the \
+                 tower) but the record lists only {index}"
+            ),
+            RefillError::NotAnOrdering {
+                index,
+                needed,
+                given,
+            } => {
+                let names: Vec<String> = needed.iter().map(ToString::to_string).collect();
+                write!(
+                    f,
+                    "refill {index} must be an ordering of the {} tiles in the bag and the tower \
+                     ({}), not a list of {given} tiles with other kinds or counts",
+                    needed.len(),
+                    names.join(" ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RefillError {}
+
+impl Chance {
+    /// Refill `index` of the sorted tiles `sorted`, written into `out`.
+    pub(crate) fn refill(
+        &self,
+        index: usize,
+        sorted: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), RefillError> {
+        match self {
+            Chance::Seeded(seed) => {
+                out.copy_from_slice(sorted);
+                let k = index as u128 + 1;
+                PyRandom::from_u128(u128::from(*seed) + (k << 64)).shuffle(out);
+                Ok(())
+            }
+            Chance::Listed(list) => {
+                let Some(order) = list.get(index) else {
+                    return Err(RefillError::Missing {
+                        index,
+                        needed: sorted.len(),
+                    });
+                };
+                let mut given: Vec<u8> = order.iter().map(|k| k.id()).collect();
+                given.sort_unstable();
+                if given != sorted {
+                    return Err(RefillError::NotAnOrdering {
+                        index,
+                        needed: sorted.iter().filter_map(|&k| Kind::new(k)).collect(),
+                        given: order.len(),
+                    });
+                }
+                for (o, k) in out.iter_mut().zip(order.iter()) {
+                    *o = k.id();
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Why a set-up was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SetupError {
+    /// The bag is not the 108 tiles, each kind three times.
+    Bag(String),
+    /// The expansions are not the 36 kinds, each once.
+    Expansions(String),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Bag(m) | SetupError::Expansions(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Why a move may not be played now. The position is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum IllegalMove {
+    /// The game has ended.
+    GameOver,
+    /// `take`: no display hexagon shows the attribute (ruling R6).
+    EmptySelection(Attribute),
+    /// `take`: a kind found at two or more slots has no copy choice.
+    MissingChoice {
+        /// The ambiguous kind.
+        kind: Kind,
+        /// The slots it is at.
+        slots: Vec<u8>,
+    },
+    /// `take`: a copy choice for a kind the selection finds at one slot or not at all.
+    ExtraChoice(Kind),
+    /// `take`: the chosen slot does not hold that kind.
+    BadChoice {
+        /// The kind.
+        kind: Kind,
+        /// The slot named.
+        slot: u8,
+        /// The slots it is at.
+        slots: Vec<u8>,
+    },
+    /// `take`: the taken hexagons do not fit the storage (section 6.3).
+    DoesNotFit {
+        /// Tiles taken.
+        tiles: u8,
+        /// Free tile spaces.
+        free_tiles: u8,
+        /// Expansions taken.
+        expansions: u8,
+        /// Free expansion spaces.
+        free_expansions: u8,
+    },
+    /// `tile`: no stored tile of that kind.
+    NoSuchTile(Kind),
+    /// `exp`: no stored expansion of that kind.
+    NoSuchExpansion(Kind),
+    /// `exp`: the cell is not a petal of an area without an expansion.
+    NotAFreeArea(Cell),
+    /// The placement breaks the neighbour or the group rule, or the cell is not free.
+    Placement(PlacementError),
+    /// The payment has the wrong number of discards.
+    PaymentCount {
+        /// Needed: value - 1.
+        needed: usize,
+        /// Given.
+        given: usize,
+    },
+    /// The payment holds more jokers than the storage.
+    NotEnoughJokers {
+        /// Jokers named.
+        needed: u8,
+        /// Jokers held.
+        held: u8,
+    },
+    /// A discard is not in storage.
+    NotInStorage(Hexagon),
+    /// The payment breaks the set rule (section 7.4).
+    NotASet(String),
+    /// `buy`: the area already holds an expansion.
+    AreaTaken(Area),
+    /// `buy`: the supply is empty.
+    SupplyEmpty,
+    /// `buy`: the score is below 6.
+    ScoreTooLow(u32),
+    /// `pass`: the discards are not a sub-multiset of the storage's hexagons.
+    PassDiscards(String),
+    /// A refill was needed and could not be made.
+    Refill(RefillError),
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |slots: &[u8]| {
+            slots
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            IllegalMove::GameOver => f.write_str("the game is over: no move may be played"),
+            IllegalMove::EmptySelection(a) => {
+                write!(
+                    f,
+                    "no hexagon in the display shows {a}: the selection is empty"
+                )
+            }
+            IllegalMove::MissingChoice { kind, slots } => write!(
+                f,
+                "{kind} is at slots {}: name the slot to take it from ({kind}@SLOT)",
+                list(slots)
+            ),
+            IllegalMove::ExtraChoice(kind) => write!(
+                f,
+                "{kind} is not at two or more slots of the selection: it takes no copy choice"
+            ),
+            IllegalMove::BadChoice { kind, slot, slots } => write!(
+                f,
+                "slot {slot} holds no {kind} (it is at slots {})",
+                list(slots)
+            ),
+            IllegalMove::DoesNotFit {
+                tiles,
+                free_tiles,
+                expansions,
+                free_expansions,
+            } => write!(
+                f,
+                "the selection does not fit the storage: {tiles} tiles for {free_tiles} free tile \
+                 spaces, {expansions} expansions for {free_expansions} free expansion spaces"
+            ),
+            IllegalMove::NoSuchTile(k) => write!(f, "the storage holds no {k} tile"),
+            IllegalMove::NoSuchExpansion(k) => write!(f, "the storage holds no {k} expansion"),
+            IllegalMove::NotAFreeArea(c) => {
+                write!(f, "cell {c} is not a petal of an area without an expansion")
+            }
+            IllegalMove::Placement(e) => e.fmt(f),
+            IllegalMove::PaymentCount { needed, given } => {
+                write!(f, "the payment needs {needed} discards, not {given}")
+            }
+            IllegalMove::NotEnoughJokers { needed, held } => {
+                write!(
+                    f,
+                    "the payment needs {needed} jokers but the storage holds {held}"
+                )
+            }
+            IllegalMove::NotInStorage(h) => match h {
+                Hexagon::Tile(k) => write!(f, "the storage holds no {k} tile to discard"),
+                Hexagon::Expansion(k) => {
+                    write!(f, "the storage holds no {k} expansion to discard")
+                }
+            },
+            IllegalMove::NotASet(m) | IllegalMove::PassDiscards(m) => f.write_str(m),
+            IllegalMove::AreaTaken(a) => write!(f, "area {a} already holds an expansion"),
+            IllegalMove::SupplyEmpty => f.write_str("the supply holds no expansion to buy"),
+            IllegalMove::ScoreTooLow(s) => {
+                write!(f, "buying costs {BUY_COST} points and the score is {s}")
+            }
+            IllegalMove::Refill(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// Phase 1 of a round: a player is to move.
+    Actions,
+    /// The game is over.
+    End,
+}
+
+impl Phase {
+    /// `"actions"` or `"end"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Phase::Actions => "actions",
+            Phase::End => "end",
+        }
+    }
+}
+
+/// One seat's final scoring (section 12).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FinalScore {
+    /// The change made by the storage step (after the clamp at 0).
+    pub storage: i32,
+    /// Group points.
+    pub groups: u32,
+    /// Six-group bonus points.
+    pub bonus: u32,
+}
+
+/// The round stack as the public sees it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StackView {
+    /// The top's slot.
+    pub slot: u8,
+    /// The top's tiles, sorted.
+    pub tiles: Vec<Kind>,
+    /// Expansions under the top.
+    pub below: u8,
+}
+
+/// A display expansion (section 6.1).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum DisplayExpansion {
+    /// Face down, carrying tiles (sorted, never empty).
+    Down {
+        /// Its slot.
+        slot: u8,
+        /// Its tiles.
+        tiles: Vec<Kind>,
+    },
+    /// Face up, showing its printed hexagon.
+    Up {
+        /// Its slot.
+        slot: u8,
+        /// Its printed kind.
+        kind: Kind,
+    },
+}
+
+/// A full game position, hidden information (bag order, face-down kinds) included.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    rules: Rules,
+    chance: Chance,
+    /// The 36 expansions in record order: round stacks, then the supply.
+    expansions: [u8; EXPANSION_TOTAL],
+    /// The bag is `bag[bag_start..bag_end]`, front first.
+    bag: [u8; TILE_TOTAL],
+    bag_start: u8,
+    bag_end: u8,
+    /// Tower tiles per kind.
+    tower: [u8; KIND_COUNT],
+    tower_len: u8,
+    supply: u8,
+    refills: u8,
+    round: u8,
+    over: bool,
+    to_move: u8,
+    start_player: u8,
+    first_passer: u8,
+    passed: [bool; MAX_PLAYERS],
+    scores: [u32; MAX_PLAYERS],
+    storages: [Storage; MAX_PLAYERS],
+    gardens: [Garden; MAX_PLAYERS],
+    slots: [SlotState; MAX_STACK],
+    /// Tiles on each slot (stack top or face-down display expansion), sorted.
+    slot_tiles: [[u8; 4]; MAX_STACK],
+    slot_len: [u8; MAX_STACK],
+    /// The smallest slot still in the stack; the stack size once used up.
+    top: u8,
+    round_points: [[u32; MAX_PLAYERS]; 4],
+    rounds_scored: u8,
+    final_scores: [FinalScore; MAX_PLAYERS],
+    moves_played: u32,
+    last_move: Option<Move>,
+}
+
+/// Kind-id counts of a list.
+fn counts(ids: impl IntoIterator<Item = u8>) -> [u32; KIND_COUNT] {
+    let mut c = [0; KIND_COUNT];
+    for k in ids {
+        c[usize::from(k)] += 1;
+    }
+    c
+}
+
+/// The seeded set-up (crate docs): the bag, then the expansions, from one `random.Random(seed)`.
+pub fn seeded_setup(seed: u64) -> ([Kind; TILE_TOTAL], [Kind; EXPANSION_TOTAL]) {
+    let mut rng = PyRandom::from_u64(seed);
+    let mut bag: [Kind; TILE_TOTAL] = std::array::from_fn(|i| kind(i as u8 / 3));
+    rng.shuffle(&mut bag);
+    let mut expansions: [Kind; EXPANSION_TOTAL] = std::array::from_fn(|i| kind(i as u8));
+    rng.shuffle(&mut expansions);
+    (bag, expansions)
+}
+
+#[inline]
+fn kind(id: u8) -> Kind {
+    Kind::new(id).unwrap_or_else(|| unreachable!("kind ids are below 36"))
+}
+
+impl Position {
+    /// The position after set-up (section 4) with an explicit bag and expansion order.
+    ///
+    /// # Errors
+    /// If `bag` is not the 108 tiles or `expansions` not the 36 kinds.
+    pub fn new(
+        rules: Rules,
+        bag: &[Kind],
+        expansions: &[Kind],
+        chance: Chance,
+    ) -> Result<Position, SetupError> {
+        if bag.len() != TILE_TOTAL {
+            return Err(SetupError::Bag(format!(
+                "the bag must hold {TILE_TOTAL} tiles, not {}",
+                bag.len()
+            )));
+        }
+        let c = counts(bag.iter().map(|k| k.id()));
+        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 3) {
+            return Err(SetupError::Bag(format!(
+                "the bag must hold each kind 3 times, but holds {} {} times",
+                kind(k),
+                c[usize::from(k)]
+            )));
+        }
+        if expansions.len() != EXPANSION_TOTAL {
+            return Err(SetupError::Expansions(format!(
+                "there must be {EXPANSION_TOTAL} expansions, not {}",
+                expansions.len()
+            )));
+        }
+        let c = counts(expansions.iter().map(|k| k.id()));
+        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 1) {
+            return Err(SetupError::Expansions(format!(
+                "the expansions must hold each kind once, but hold {} {} times",
+                kind(k),
+                c[usize::from(k)]
+            )));
+        }
+        let stack = rules.stack_size();
+        let mut p = Position {
+            rules,
+            chance,
+            expansions: std::array::from_fn(|i| expansions[i].id()),
+            bag: std::array::from_fn(|i| bag[i].id()),
+            bag_start: 0,
+            bag_end: TILE_TOTAL as u8,
+            tower: [0; KIND_COUNT],
+            tower_len: 0,
+            supply: EXPANSION_TOTAL as u8 - 4 * stack,
+            refills: 0,
+            round: 1,
+            over: false,
+            to_move: 0,
+            start_player: 0,
+            first_passer: NOBODY,
+            passed: [false; MAX_PLAYERS],
+            scores: [START_SCORE; MAX_PLAYERS],
+            storages: [Storage::with_jokers(START_JOKERS); MAX_PLAYERS],
+            gardens: [Garden::new(); MAX_PLAYERS],
+            slots: [SlotState::Stack; MAX_STACK],
+            slot_tiles: [[0; 4]; MAX_STACK],
+            slot_len: [0; MAX_STACK],
+            top: 0,
+            round_points: [[0; MAX_PLAYERS]; 4],
+            rounds_scored: 0,
+            final_scores: [FinalScore::default(); MAX_PLAYERS],
+            moves_played: 0,
+            last_move: None,
+        };
+        p.give_tiles(&mut |_| {})
+            .unwrap_or_else(|_| unreachable!("the full bag needs no refill"));
+        Ok(p)
+    }
+
+    /// The position after the seeded set-up of `seed` (crate docs).
+    pub fn from_seed(rules: Rules, seed: u64) -> Position {
+        let (bag, expansions) = seeded_setup(seed);
+        Position::new(rules, &bag, &expansions, Chance::Seeded(seed))
+            .unwrap_or_else(|_| unreachable!("the seeded set-up is complete"))
+    }
+
+    // ----- accessors -----
+
+    /// The rules.
+    #[inline]
+    pub const fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Where refills come from.
+    pub const fn chance(&self) -> &Chance {
+        &self.chance
+    }
+
+    /// The round 1..4 (4 after the end).
+    #[inline]
+    pub const fn round(&self) -> u8 {
+        self.round
+    }
+
+    /// Whether the game goes on.
+    #[inline]
+    pub const fn phase(&self) -> Phase {
+        if self.over {
+            Phase::End
+        } else {
+            Phase::Actions
+        }
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    pub const fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The seat to move, `None` once over.
+    #[inline]
+    pub const fn to_move(&self) -> Option<u8> {
+        if self.over { None } else { Some(self.to_move) }
+    }
+
+    /// The seat that started this round.
+    #[inline]
+    pub const fn start_player(&self) -> u8 {
+        self.start_player
+    }
+
+    /// The first seat to pass this round (holder of the first-player marker).
+    #[inline]
+    pub const fn first_passer(&self) -> Option<u8> {
+        if self.first_passer == NOBODY {
+            None
+        } else {
+            Some(self.first_passer)
+        }
+    }
+
+    /// Per seat, whether it passed this round.
+    pub fn passed(&self) -> &[bool] {
+        &self.passed[..self.seats()]
+    }
+
+    /// Per seat, the score.
+    pub fn scores(&self) -> &[u32] {
+        &self.scores[..self.seats()]
+    }
+
+    /// A seat's storage.
+    ///
+    /// # Panics
+    /// If `seat` is not a seat of the game.
+    pub fn storage(&self, seat: u8) -> &Storage {
+        &self.storages[..self.seats()][usize::from(seat)]
+    }
+
+    /// A seat's garden.
+    ///
+    /// # Panics
+    /// If `seat` is not a seat of the game.
+    pub fn garden(&self, seat: u8) -> &Garden {
+        &self.gardens[..self.seats()][usize::from(seat)]
+    }
+
+    /// The round stack, `None` once used up.
+    pub fn stack(&self) -> Option<StackView> {
+        let size = self.rules.stack_size();
+        (self.top < size).then(|| StackView {
+            slot: self.top,
+            tiles: self.slot_kinds(self.top),
+            below: size - self.top - 1,
+        })
+    }
+
+    /// The display expansions by slot.
+    pub fn display(&self) -> Vec<DisplayExpansion> {
+        (0..self.rules.stack_size())
+            .filter_map(|s| match self.slots[usize::from(s)] {
+                SlotState::Down => Some(DisplayExpansion::Down {
+                    slot: s,
+                    tiles: self.slot_kinds(s),
+                }),
+                SlotState::Up => Some(DisplayExpansion::Up {
+                    slot: s,
+                    kind: self.slot_expansion(s),
+                }),
+                SlotState::Stack | SlotState::Gone => None,
+            })
+            .collect()
+    }
+
+    /// Tiles in the bag.
+    #[inline]
+    pub const fn bag_len(&self) -> usize {
+        (self.bag_end - self.bag_start) as usize
+    }
+
+    /// The bag's tiles, front first (hidden information).
+    pub fn bag(&self) -> impl ExactSizeIterator<Item = Kind> + '_ {
+        self.bag[usize::from(self.bag_start)..usize::from(self.bag_end)]
+            .iter()
+            .map(|&k| kind(k))
+    }
+
+    /// The bag as it was last filled (at set-up or the last refill), front first, drawn tiles
+    /// included.
+    pub(crate) fn bag_as_filled(&self) -> impl ExactSizeIterator<Item = Kind> + '_ {
+        self.bag[..usize::from(self.bag_end)]
+            .iter()
+            .map(|&k| kind(k))
+    }
+
+    /// The tower's tiles, sorted.
+    pub fn tower(&self) -> impl Iterator<Item = Kind> + '_ {
+        Kind::all()
+            .flat_map(|k| std::iter::repeat_n(k, usize::from(self.tower[usize::from(k.id())])))
+    }
+
+    /// Tiles in the tower.
+    #[inline]
+    pub const fn tower_len(&self) -> usize {
+        self.tower_len as usize
+    }
+
+    /// Expansions in the supply.
+    #[inline]
+    pub const fn supply(&self) -> usize {
+        self.supply as usize
+    }
+
+    /// Refills used so far.
+    #[inline]
+    pub const fn refills_used(&self) -> usize {
+        self.refills as usize
+    }
+
+    /// The expansions in record order (hidden information).
+    pub fn expansion_order(&self) -> [Kind; EXPANSION_TOTAL] {
+        self.expansions.map(kind)
+    }
+
+    /// The points per seat of each finished round's phase 2.
+    pub fn round_points(&self) -> Vec<&[u32]> {
+        self.round_points[..usize::from(self.rounds_scored)]
+            .iter()
+            .map(|r| &r[..self.seats()])
+            .collect()
+    }
+
+    /// The final scoring per seat, once over.
+    pub fn final_scores(&self) -> Option<&[FinalScore]> {
+        self.over.then(|| &self.final_scores[..self.seats()])
+    }
+
+    /// The seats with the highest score, ascending; empty until over.
+    pub fn winners(&self) -> Vec<u8> {
+        if !self.over {
+            return Vec::new();
+        }
+        let best = self.scores().iter().copied().max().unwrap_or(0);
+        (0..self.rules.players())
+            .filter(|&s| self.scores[usize::from(s)] == best)
+            .collect()
+    }
+
+    /// Moves applied since set-up.
+    #[inline]
+    pub const fn moves_played(&self) -> u32 {
+        self.moves_played
+    }
+
+    /// The last move applied, canonical.
+    #[inline]
+    pub const fn last_move(&self) -> Option<Move> {
+        self.last_move
+    }
+
+    /// Tiles anywhere (bag, tower, display, storages, gardens): always 108.
+    pub fn tile_total(&self) -> usize {
+        let display: usize = (0..MAX_STACK)
+            .filter(|&s| matches!(self.slots[s], SlotState::Stack | SlotState::Down))
+            .map(|s| usize::from(self.slot_len[s]))
+            .sum();
+        let held: usize = (0..self.rules.players())
+            .map(|s| usize::from(self.storage(s).tile_count()) + self.garden(s).tiles().count())
+            .sum();
+        self.bag_len() + self.tower_len() + display + held
+    }
+
+    /// Expansions anywhere (stacks, display, supply, storages, gardens): always 36.
+    pub fn expansion_total(&self) -> usize {
+        let stack = usize::from(self.rules.stack_size());
+        let future = stack * (4 - usize::from(self.round));
+        // Round 4's display stays as it is after the end, so this also holds then.
+        let current = (0..stack)
+            .filter(|&s| self.slots[s] != SlotState::Gone)
+            .count();
+        let held: usize = (0..self.rules.players())
+            .map(|s| {
+                let g = self.garden(s);
+                usize::from(self.storage(s).expansion_count())
+                    + Area::all()
+                        .filter(|&a| g.area(a) != AreaState::Empty)
+                        .count()
+            })
+            .sum();
+        future + current + self.supply() + held
+    }
+
+    #[inline]
+    fn seats(&self) -> usize {
+        usize::from(self.rules.players())
+    }
+
+    fn slot_kinds(&self, slot: u8) -> Vec<Kind> {
+        let s = usize::from(slot);
+        self.slot_tiles[s][..usize::from(self.slot_len[s])]
+            .iter()
+            .map(|&k| kind(k))
+            .collect()
+    }
+
+    /// The printed kind of this round's expansion at `slot`.
+    fn slot_expansion(&self, slot: u8) -> Kind {
+        let stack = self.rules.stack_size();
+        kind(self.expansions[usize::from((self.round - 1) * stack + slot)])
+    }
+
+    // ----- legal moves -----
+
+    /// The legal-move list (section 15.3), canonical order, `pass` once without discards.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// Writes the legal-move list into `out` (cleared first), so a caller can reuse its buffer.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.over {
+            return;
+        }
+        self.legal_takes(out);
+        self.legal_placements(out);
+        let seat = usize::from(self.to_move);
+        if self.scores[seat] >= BUY_COST && self.supply > 0 {
+            for area in Area::all() {
+                if self.gardens[seat].area(area) == AreaState::Empty {
+                    out.push(Move::Buy { area });
+                }
+            }
+        }
+        out.push(Move::PASS);
+    }
+
+    /// For each kind, the slots (bit mask) where the display shows it.
+    fn presence(&self) -> [u8; KIND_COUNT] {
+        let mut at = [0u8; KIND_COUNT];
+        for s in 0..usize::from(self.rules.stack_size()) {
+            match self.slots[s] {
+                SlotState::Up => at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s,
+                SlotState::Down => {}
+                SlotState::Stack if s == usize::from(self.top) => {}
+                SlotState::Stack | SlotState::Gone => continue,
+            }
+            for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
+                at[usize::from(k)] |= 1 << s;
+            }
+        }
+        at
+    }
+
+    fn legal_takes(&self, out: &mut Vec<Move>) {
+        let at = self.presence();
+        let storage = &self.storages[usize::from(self.to_move)];
+        let free_tiles = storage.free_tile_spaces();
+        let free_exps = EXPANSION_SPACES - storage.expansion_count();
+        // Slots holding a face-up expansion: a hexagon there is an expansion, else a tile.
+        let up: u8 = (0..MAX_STACK)
+            .filter(|&s| self.slots[s] == SlotState::Up)
+            .fold(0, |m, s| m | 1 << s);
+        for attribute in Attribute::all() {
+            // Selected kinds: (kind, slot mask).
+            let mut fixed_tiles = 0u8;
+            let mut fixed_exps = 0u8;
+            let mut ambiguous: [(u8, u8); 6] = [(0, 0); 6];
+            let mut n_amb = 0;
+            let mut any = false;
+            for k in attribute.kinds() {
+                let mask = at[usize::from(k.id())];
+                if mask == 0 {
+                    continue;
+                }
+                any = true;
+                if mask.is_power_of_two() {
+                    if mask & up != 0 {
+                        fixed_exps += 1;
+                    } else {
+                        fixed_tiles += 1;
+                    }
+                } else {
+                    ambiguous[n_amb] = (k.id(), mask);
+                    n_amb += 1;
+                }
+            }
+            if !any {
+                continue;
+            }
+            // Odometer over the ambiguous kinds' slots, last kind fastest.
+            let amb = &ambiguous[..n_amb];
+            let mut pick: [u8; 6] = [0; 6];
+            for (p, &(_, mask)) in pick.iter_mut().zip(amb) {
+                *p = mask.trailing_zeros() as u8;
+            }
+            loop {
+                let mut tiles = fixed_tiles;
+                let mut exps = fixed_exps;
+                let mut choices = Choices::NONE;
+                for (&p, &(k, _)) in pick.iter().zip(amb) {
+                    if up & (1 << p) != 0 {
+                        exps += 1;
+                    } else {
+                        tiles += 1;
+                    }
+                    choices.push(kind(k), p);
+                }
+                if tiles <= free_tiles && exps <= free_exps {
+                    out.push(Move::Take { attribute, choices });
+                }
+                // Advance the odometer: the last kind with a later slot moves on.
+                let mut advanced = false;
+                for i in (0..n_amb).rev() {
+                    let later = amb[i].1 & !(((2u16 << pick[i]) - 1) as u8);
+                    if later != 0 {
+                        pick[i] = later.trailing_zeros() as u8;
+                        for j in i + 1..n_amb {
+                            pick[j] = amb[j].1.trailing_zeros() as u8;
+                        }
+                        advanced = true;
+                        break;
+                    }
+                }
+                if !advanced {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn legal_placements(&self, out: &mut Vec<Move>) {
+        let seat = usize::from(self.to_move);
+        let storage = &self.storages[seat];
+        let garden = &self.gardens[seat];
+        let mut payments = PaymentBuffer::new();
+        for k in Kind::all() {
+            if storage.count(k) == 0 {
+                continue;
+            }
+            let mut cells = cells_of(garden.free_mask())
+                .filter(|&c| garden.check_rules(k, c).is_ok())
+                .peekable();
+            if cells.peek().is_none() {
+                continue;
+            }
+            payments.fill(storage, k);
+            for cell in cells {
+                for &payment in payments.as_slice() {
+                    out.push(Move::Tile {
+                        kind: k,
+                        cell,
+                        payment,
+                    });
+                }
+            }
+        }
+        for k in storage.expansions() {
+            let mut filled = false;
+            for area in Area::all() {
+                if garden.area(area) != AreaState::Empty {
+                    continue;
+                }
+                for petal in 0..6 {
+                    let cell = area.petal(petal);
+                    if garden.check_rules(k, cell).is_err() {
+                        continue;
+                    }
+                    if !filled {
+                        payments.fill(storage, k);
+                        filled = true;
+                    }
+                    for &payment in payments.as_slice() {
+                        out.push(Move::Exp {
+                            kind: k,
+                            cell,
+                            payment,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- checking -----
+
+    /// Checks `mv` without playing it.
+    ///
+    /// # Errors
+    /// Why `mv` is illegal (a refill problem shows only when the move is applied).
+    pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        if self.over {
+            return Err(IllegalMove::GameOver);
+        }
+        let seat = usize::from(self.to_move);
+        let storage = &self.storages[seat];
+        let garden = &self.gardens[seat];
+        match *mv {
+            Move::Take { attribute, choices } => self.check_take(attribute, &choices),
+            Move::Tile {
+                kind: k,
+                cell,
+                payment,
+            } => {
+                if storage.count(k) == 0 {
+                    return Err(IllegalMove::NoSuchTile(k));
+                }
+                if !garden.is_free(cell) {
+                    return Err(IllegalMove::Placement(PlacementError::NotFree(cell)));
+                }
+                garden
+                    .check_rules(k, cell)
+                    .map_err(IllegalMove::Placement)?;
+                check_payment(storage, k, payment)
+            }
+            Move::Exp {
+                kind: k,
+                cell,
+                payment,
+            } => {
+                if !storage.has_expansion(k) {
+                    return Err(IllegalMove::NoSuchExpansion(k));
+                }
+                match (cell.area(), cell.petal()) {
+                    (Some(area), Some(_)) if garden.area(area) == AreaState::Empty => {}
+                    _ => return Err(IllegalMove::NotAFreeArea(cell)),
+                }
+                garden
+                    .check_rules(k, cell)
+                    .map_err(IllegalMove::Placement)?;
+                check_payment(storage, k, payment)
+            }
+            Move::Buy { area } => {
+                if garden.area(area) != AreaState::Empty {
+                    return Err(IllegalMove::AreaTaken(area));
+                }
+                if self.supply == 0 {
+                    return Err(IllegalMove::SupplyEmpty);
+                }
+                if self.scores[seat] < BUY_COST {
+                    return Err(IllegalMove::ScoreTooLow(self.scores[seat]));
+                }
+                Ok(())
+            }
+            Move::Pass { discards } => check_pass(storage, &discards),
+        }
+    }
+
+    fn check_take(&self, attribute: Attribute, choices: &Choices) -> Result<(), IllegalMove> {
+        let at = self.presence();
+        let mut any = false;
+        let mut tiles = 0u8;
+        let mut exps = 0u8;
+        for k in attribute.kinds() {
+            let mask = at[usize::from(k.id())];
+            let slots = || {
+                (0..8u8)
+                    .filter(|s| mask & (1 << s) != 0)
+                    .collect::<Vec<u8>>()
+            };
+            let chosen = choices.slot_of(k);
+            let slot = match (mask.count_ones(), chosen) {
+                (0, None) => continue,
+                (0 | 1, Some(_)) => return Err(IllegalMove::ExtraChoice(k)),
+                (1, None) => mask.trailing_zeros() as u8,
+                (_, None) => {
+                    return Err(IllegalMove::MissingChoice {
+                        kind: k,
+                        slots: slots(),
+                    });
+                }
+                (_, Some(s)) => {
+                    if s >= 8 || mask & (1 << s) == 0 {
+                        return Err(IllegalMove::BadChoice {
+                            kind: k,
+                            slot: s,
+                            slots: slots(),
+                        });
+                    }
+                    s
+                }
+            };
+            any = true;
+            if self.slots[usize::from(slot)] == SlotState::Up {
+                exps += 1;
+            } else {
+                tiles += 1;
+            }
+        }
+        if let Some((k, _)) = choices.iter().find(|(k, _)| !k.shows(attribute)) {
+            return Err(IllegalMove::ExtraChoice(k));
+        }
+        if !any {
+            return Err(IllegalMove::EmptySelection(attribute));
+        }
+        let storage = &self.storages[usize::from(self.to_move)];
+        let free_tiles = storage.free_tile_spaces();
+        let free_expansions = EXPANSION_SPACES - storage.expansion_count();
+        if tiles > free_tiles || exps > free_expansions {
+            return Err(IllegalMove::DoesNotFit {
+                tiles,
+                free_tiles,
+                expansions: exps,
+                free_expansions,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `mv` may be played now (a refill problem shows only when it is applied).
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    // ----- applying -----
+
+    /// Checks and plays `mv`. On error the position is unchanged.
+    ///
+    /// # Errors
+    /// Why `mv` is illegal, or the refill it needs cannot be made.
+    pub fn apply(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        self.apply_observed(mv, &mut |_| {})
+    }
+
+    /// [`Position::apply`], calling `on_refill` with the bag's new order at a refill.
+    pub(crate) fn apply_observed(
+        &mut self,
+        mv: &Move,
+        on_refill: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        if !self.may_refill(mv) {
+            // Without a listed refill to run out of, playing cannot fail.
+            return self.play(mv, on_refill).map_err(IllegalMove::Refill);
+        }
+        let mut next = self.clone();
+        next.play(mv, on_refill).map_err(IllegalMove::Refill)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Whether playing `mv` can need a refill (a take from the stack top, or a last pass).
+    fn may_refill(&self, mv: &Move) -> bool {
+        matches!(self.chance, Chance::Listed(_))
+            && self.bag_len() < 8
+            && match mv {
+                Move::Take { .. } => true,
+                Move::Pass { .. } => {
+                    self.passed[..self.seats()].iter().filter(|&&p| !p).count() == 1
+                }
+                _ => false,
+            }
+    }
+
+    /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]).
+    /// An illegal move leaves the position meaningless but never panics on the engine's side
+    /// of the contract.
+    ///
+    /// # Errors
+    /// Only a [`Chance::Listed`] position can fail, when the refill it needs is missing or
+    /// wrong; the position is then half-played: use [`Position::apply`] for untrusted input.
+    pub fn apply_unchecked(&mut self, mv: &Move) -> Result<(), RefillError> {
+        self.play(mv, &mut |_| {})
+    }
+
+    fn play(&mut self, mv: &Move, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+        let seat = usize::from(self.to_move);
+        match *mv {
+            Move::Take { attribute, choices } => self.play_take(attribute, &choices, on_refill)?,
+            Move::Tile {
+                kind: k,
+                cell,
+                payment,
+            } => {
+                self.storages[seat].remove_tile(k);
+                self.pay(payment);
+                let reward = self.gardens[seat].place_tile(cell, k, *self.rules.jokers());
+                self.reward(reward);
+            }
+            Move::Exp {
+                kind: k,
+                cell,
+                payment,
+            } => {
+                self.storages[seat].remove_expansion(k);
+                self.pay(payment);
+                let reward = self.gardens[seat].place_face_up(cell, k, *self.rules.jokers());
+                self.reward(reward);
+            }
+            Move::Buy { area } => {
+                self.scores[seat] = self.scores[seat].saturating_sub(BUY_COST);
+                self.supply = self.supply.saturating_sub(1);
+                self.gardens[seat].place_face_down(area);
+            }
+            Move::Pass { discards } => {
+                let mut loss = 0u32;
+                for h in discards.hexagons() {
+                    self.discard(h);
+                    loss += u32::from(h.kind().value().get());
+                }
+                if self.first_passer == NOBODY {
+                    self.first_passer = self.to_move;
+                    loss += 1;
+                }
+                self.scores[seat] = self.scores[seat].saturating_sub(loss);
+                self.passed[seat] = true;
+            }
+        }
+        self.moves_played += 1;
+        self.last_move = Some(*mv);
+        if self.passed[..self.seats()].iter().all(|&p| p) {
+            self.end_round(on_refill)?;
+        } else {
+            self.advance();
+        }
+        Ok(())
+    }
+
+    /// Removes a payment's hexagons and jokers from the mover's storage.
+    fn pay(&mut self, payment: Payment) {
+        let seat = usize::from(self.to_move);
+        for h in payment.hexagons() {
+            self.discard(h);
+        }
+        let s = &mut self.storages[seat];
+        s.set_jokers(s.jokers().saturating_sub(payment.jokers()));
+    }
+
+    /// A hexagon leaves the mover's storage: a tile to the tower, an expansion to the supply.
+    fn discard(&mut self, h: Hexagon) {
+        self.storages[usize::from(self.to_move)].remove(h);
+        match h {
+            Hexagon::Tile(k) => {
+                self.tower[usize::from(k.id())] += 1;
+                self.tower_len += 1;
+            }
+            Hexagon::Expansion(_) => self.supply += 1,
+        }
+    }
+
+    /// Surround rewards into the mover's free tile spaces; the rest is lost.
+    fn reward(&mut self, jokers: u8) {
+        let s = &mut self.storages[usize::from(self.to_move)];
+        let gained = jokers.min(s.free_tile_spaces());
+        s.set_jokers(s.jokers() + gained);
+    }
+
+    fn advance(&mut self) {
+        let n = self.rules.players();
+        for i in 1..=n {
+            let s = (self.to_move + i) % n;
+            if !self.passed[usize::from(s)] {
+                self.to_move = s;
+                return;
+            }
+        }
+    }
+
+    fn play_take(
+        &mut self,
+        attribute: Attribute,
+        choices: &Choices,
+        on_refill: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), RefillError> {
+        let at = self.presence();
+        let seat = usize::from(self.to_move);
+        let mut from_top = false;
+        for k in attribute.kinds() {
+            let mask = at[usize::from(k.id())];
+            if mask == 0 {
+                continue;
+            }
+            let slot = choices
+                .slot_of(k)
+                .unwrap_or(mask.trailing_zeros() as u8)
+                .min(MAX_STACK as u8 - 1);
+            let s = usize::from(slot);
+            if self.slots[s] == SlotState::Up {
+                self.slots[s] = SlotState::Gone;
+                self.storages[seat].add_expansion(k);
+            } else {
+                let len = usize::from(self.slot_len[s]);
+                if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
+                    self.slot_tiles[s].copy_within(i + 1..len, i);
+                    self.slot_len[s] -= 1;
+                    self.storages[seat].add_tile(k);
+                    from_top |= slot == self.top;
+                }
+            }
+        }
+        if from_top {
+            self.slots[usize::from(self.top)] = SlotState::Down;
+            self.top += 1;
+            self.give_tiles(on_refill)?;
+        }
+        for s in 0..MAX_STACK {
+            if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
+                self.slots[s] = SlotState::Up;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives the stack top its tiles (section 11.3), refilling the bag from the tower first
+    /// when it holds fewer than 4.
+    fn give_tiles(&mut self, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+        let size = self.rules.stack_size();
+        if self.top >= size {
+            return Ok(());
+        }
+        if self.bag_len() < 4 && self.tower_len > 0 {
+            let mut all = counts(self.bag().map(Kind::id));
+            for (a, &t) in all.iter_mut().zip(&self.tower) {
+                *a += u32::from(t);
+            }
+            let mut sorted = [0u8; TILE_TOTAL];
+            let mut n = 0;
+            for (k, &c) in all.iter().enumerate() {
+                for _ in 0..c {
+                    sorted[n] = k as u8;
+                    n += 1;
+                }
+            }
+            let mut order = [0u8; TILE_TOTAL];
+            self.chance
+                .refill(usize::from(self.refills), &sorted[..n], &mut order[..n])?;
+            on_refill(&order[..n]);
+            self.bag[..n].copy_from_slice(&order[..n]);
+            self.bag_start = 0;
+            self.bag_end = n as u8;
+            self.tower = [0; KIND_COUNT];
+            self.tower_len = 0;
+            self.refills += 1;
+        }
+        let n = self.bag_len().min(4);
+        let top = usize::from(self.top);
+        if n == 0 {
+            for s in top..usize::from(size) {
+                self.slots[s] = SlotState::Up;
+            }
+            self.top = size;
+            return Ok(());
+        }
+        let start = usize::from(self.bag_start);
+        let tiles = &mut self.slot_tiles[top];
+        tiles[..n].copy_from_slice(&self.bag[start..start + n]);
+        tiles[..n].sort_unstable();
+        self.slot_len[top] = n as u8;
+        self.bag_start += n as u8;
+        Ok(())
+    }
+
+    /// Phase 2, then phase 3 or the final scoring.
+    fn end_round(&mut self, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+        let categories = self.rules.wheel().round(self.round);
+        let r = usize::from(self.rounds_scored);
+        for seat in 0..self.seats() {
+            let points = self.gardens[seat].round_points(categories);
+            self.round_points[r][seat] = points;
+            self.scores[seat] += points;
+        }
+        self.rounds_scored += 1;
+        if self.round == 4 {
+            for seat in 0..self.seats() {
+                let storage = &self.storages[seat];
+                let before = self.scores[seat];
+                let after = (i64::from(before) + i64::from(storage.jokers())
+                    - i64::from(storage.hexagon_value()))
+                .max(0) as u32;
+                let (groups, bonus) = self.gardens[seat].group_points();
+                self.final_scores[seat] = FinalScore {
+                    storage: after as i32 - before as i32,
+                    groups,
+                    bonus,
+                };
+                self.scores[seat] = after + groups + bonus;
+            }
+            self.over = true;
+            return Ok(());
+        }
+        // Phase 3: the display's tiles to the tower, its expansions to the supply.
+        for s in 0..usize::from(self.rules.stack_size()) {
+            match self.slots[s] {
+                SlotState::Stack | SlotState::Down => {
+                    for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
+                        self.tower[usize::from(k)] += 1;
+                        self.tower_len += 1;
+                    }
+                    self.supply += 1;
+                }
+                SlotState::Up => self.supply += 1,
+                SlotState::Gone => {}
+            }
+        }
+        self.round += 1;
+        self.start_player = self.first_passer;
+        self.to_move = self.first_passer;
+        self.first_passer = NOBODY;
+        self.passed = [false; MAX_PLAYERS];
+        self.slots = [SlotState::Stack; MAX_STACK];
+        self.slot_len = [0; MAX_STACK];
+        self.top = 0;
+        self.give_tiles(on_refill)
+    }
+}
+
+/// Checks a payment for placing `placed` (section 7.4).
+fn check_payment(storage: &Storage, placed: Kind, payment: Payment) -> Result<(), IllegalMove> {
+    let needed = usize::from(placed.value().get() - 1);
+    if payment.len() != needed {
+        return Err(IllegalMove::PaymentCount {
+            needed,
+            given: payment.len(),
+        });
+    }
+    if payment.jokers() > storage.jokers() {
+        return Err(IllegalMove::NotEnoughJokers {
+            needed: payment.jokers(),
+            held: storage.jokers(),
+        });
+    }
+    let mut seen = 1u64 << placed.id();
+    let mut same_colour = true;
+    let mut same_pattern = true;
+    for h in payment.hexagons() {
+        let k = h.kind();
+        if seen & (1 << k.id()) != 0 {
+            return Err(IllegalMove::NotASet(format!(
+                "the payment and the placed {placed} must be different kinds, but {k} appears twice"
+            )));
+        }
+        seen |= 1 << k.id();
+        same_colour &= k.colour() == placed.colour();
+        same_pattern &= k.value() == placed.value();
+        if !storage.holds(h) {
+            return Err(IllegalMove::NotInStorage(h));
+        }
+    }
+    if !same_colour && !same_pattern {
+        return Err(IllegalMove::NotASet(format!(
+            "the payment's hexagons must all share the colour or all share the pattern of {placed}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that a pass's discards are a sub-multiset of the storage's hexagons.
+fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove> {
+    let mut need = [0u8; 2 * KIND_COUNT];
+    for &c in discards.codes() {
+        need[usize::from(c)] += 1;
+    }
+    for h in discards.hexagons() {
+        let have = match h {
+            Hexagon::Tile(k) => storage.count(k),
+            Hexagon::Expansion(k) => u8::from(storage.has_expansion(k)),
+        };
+        let wanted = need[usize::from(h.code())];
+        if wanted > have {
+            return Err(IllegalMove::PassDiscards(format!(
+                "the pass discards {wanted} x {h} but the storage holds {have}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The distinct payments for one kind, in legal-list order (section 15.4).
+struct PaymentBuffer {
+    items: [Payment; PaymentBuffer::CAPACITY],
+    len: usize,
+}
+
+impl PaymentBuffer {
+    /// With at most two stored expansions, a colour or pattern set has at most 72 choices; both
+    /// sets together stay below this.
+    const CAPACITY: usize = 160;
+
+    fn new() -> PaymentBuffer {
+        PaymentBuffer {
+            items: [Payment::EMPTY; PaymentBuffer::CAPACITY],
+            len: 0,
+        }
+    }
+
+    fn as_slice(&self) -> &[Payment] {
+        &self.items[..self.len]
+    }
+
+    fn push(&mut self, p: Payment) {
+        if self.len < PaymentBuffer::CAPACITY {
+            self.items[self.len] = p;
+            self.len += 1;
+        }
+    }
+
+    /// All payments for placing `placed` from `storage` (the placed tile or expansion itself is
+    /// never a candidate: it is identical).
+    fn fill(&mut self, storage: &Storage, placed: Kind) {
+        self.len = 0;
+        let v = usize::from(placed.value().get() - 1);
+        if v == 0 {
+            self.push(Payment::EMPTY);
+            return;
+        }
+        // Candidate codes sharing the colour, and sharing the pattern; ascending.
+        let mut colour = [0u8; 12];
+        let mut nc = 0;
+        let mut pattern = [0u8; 12];
+        let mut np = 0;
+        for k in Kind::all() {
+            if k == placed {
+                continue;
+            }
+            let list: (&mut [u8; 12], &mut usize) = if k.colour() == placed.colour() {
+                (&mut colour, &mut nc)
+            } else if k.value() == placed.value() {
+                (&mut pattern, &mut np)
+            } else {
+                continue;
+            };
+            for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
+                if storage.holds(h) {
+                    list.0[*list.1] = h.code();
+                    *list.1 += 1;
+                }
+            }
+        }
+        let jokers = usize::from(storage.jokers());
+        for j in 0..=v.min(jokers) {
+            let m = v - j;
+            let start = self.len;
+            if m == 0 {
+                self.push(Payment::from_sorted_codes(&[], j as u8));
+                continue;
+            }
+            let mut chosen = [0u8; MAX_PAYMENT];
+            for list in [&colour[..nc], &pattern[..np]] {
+                self.combinations(list, m, 0, &mut chosen, 0, j as u8);
+            }
+            self.items[start..self.len].sort_unstable_by_key(|p| {
+                let mut key = [0u8; MAX_PAYMENT];
+                key[..p.codes().len()].copy_from_slice(p.codes());
+                key
+            });
+        }
+    }
+
+    /// Every `m`-subset of `list` (codes of different kinds), lexicographic.
+    fn combinations(
+        &mut self,
+        list: &[u8],
+        m: usize,
+        from: usize,
+        chosen: &mut [u8; MAX_PAYMENT],
+        depth: usize,
+        jokers: u8,
+    ) {
+        if depth == m {
+            self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
+            return;
+        }
+        for i in from..list.len() {
+            if depth > 0 && list[i] / 2 == chosen[depth - 1] / 2 {
+                continue;
+            }
+            chosen[depth] = list[i];
+            self.combinations(list, m, i + 1, chosen, depth + 1, jokers);
+        }
+    }
+}
+
+#[cfg(test)]
+impl Position {
+    /// Test access to the mutable parts, for building positions directly.
+    pub(crate) fn storage_mut(&mut self, seat: u8) -> &mut Storage {
+        &mut self.storages[usize::from(seat)]
+    }
+
+    pub(crate) fn garden_mut(&mut self, seat: u8) -> &mut Garden {
+        &mut self.gardens[usize::from(seat)]
+    }
+
+    pub(crate) fn set_score(&mut self, seat: u8, score: u32) {
+        self.scores[usize::from(seat)] = score;
+    }
+
+    pub(crate) fn set_to_move(&mut self, seat: u8) {
+        self.to_move = seat;
+    }
+
+    pub(crate) fn set_round(&mut self, round: u8) {
+        self.round = round;
+    }
+
+    pub(crate) fn chance_mut(&mut self, chance: Chance) {
+        self.chance = chance;
+    }
+
+    pub(crate) fn set_bag(&mut self, kinds: &[Kind]) {
+        for (b, k) in self.bag.iter_mut().zip(kinds) {
+            *b = k.id();
+        }
+        self.bag_start = 0;
+        self.bag_end = kinds.len() as u8;
+    }
+
+    pub(crate) fn set_tower(&mut self, kinds: &[Kind]) {
+        self.tower = [0; KIND_COUNT];
+        for k in kinds {
+            self.tower[usize::from(k.id())] += 1;
+        }
+        self.tower_len = kinds.len() as u8;
+    }
+}
