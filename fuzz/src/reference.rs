@@ -76,6 +76,14 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
+/// Each route cell with its gate, if it is a gate cell.
+static ROUTE_GATES: LazyLock<Vec<(Cell, Option<usize>)>> = LazyLock::new(|| {
+    ROUTE_CELLS
+        .iter()
+        .map(|&cell| (cell, gate_of(cell)))
+        .collect()
+});
+
 fn gate_of(cell: Cell) -> Option<usize> {
     GATE_CELLS.iter().position(|cells| cells.contains(&cell))
 }
@@ -252,10 +260,10 @@ impl RefGame {
         };
         // Section 6: a tile in hand, on an empty route cell, joining no gate's exits. Each
         // empty cell's gate and each placement's pairs are found once.
-        let empty: Vec<(Cell, Option<usize>)> = ROUTE_CELLS
+        let empty: Vec<(Cell, Option<usize>)> = ROUTE_GATES
             .iter()
-            .filter(|cell| !self.tiles.contains_key(cell))
-            .map(|&cell| (cell, gate_of(cell)))
+            .copied()
+            .filter(|(cell, _)| !self.tiles.contains_key(cell))
             .collect();
         let mut out = Vec::new();
         for tile in 0..5u8 {
