@@ -98,13 +98,18 @@ pub fn rotated_pairs(tile: u8, rotation: u8) -> [(u8, u8); 3] {
     out
 }
 
-/// [`canonical_rotation`] of every tile and rotation, worked out once.
+/// [`smallest_equivalent_rotation`] of every tile and rotation, worked out once.
 static CANONICAL: LazyLock<[[u8; 6]; 5]> = LazyLock::new(|| {
-    std::array::from_fn(|t| std::array::from_fn(|r| canonical_rotation(t as u8, r as u8)))
+    std::array::from_fn(|t| std::array::from_fn(|r| smallest_equivalent_rotation(t as u8, r as u8)))
 });
 
-/// The smallest rotation that gives the same pairs.
+/// The smallest rotation that gives the same pairs (from the table; `rotation` below 6).
 pub fn canonical_rotation(tile: u8, rotation: u8) -> u8 {
+    CANONICAL[usize::from(tile)][usize::from(rotation)]
+}
+
+/// The smallest rotation that gives the same pairs, searched.
+fn smallest_equivalent_rotation(tile: u8, rotation: u8) -> u8 {
     let pairs = rotated_pairs(tile, rotation);
     (0..6)
         .find(|&rho| rotated_pairs(tile, rho) == pairs)
@@ -271,7 +276,7 @@ impl RefGame {
                 continue;
             }
             for rho in 0..6u8 {
-                if CANONICAL[usize::from(tile)][usize::from(rho)] != rho {
+                if canonical_rotation(tile, rho) != rho {
                     continue;
                 }
                 let pairs = rotated_pairs(tile, rho);
