@@ -460,7 +460,8 @@ def position_svg(
         gardens_top = display_top + 130
         seat_step, scale = 0.0, 1.0
         height = gardens_top + _BLOCK_H
-    title = f"Queen's Garden \u2014 round {snap['round']} of 4, move {snap['moves_played']}"
+    title = f"round {snap['round']} of 4, move {snap['moves_played']}"
+    title = f"Round {title}" if narrow else f"Queen's Garden \u2014 {title}"
     body: list[str] = [
         f'<rect width="{_fmt(width)}" height="{_fmt(height)}" fill="{_PAPER}"/>',
         _text(
