@@ -272,3 +272,39 @@ fn every_entry_runs_under_catch_unwind() {
     assert_eq!(entries, source.matches("extern \"C\" fn").count());
     assert!(entries >= 18, "{entries}");
 }
+
+/// The hand-kept header declares every exported function and every status with its value.
+#[test]
+fn the_header_matches_the_library() {
+    let header = include_str!("../include/indigo.h");
+    let source = include_str!("lib.rs");
+    for (at, _) in source.match_indices("extern \"C\" fn ") {
+        let rest = &source[at + "extern \"C\" fn ".len()..];
+        let name = &rest[..rest.find('(').unwrap()];
+        assert!(
+            header.contains(&format!("{name}(")),
+            "{name} is not in indigo.h"
+        );
+    }
+    let statuses = [
+        ("INDIGO_OK", INDIGO_OK),
+        ("INDIGO_ERR_NULL_POINTER", INDIGO_ERR_NULL_POINTER),
+        ("INDIGO_ERR_INVALID_ARGUMENT", INDIGO_ERR_INVALID_ARGUMENT),
+        ("INDIGO_ERR_ILLEGAL_MOVE", INDIGO_ERR_ILLEGAL_MOVE),
+        ("INDIGO_ERR_BAD_RECORD", INDIGO_ERR_BAD_RECORD),
+        ("INDIGO_ERR_BUFFER_TOO_SMALL", INDIGO_ERR_BUFFER_TOO_SMALL),
+        ("INDIGO_ERR_NO_MOVE", INDIGO_ERR_NO_MOVE),
+        ("INDIGO_ERR_INTERNAL", INDIGO_ERR_INTERNAL),
+    ];
+    for (name, value) in statuses {
+        assert!(
+            header.contains(&format!("#define {name} {value}\n")),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        header.matches("#define INDIGO_").count(),
+        statuses.len() + 1
+    );
+    assert_eq!(std::mem::size_of::<IndigoRules>(), 6);
+}
