@@ -62,6 +62,7 @@ def test_the_ctypes_sketch_in_the_docs_plays_a_whole_game(c_example: str) -> Non
 def test_a_c_abi_game_from_a_seed_is_the_python_game(c_example: str) -> None:
     lib = ctypes.CDLL(str(LIBRARY))
     lib.indigo_game_record_string.restype = ctypes.c_void_p
+    lib.indigo_garden_record_string.restype = ctypes.c_void_p
     lib.indigo_string_free.argtypes = [ctypes.c_void_p]
     rules = (ctypes.c_uint8 * 6)(3, 2, 0, 0, 0, 0)
     game = ctypes.c_void_p()
@@ -72,6 +73,19 @@ def test_a_c_abi_game_from_a_seed_is_the_python_game(c_example: str) -> None:
     lib.indigo_string_free(ctypes.c_void_p(text))
     lib.indigo_game_free(game)
     assert record == Game(Rules(players=3, hand_size=2), seed=123).to_record()
+
+    garden = ctypes.c_void_p()
+    assert lib.indigo_garden_new(ctypes.c_uint8(3), ctypes.c_uint64(45), ctypes.byref(garden)) == 0
+    played = lib.indigo_garden_play(garden, b"take ye")
+    text = lib.indigo_garden_record_string(garden)
+    record = json.loads(ctypes.string_at(text).decode())
+    lib.indigo_string_free(ctypes.c_void_p(text))
+    lib.indigo_garden_free(garden)
+    python_game = qg.Game(qg.Rules(3), seed=45)
+    assert played == (0 if python_game.is_legal("take ye") else 3)
+    if played == 0:
+        python_game.play("take ye")
+    assert record == python_game.to_record()
 
 
 class Engine:

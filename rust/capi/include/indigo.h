@@ -73,7 +73,8 @@ void indigo_game_free(IndigoGame *game);
 /* The legal moves' action numbers (ascending) into out[0..capacity]; *count = how many. */
 int32_t indigo_game_legal_actions(const IndigoGame *game, uint32_t *out, size_t capacity,
                                   size_t *count);
-/* The legal moves as text ("TILE@ROTATION:Q,R", every rotation), separated by spaces. */
+/* The legal moves as text ("TILE@ROTATION:Q,R", every rotation), one per line (no final
+ * newline). */
 int32_t indigo_game_legal_moves(const IndigoGame *game, char *out, size_t capacity,
                                 size_t *length);
 /* Plays a move given as text, e.g. "4@0:0,-3". */
@@ -107,6 +108,37 @@ int32_t indigo_bot_choose(IndigoBot *bot, const IndigoGame *game, char *out, siz
                           size_t *length, uint32_t *action);
 /* Frees a bot; NULL is ignored. */
 void indigo_bot_free(IndigoBot *bot);
+
+/* Azul: Queen's Garden: a game with its history (no bot yet). */
+typedef struct IndigoGarden IndigoGarden;
+
+/* A new game for players (2..4) under the default wheel and jokers, set up from seed as
+ * indigo.queens_garden.Game(Rules(players), seed=seed). */
+int32_t indigo_garden_new(uint8_t players, uint64_t seed, IndigoGarden **out);
+/* The game a queens-garden-record/1 JSON text describes, every move replayed and checked. */
+int32_t indigo_garden_from_record(const char *json, IndigoGarden **out);
+/* Frees a game; NULL is ignored. */
+void indigo_garden_free(IndigoGarden *garden);
+/* The legal moves in canonical notation ("take ye", "pass", ...), one per line (no final
+ * newline); empty once the game is over. */
+int32_t indigo_garden_legal_moves(const IndigoGarden *garden, char *out, size_t capacity,
+                                  size_t *length);
+/* Plays a move in the notation of docs/queens-garden.md. */
+int32_t indigo_garden_play(IndigoGarden *garden, const char *move);
+/* Takes back the last move; INDIGO_ERR_NO_MOVE at the start. */
+int32_t indigo_garden_undo(IndigoGarden *garden);
+/* The seat to move (0-based) into *seat, or -1 once the game is over. */
+int32_t indigo_garden_to_move(const IndigoGarden *garden, int32_t *seat);
+/* Each seat's points, seat 0 first; *count = the number of players. */
+int32_t indigo_garden_scores(const IndigoGarden *garden, uint32_t *out, size_t capacity,
+                             size_t *count);
+/* The winning seats as a bitmask; 0 until the game is over. */
+int32_t indigo_garden_winners(const IndigoGarden *garden, uint32_t *winners);
+/* The record (queens-garden-record/1 JSON, one line) into a caller buffer. */
+int32_t indigo_garden_record(const IndigoGarden *garden, char *out, size_t capacity,
+                             size_t *length);
+/* The record as a new string to free with indigo_string_free; NULL on failure. */
+char *indigo_garden_record_string(const IndigoGarden *garden);
 
 #ifdef __cplusplus
 }

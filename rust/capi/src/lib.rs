@@ -398,7 +398,7 @@ pub unsafe extern "C" fn indigo_game_legal_actions(
     })
 }
 
-/// The legal moves as text (`TILE@ROTATION:Q,R`, as in records), separated by single spaces,
+/// The legal moves as text (`TILE@ROTATION:Q,R`, as in records), one per line (no final `\n`),
 /// into the buffer `out` (see the crate's notes on text out). Every rotation of a placement is
 /// listed, so there can be more moves than actions.
 ///
@@ -422,7 +422,7 @@ pub unsafe extern "C" fn indigo_game_legal_moves(
             .map(Move::to_string)
             .collect();
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.
-        unsafe { fill_text(&moves.join(" "), out, capacity, length) }
+        unsafe { fill_text(&moves.join("\n"), out, capacity, length) }
     })
 }
 
@@ -652,6 +652,9 @@ pub unsafe extern "C" fn indigo_bot_free(bot: *mut IndigoBot) {
         Ok(())
     });
 }
+
+mod garden;
+pub use garden::*;
 
 #[cfg(test)]
 mod tests;

@@ -254,7 +254,7 @@ fn a_panic_inside_an_entry_becomes_an_internal_error() {
 /// checked on the source so that a new entry cannot forget it.
 #[test]
 fn every_entry_runs_under_catch_unwind() {
-    let source = include_str!("lib.rs");
+    let source = [include_str!("lib.rs"), include_str!("garden.rs")].concat();
     let mut entries = 0;
     for (at, _) in source.match_indices("#[unsafe(no_mangle)]") {
         let rest = &source[at..];
@@ -270,14 +270,14 @@ fn every_entry_runs_under_catch_unwind() {
         entries += 1;
     }
     assert_eq!(entries, source.matches("extern \"C\" fn").count());
-    assert!(entries >= 18, "{entries}");
+    assert!(entries >= 29, "{entries}");
 }
 
 /// The hand-kept header declares every exported function and every status with its value.
 #[test]
 fn the_header_matches_the_library() {
     let header = include_str!("../include/indigo.h");
-    let source = include_str!("lib.rs");
+    let source = [include_str!("lib.rs"), include_str!("garden.rs")].concat();
     for (at, _) in source.match_indices("extern \"C\" fn ") {
         let rest = &source[at + "extern \"C\" fn ".len()..];
         let name = &rest[..rest.find('(').unwrap()];
@@ -307,4 +307,105 @@ fn the_header_matches_the_library() {
         statuses.len() + 1
     );
     assert_eq!(std::mem::size_of::<IndigoRules>(), 6);
+}
+
+fn garden_record(garden: *const IndigoGarden) -> String {
+    // SAFETY: a live handle; the string is the library's and freed once.
+    unsafe {
+        let text = indigo_garden_record_string(garden);
+        let record = CStr::from_ptr(text).to_str().unwrap().to_owned();
+        indigo_string_free(text);
+        record
+    }
+}
+
+#[test]
+fn a_queens_garden_game_plays_through_undoes_and_replays() {
+    let mut garden = ptr::null_mut();
+    // SAFETY: a live local.
+    assert_eq!(
+        unsafe { indigo_garden_new(2, 7, &raw mut garden) },
+        INDIGO_OK
+    );
+    let start = garden_record(garden);
+    let mut moves = 0;
+    let mut buffer = vec![0 as c_char; 1 << 16];
+    loop {
+        let mut seat = 0;
+        let mut length = 0;
+        // SAFETY: live handle and locals; the buffer holds its length.
+        unsafe {
+            assert_eq!(indigo_garden_to_move(garden, &raw mut seat), INDIGO_OK);
+            let code = indigo_garden_legal_moves(
+                garden,
+                buffer.as_mut_ptr(),
+                buffer.len(),
+                &raw mut length,
+            );
+            assert_eq!(code, INDIGO_OK, "{}", last_error());
+        }
+        // SAFETY: NUL-terminated by the library.
+        let legal = unsafe { CStr::from_ptr(buffer.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_owned();
+        if seat < 0 {
+            assert_eq!(legal, "");
+            break;
+        }
+        // The last legal move: `pass` comes last, so the game moves on.
+        let pick = CString::new(legal.lines().last().unwrap()).unwrap();
+        // SAFETY: live handle and a NUL-terminated move.
+        assert_eq!(
+            unsafe { indigo_garden_play(garden, pick.as_ptr()) },
+            INDIGO_OK,
+            "{}",
+            last_error()
+        );
+        moves += 1;
+        assert!(moves < 5000, "the game does not end");
+    }
+    let (mut scores, mut count, mut winners) = ([0u32; 4], 0, 0);
+    // SAFETY: live handle and locals; NUL-terminated literals.
+    unsafe {
+        assert_eq!(
+            indigo_garden_scores(garden, scores.as_mut_ptr(), 4, &raw mut count),
+            INDIGO_OK
+        );
+        assert_eq!(indigo_garden_winners(garden, &raw mut winners), INDIGO_OK);
+        assert_eq!(
+            indigo_garden_play(garden, c"pass".as_ptr()),
+            INDIGO_ERR_ILLEGAL_MOVE
+        );
+        assert_eq!(
+            indigo_garden_play(garden, c"take nothing".as_ptr()),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            indigo_garden_new(5, 1, &raw mut garden),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+    }
+    assert_eq!(count, 2);
+    assert_ne!(winners, 0);
+    let json = CString::new(garden_record(garden)).unwrap();
+    let mut replayed = ptr::null_mut();
+    // SAFETY: NUL-terminated JSON and a live local.
+    assert_eq!(
+        unsafe { indigo_garden_from_record(json.as_ptr(), &raw mut replayed) },
+        INDIGO_OK
+    );
+    assert_eq!(garden_record(replayed), json.to_str().unwrap());
+    for _ in 0..moves {
+        // SAFETY: a live handle.
+        assert_eq!(unsafe { indigo_garden_undo(replayed) }, INDIGO_OK);
+    }
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { indigo_garden_undo(replayed) }, INDIGO_ERR_NO_MOVE);
+    assert_eq!(garden_record(replayed), start);
+    // SAFETY: each freed once.
+    unsafe {
+        indigo_garden_free(replayed);
+        indigo_garden_free(garden);
+    }
 }
