@@ -102,8 +102,9 @@ void indigo_string_free(char *text);
  * under a time budget). */
 int32_t indigo_bot_new(const char *spec, uint64_t seed, IndigoBot **out);
 /* The bot's move for the seat to move, from what that seat knows: its text into a caller
- * buffer and, if action is not NULL, its action number into *action. The game is unchanged;
- * INDIGO_ERR_NO_MOVE once it is over. */
+ * buffer (16 bytes always suffice) and, if action is not NULL, its action number into *action.
+ * The game is unchanged; INDIGO_ERR_NO_MOVE once it is over. The bot's random state moves on
+ * with every choice, even one refused for a small buffer. */
 int32_t indigo_bot_choose(IndigoBot *bot, const IndigoGame *game, char *out, size_t capacity,
                           size_t *length, uint32_t *action);
 /* Frees a bot; NULL is ignored. */

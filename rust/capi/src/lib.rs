@@ -606,7 +606,9 @@ pub unsafe extern "C" fn indigo_bot_new(
 
 /// The bot's move for the seat to move in `game`, from what that seat knows: its text into the
 /// buffer `out` (see the crate's notes on text out) and, when `action` is not null, its action
-/// number into `*action`. `INDIGO_ERR_NO_MOVE` once the game is over. The game is unchanged.
+/// number into `*action`. `INDIGO_ERR_NO_MOVE` once the game is over. The game is unchanged;
+/// the bot's random state moves on with every choice, even one refused for a small buffer (16
+/// bytes always suffice: the longest move is `4@5:-4,-4`).
 ///
 /// # Safety
 /// `bot` is null or a live bot used by no other thread; `game` is null or a live game; `out` is
