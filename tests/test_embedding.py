@@ -147,6 +147,14 @@ def test_the_engine_plays_a_whole_indigo_game() -> None:
     (moves,) = engine.send("moves")
     assert moves == "moves " + "; ".join(map(str, game.moves))
     assert engine.send("go bot random") == ["error the game is over: there is no move to find"]
+    # The record read back, one move taken back, and a search by time from there.
+    assert engine.send("position seed 1") == []
+    assert engine.send(record.replace("record ", "position record ", 1)) == []
+    assert engine.send("moves") == [moves]
+    assert engine.send("undo") == []
+    (best,) = engine.send("go time 0.05")
+    assert engine.send("play " + best.removeprefix("bestmove ")) == []
+    assert status(engine).startswith("status over")
     assert engine.quit() == 0
 
 
