@@ -19,7 +19,7 @@ bots for moves and play them. ``indigo engine`` runs it (:func:`serve`); the pro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import BinaryIO, Final, TextIO
+from typing import BinaryIO, Final, TextIO, TypeVar
 
 from indigo import __version__, queens_garden
 from indigo._native import Game, Rules
@@ -37,6 +37,7 @@ SEED_LIMIT: Final = 2**64
 """Seeds are whole numbers from 0 below this."""
 
 AnyGame = Game | queens_garden.Game
+Choice = TypeVar("Choice", bound=str)
 
 
 class ProtocolError(Exception):
@@ -74,22 +75,26 @@ def _flag(key: str, value: str) -> bool:
     raise ProtocolError(f"{key} must be true or false, not {_show(value)}")
 
 
+def _choice(settings: dict[str, str], key: str, choices: tuple[Choice, ...]) -> Choice:
+    """The value of ``key`` in ``settings`` (default: the first choice), one of ``choices``."""
+    value = settings.get(key, choices[0])
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ProtocolError(f"{key} must be {' or '.join(choices)}, not {_show(value)}")
+
+
+def _refuse_unknown(settings: dict[str, str], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(settings.keys() - set(allowed))
+    if unknown:
+        raise ProtocolError(f"unknown rule {_show(unknown[0])}: the rules are {', '.join(allowed)}")
+
+
 def _indigo_rules(settings: dict[str, str]) -> Rules:
-    allowed = {"players", "hand_size", "gates", "tie_break", "open_hands", "theme"}
-    for key in settings.keys() - allowed:
-        raise ProtocolError(f"unknown rule {_show(key)}: rules are {', '.join(sorted(allowed))}")
-    gates: GateVariant = "exclusive" if settings.get("gates") == "exclusive" else "shared"
-    tie_break: TieBreak = "shared" if settings.get("tie_break") == "shared" else "most-gems"
-    theme: ThemeName = (
-        "butterfly-garden" if settings.get("theme") == "butterfly-garden" else "indigo"
-    )
-    for key, value, choices in (
-        ("gates", gates, ("shared", "exclusive")),
-        ("tie_break", tie_break, ("most-gems", "shared")),
-        ("theme", theme, ("indigo", "butterfly-garden")),
-    ):
-        if settings.get(key, value) != value:
-            raise ProtocolError(f"{key} must be {' or '.join(choices)}, not {_show(settings[key])}")
+    _refuse_unknown(settings, ("players", "hand_size", "gates", "tie_break", "open_hands", "theme"))
+    gates: GateVariant = _choice(settings, "gates", ("shared", "exclusive"))
+    tie_break: TieBreak = _choice(settings, "tie_break", ("most-gems", "shared"))
+    theme: ThemeName = _choice(settings, "theme", ("indigo", "butterfly-garden"))
     return Rules(
         players=int(_number(settings.get("players", "2"), "players", int)),
         hand_size=int(_number(settings.get("hand_size", "1"), "hand_size", int)),
@@ -101,8 +106,7 @@ def _indigo_rules(settings: dict[str, str]) -> Rules:
 
 
 def _garden_rules(settings: dict[str, str]) -> queens_garden.Rules:
-    for key in settings.keys() - {"players"}:
-        raise ProtocolError(f"unknown rule {_show(key)}: Queen's Garden's rules are: players")
+    _refuse_unknown(settings, ("players",))
     return queens_garden.Rules(int(_number(settings.get("players", "2"), "players", int)))
 
 
