@@ -17,6 +17,7 @@ def test_docs_exist() -> None:
         "search.md",
         "envs.md",
         "queens-garden.md",
+        "embedding.md",
     }
 
 
