@@ -13,7 +13,7 @@
 //! 0 to ask for the size).
 
 // An FFI layer has to dereference the raw pointers its callers pass and export unmangled
-// symbols; the workspace forbids `unsafe` everywhere else. Each `unsafe` block is one pointer
+// symbols; the workspace denies `unsafe` everywhere else. Each `unsafe` block is one pointer
 // operation with a `SAFETY:` comment naming the caller's promise it relies on.
 #![allow(unsafe_code)]
 
