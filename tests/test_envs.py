@@ -24,6 +24,8 @@ from indigo.envs import GYMNASIUM_ID, indigo_v0
 from indigo.envs.gymnasium_env import IndigoEnv
 from indigo.envs.vector import IndigoVectorEnv
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 RULES = [Rules.indigo(2), Rules(3, 2), Rules(4, 1)]
 
 

@@ -35,6 +35,8 @@ from conftest import (
 )
 from indigo import Game, IllegalMoveError, Move, MoveResult
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 PROPERTY = settings(
     max_examples=40,
     deadline=None,

@@ -46,6 +46,8 @@ from indigo.tournament import (
     wilson_interval,
 )
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 CONFIGS = [make_rules(config) for config in ALL_CONFIGS]
 
 
