@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 DOCS = sorted((Path(__file__).parent.parent / "docs").glob("*.md"))
 
 

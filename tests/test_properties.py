@@ -35,6 +35,8 @@ from conftest import (
 )
 from indigo import Game, IllegalMoveError, Move, MoveResult
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 PROPERTY = settings(
     max_examples=40,
     deadline=None,
@@ -202,7 +204,6 @@ def test_end_of_game(
             drawn = 1 if pile_left_before_last > 0 else 0
             assert len(game.hand(mover)) == len(hand_before) - 1 + drawn  # type: ignore[arg-type]
     assert game.over
-    assert game.is_over()
     assert results[-1].game_over
     assert not any(r.game_over for r in results[:-1])
     assert game.to_move is None
@@ -406,7 +407,7 @@ modes = st.sampled_from(["seeded", "pile", "explicit"])
 
 def step(game: Game, choice: int) -> None:
     """One step: a chance outcome chosen by ``choice`` at a draw, else a legal move."""
-    if game.is_chance_node:
+    if game.is_chance_node():
         outcomes = game.chance_outcomes()
         game.apply_chance(outcomes[choice % len(outcomes)][0])
     else:
@@ -457,9 +458,9 @@ def test_round_trips_are_exact_in_every_mode(
     for how, twin in copies(game).items():
         assert twin == game, how
         assert twin.to_record() == game.to_record(), how
-        assert (twin.explicit_chance, twin.is_chance_node, twin.chance_seat) == (
+        assert (twin.explicit_chance, twin.is_chance_node(), twin.chance_seat) == (
             game.explicit_chance,
-            game.is_chance_node,
+            game.is_chance_node(),
             game.chance_seat,
         ), how
         assert twin.chance_outcomes() == game.chance_outcomes(), how

@@ -24,7 +24,7 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyString, PyType};
+use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyType};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use shared::SharedBot;
@@ -87,6 +87,31 @@ fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static JSON: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     JSON.get_or_try_init(py, || Ok(py.import("json")?.unbind()))
         .map(|m| m.bind(py))
+}
+
+/// A value of `indigo._deprecation`'s class `class` (an attribute on its way to being a
+/// method, or the reverse), made from `value`.
+fn transitional<'py>(
+    py: Python<'py>,
+    class: &str,
+    value: impl IntoPyObject<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    MODULE
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("indigo._deprecation")?.unbind())
+        })?
+        .bind(py)
+        .getattr(class)?
+        .call1((value,))
+}
+
+/// Warns that the old name `old` goes in the next release (`indigo._deprecation.warn`).
+fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    py.import("indigo._deprecation")?
+        .getattr("warn")?
+        .call((old, new), Some(&[("stacklevel", 2)].into_py_dict(py)?))?;
+    Ok(())
 }
 
 fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
@@ -947,8 +972,10 @@ impl Game {
         self.lock().position().is_over()
     }
 
-    fn is_over(&self) -> bool {
-        self.lock().position().is_over()
+    /// Deprecated: read `over`.
+    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
+        deprecated(py, "Game.is_over()", "Game.over")?;
+        Ok(self.lock().position().is_over())
     }
 
     #[getter]
@@ -1010,8 +1037,10 @@ impl Game {
         Clone::clone(self)
     }
 
-    fn copy(&self) -> Self {
-        Clone::clone(self)
+    /// Deprecated: call `clone()`.
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        deprecated(py, "Game.copy()", "Game.clone()")?;
+        Ok(Clone::clone(self))
     }
 
     fn __copy__(&self) -> Self {
@@ -1057,10 +1086,12 @@ impl Game {
         self.lock().position().is_explicit_chance()
     }
 
-    /// Whether a draw waits for its outcome (explicit chance only).
+    /// Whether a draw waits for its outcome (explicit chance only): `is_chance_node()`, as in
+    /// OpenSpiel (for one release the attribute also reads as a bool, with a warning).
     #[getter]
-    fn is_chance_node(&self) -> bool {
-        self.lock().position().is_chance_node()
+    fn is_chance_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = self.lock().position().is_chance_node();
+        transitional(py, "IsChanceNode", value)
     }
 
     /// The seat that draws at a chance node, else `None`.
@@ -1094,15 +1125,18 @@ impl Game {
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
-    /// The legal action numbers, ascending (the order of `legal_moves`).
+    /// The legal action numbers, ascending (the order of `legal_moves`): `legal_actions()`, as
+    /// in OpenSpiel (for one release the attribute also reads as a list, with a warning).
     #[getter]
-    fn legal_actions(&self) -> Vec<usize> {
-        self.lock()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let actions: Vec<usize> = self
+            .lock()
             .position()
             .legal_actions()
             .into_iter()
             .map(Action::index)
-            .collect()
+            .collect();
+        transitional(py, "LegalActions", actions)
     }
 
     /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
@@ -1170,13 +1204,16 @@ impl Game {
         Ok(position.returns(utility)[..players].to_vec())
     }
 
-    /// Points each seat gained with the last move (zeros before the first).
+    /// Points each seat gained with the last move (zeros before the first): `rewards()`, as in
+    /// OpenSpiel (for one release the attribute also reads as a list, with a warning).
     #[getter]
-    fn rewards(&self) -> Vec<u16> {
+    fn rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let game = self.lock();
         let players = usize::from(game.rules().players());
-        game.last_effects()
-            .map_or_else(|| vec![0; players], |e| e.points[..players].to_vec())
+        let rewards = game
+            .last_effects()
+            .map_or_else(|| vec![0; players], |e| e.points[..players].to_vec());
+        transitional(py, "Rewards", rewards)
     }
 
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
