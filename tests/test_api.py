@@ -138,6 +138,8 @@ def test_rules_presets(players: int) -> None:
     assert tactical == Rules(players, 2)
     assert garden == Rules(players, 2, theme="butterfly-garden")
     assert garden != tactical
+    assert Rules.preset("indigo", players) == basic
+    assert Rules.preset("butterfly-garden", players) == garden
 
 
 def test_rules_preset_default_players() -> None:
@@ -198,8 +200,12 @@ def test_rules_validation(kwargs: dict[str, Any]) -> None:
 @pytest.mark.parametrize("players", [1, 5])
 def test_rules_preset_validation(players: int) -> None:
     for preset in (Rules.indigo, Rules.tactical, Rules.butterfly_garden):
-        with pytest.raises(RulesError):
+        with pytest.raises(RulesError, match=f"players: must be 2, 3 or 4, not {players}"):
             preset(players)
+    with pytest.raises(RulesError, match="players: must be 2, 3 or 4, not 10000000000"):
+        Rules.preset("indigo", 10**10)
+    with pytest.raises(RulesError, match="theme: must be"):
+        Rules.preset("chess", 2)
 
 
 def test_rules_immutable() -> None:

@@ -114,3 +114,6 @@ pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts
         }),
     }
 }
+
+/// Most games, and most rounds, [`call_costs`] takes from a caller that checks its input.
+pub const MAX_COST_GAMES: u64 = 1 << 20;

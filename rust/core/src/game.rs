@@ -7,7 +7,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::bots::below;
 use crate::moves::Move;
-use crate::position::{IllegalDraw, IllegalMove, Phase, PileError, Position};
+use crate::position::{IllegalDraw, IllegalMove, MAX_PLAYERS, Phase, PileError, Position};
 use crate::rules::Rules;
 use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
@@ -63,6 +63,36 @@ impl Game {
             position: Position::new_explicit(rules),
             seed: None,
             last: None,
+        }
+    }
+
+    /// A new game as a caller describes it: `chance` is `"sampled"` (the pile is `pile`, or
+    /// shuffled from `seed`, or from `fresh_seed()` when neither is given) or `"explicit"`
+    /// (no seed or pile: the caller applies every draw).
+    ///
+    /// # Errors
+    /// An unknown chance mode, a seed with a pile, a seed or pile with explicit chance, or a
+    /// pile that is not the box; each said for a person.
+    pub fn start(
+        rules: Rules,
+        chance: &str,
+        seed: Option<u64>,
+        pile: Option<&[TileType]>,
+        fresh_seed: impl FnOnce() -> u64,
+    ) -> Result<Game, String> {
+        match (chance, seed, pile) {
+            ("explicit", None, None) => Ok(Game::explicit_chance(rules)),
+            ("explicit", _, _) => Err(
+                "chance='explicit' takes no seed or pile: the caller applies every draw".into(),
+            ),
+            ("sampled", Some(_), Some(_)) => Err("give a seed or a pile, not both".into()),
+            ("sampled", None, Some(pile)) => {
+                Game::from_pile(rules, pile).map_err(|e| format!("pile: {e}"))
+            }
+            ("sampled", seed, None) => Ok(Game::from_seed(rules, seed.unwrap_or_else(fresh_seed))),
+            (other, _, _) => Err(format!(
+                "chance must be 'sampled' or 'explicit', not {other:?}"
+            )),
         }
     }
 
@@ -272,6 +302,42 @@ impl Game {
         xxhash_rust::xxh3::xxh3_64(self.information_state_string(seat).as_bytes())
     }
 
+    /// [`Game::resample`] with a PCG-64 (MCG) generator seeded with `seed`.
+    #[must_use]
+    pub fn resample_seeded(&self, observer: u8, seed: u64) -> Game {
+        use rand::SeedableRng;
+        self.resample(observer, &mut Pcg64Mcg::seed_from_u64(seed))
+    }
+
+    /// At a chance node, each tile type still in the pile with the probability that it is
+    /// drawn, in type order; empty elsewhere.
+    pub fn chance_outcomes(&self) -> Vec<(TileType, f64)> {
+        let total = f64::from(self.position.pile_left());
+        TileType::ALL
+            .into_iter()
+            .zip(self.position.chance_counts())
+            .filter(|&(_, n)| n > 0)
+            .map(|(t, n)| (t, f64::from(n) / total))
+            .collect()
+    }
+
+    /// Each seat's hand as `viewer` sees it ([`Rules::sees_hand`]): a tile where it is seen,
+    /// `None` where it is hidden.
+    pub fn visible_hands(&self, viewer: u8) -> Vec<Vec<Option<TileType>>> {
+        let rules = self.rules();
+        (0..rules.players())
+            .map(|seat| {
+                let seen = rules.sees_hand(viewer, seat);
+                self.position.hand(seat).map(|t| seen.then_some(t)).collect()
+            })
+            .collect()
+    }
+
+    /// Points each seat gained with the last move; zeros before the first.
+    pub fn last_points(&self) -> [u16; MAX_PLAYERS] {
+        self.last_effects().map_or([0; MAX_PLAYERS], |e| e.points)
+    }
+
     /// A full game consistent with what `observer` knows, history included: the same moves,
     /// `observer`'s own draws, and every public fact; the other seats' hidden draws and the
     /// pile order drawn at random from the tiles `observer` has not seen. Reads no hidden
@@ -287,7 +353,7 @@ impl Game {
         // rebuilt backwards from the sampled hand for the others.
         let draws: Vec<Vec<TileType>> = (0..players)
             .map(|seat| {
-                if seat == observer || rules.open_hands() {
+                if rules.sees_hand(observer, seat) {
                     return self.draws(seat);
                 }
                 let mut hand: Vec<TileType> = sampled.hand(seat).collect();

@@ -42,7 +42,7 @@ pub use position::{IllegalDraw, IllegalMove, Information, Phase, PileError, Posi
 pub use record::{ErrorAt, RecordError};
 pub use rules::{GateVariant, Rules, RulesError, Theme, TieBreak};
 pub use selfplay::{Samples, SelfPlayGame};
-pub use simulate::{Batch, BotSpec, Deal, NativeBot, Outcome};
+pub use simulate::{Batch, BatchError, BotSpec, Deal, NativeBot, Outcome};
 pub use tile::{Rotation, TileType};
 pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
 pub use vector::{VectorError, VectorGames};

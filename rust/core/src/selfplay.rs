@@ -15,7 +15,7 @@ use crate::board::ROUTE_CELL_COUNT;
 use crate::game::Game;
 use crate::position::{OBSERVATION_SIZE, Utility};
 use crate::record::write_record;
-use crate::simulate::{Batch, Outcome, game_seed, seat_bots};
+use crate::simulate::{Batch, Outcome, seat_bots};
 
 /// Training samples, one row per move, in flat row-major columns.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -129,8 +129,8 @@ impl Batch {
     /// cut short.
     pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayGame {
         let seats = self.seats(index);
-        let seed = game_seed(self.seed, index);
-        let mut game = Game::from_seed(self.rules, seed);
+        let seed = self.game_seed(index);
+        let mut game = Game::from_seed(self.rules(), seed);
         let mut bots = seat_bots(&seats, seed);
         let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
         let mut observation = [0f32; OBSERVATION_SIZE];

@@ -253,6 +253,26 @@ pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     pile
 }
 
+/// `value` if `low <= value <= high`, else an error naming the range.
+///
+/// # Errors
+/// `value` is out of the range.
+pub fn in_range(name: &str, value: i64, low: u64, high: u64) -> Result<u64, BatchError> {
+    u64::try_from(value)
+        .ok()
+        .filter(|v| (low..=high).contains(v))
+        .ok_or_else(|| BatchError(format!("{name} must be {low} to {}, not {value}", shown(high))))
+}
+
+/// `n` as people read it: a large power of two as `2**k`.
+fn shown(n: u64) -> String {
+    if n >= 1 << 32 && n.is_power_of_two() {
+        format!("2**{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
 /// How one game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Outcome {
@@ -328,26 +348,151 @@ pub fn play_game(
     Outcome::of(&position)
 }
 
-/// A batch: the rules, the bots, and which bot sits where in each game.
+/// A batch: the rules, the bots, and which bot sits where in each game. Built checked by
+/// [`Batch::new`], so every game has a seating.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    /// The rules of every game.
-    pub rules: Rules,
-    /// The bots taking part.
-    pub bots: Vec<BotSpec>,
-    /// Seatings: game `i` uses `lineups[i % lineups.len()]`, a bot index per seat.
-    pub lineups: Vec<Vec<usize>>,
-    /// The batch seed.
-    pub seed: u64,
-    /// How piles are shuffled from game seeds.
-    pub deal: Deal,
+    rules: Rules,
+    bots: Vec<BotSpec>,
+    /// Game `i` uses `lineups[i % lineups.len()]`, a bot index per seat; never empty.
+    lineups: Vec<Vec<usize>>,
+    seed: u64,
+    deal: Deal,
 }
 
+/// Why a batch, or the games asked of it, were refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BatchError(pub String);
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BatchError {}
+
 impl Batch {
+    /// Most games one call plays.
+    pub const MAX_GAMES: u64 = 1 << 32;
+    /// Highest first game index.
+    pub const MAX_START: u64 = 1 << 62;
+    /// Most worker threads.
+    pub const MAX_THREADS: u64 = 1024;
+
+    /// A batch of games under `rules` between `bots`, seeded with `seed`, piles dealt by
+    /// `deal`. `lineups` are the seatings (a bot index per seat; game `i` uses
+    /// `lineups[i % lineups.len()]`); without them, the bots sit in seat order when there is
+    /// one per seat, and a lone bot takes every seat.
+    ///
+    /// # Errors
+    /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
+    /// lineups; a lineup that is not one bot index per seat; an index that names no bot.
+    pub fn new(
+        rules: Rules,
+        bots: Vec<BotSpec>,
+        lineups: Option<&[Vec<i64>]>,
+        seed: u64,
+        deal: Deal,
+    ) -> Result<Batch, BatchError> {
+        let players = usize::from(rules.players());
+        if bots.is_empty() {
+            return Err(BatchError("give at least one bot".into()));
+        }
+        let lineups = match lineups {
+            Some([]) => return Err(BatchError("lineups must not be empty".into())),
+            Some(lineups) => lineups
+                .iter()
+                .map(|lineup| Batch::lineup_of(lineup, bots.len(), players))
+                .collect::<Result<_, _>>()?,
+            None if bots.len() == players => vec![(0..players).collect()],
+            None if bots.len() == 1 => vec![vec![0; players]],
+            None => {
+                return Err(BatchError(format!(
+                    "give one bot per seat ({players}), one bot for all seats, or lineups"
+                )));
+            }
+        };
+        Ok(Batch {
+            rules,
+            bots,
+            lineups,
+            seed,
+            deal,
+        })
+    }
+
+    /// `lineup` checked: one index below `bots` per seat.
+    fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
+        if lineup.len() != players {
+            return Err(BatchError(format!(
+                "each lineup needs one bot index per seat ({players}), not {}",
+                lineup.len()
+            )));
+        }
+        lineup
+            .iter()
+            .map(|&b| {
+                usize::try_from(b)
+                    .ok()
+                    .filter(|&b| b < bots)
+                    .ok_or_else(|| {
+                        BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1))
+                    })
+            })
+            .collect()
+    }
+
+    /// Games `start..start + count` and a thread count (0: one per core), checked against
+    /// [`Batch::MAX_START`], [`Batch::MAX_GAMES`] and [`Batch::MAX_THREADS`].
+    ///
+    /// # Errors
+    /// A value out of its range, named with the range.
+    pub fn games(start: i64, count: i64, threads: i64) -> Result<(Range<u64>, usize), BatchError> {
+        let count = in_range("games", count, 0, Batch::MAX_GAMES)?;
+        let start = in_range("start", start, 0, Batch::MAX_START)?;
+        let threads = in_range("threads", threads, 0, Batch::MAX_THREADS)?;
+        Ok((start..start + count, threads as usize))
+    }
+
+    /// The rules of every game.
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The bots taking part.
+    pub fn bots(&self) -> &[BotSpec] {
+        &self.bots
+    }
+
+    /// The batch seed.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How piles are shuffled from game seeds.
+    pub const fn deal(&self) -> Deal {
+        self.deal
+    }
+
+    /// Game `index`'s seating: the index into [`Batch::bots`] of each seat's bot.
+    pub fn lineup(&self, index: u64) -> &[usize] {
+        &self.lineups[(index % self.lineups.len() as u64) as usize]
+    }
+
     /// Game `index`'s bot per seat.
     pub fn seats(&self, index: u64) -> Vec<BotSpec> {
-        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
-        lineup.iter().map(|&b| self.bots[b]).collect()
+        self.lineup(index).iter().map(|&b| self.bots[b]).collect()
+    }
+
+    /// Game `index`'s seed ([`game_seed`]).
+    pub fn game_seed(&self, index: u64) -> u64 {
+        game_seed(self.seed, index)
+    }
+
+    /// Game `index`'s pile, as this batch deals it.
+    pub fn pile(&self, index: u64) -> [TileType; TILE_TOTAL] {
+        self.deal.pile(self.game_seed(index))
     }
 
     /// Plays games `games` on `threads` threads (0: one per core), counting finished games

@@ -19,7 +19,7 @@ use crate::record::snapshot;
 use crate::rules::Rules;
 use crate::selfplay::Samples;
 use crate::setup::shuffled_pile;
-use crate::simulate::{Batch, BotSpec, Deal, Outcome, game_seed, play_game};
+use crate::simulate::{Batch, BatchError, BotSpec, Deal, Outcome, play_game};
 use crate::tests::all_configurations;
 use crate::tile::{TILE_TYPE_COUNT, TileType};
 
@@ -406,16 +406,17 @@ fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
 #[test]
 fn ismcts_beats_random_play() {
     // Seeded, so this always plays the same 20 games; a broken search loses many of them.
-    let batch = Batch {
-        rules: Rules::indigo(2).unwrap(),
-        bots: vec![
+    let batch = Batch::new(
+        Rules::indigo(2).unwrap(),
+        vec![
             BotSpec::Ismcts(IsmctsConfig::simulations(300)),
             BotSpec::Random,
         ],
-        lineups: vec![vec![0, 1], vec![1, 0]],
-        seed: 5,
-        deal: Deal::Python,
-    };
+        Some(&[vec![0, 1], vec![1, 0]]),
+        5,
+        Deal::Python,
+    )
+    .unwrap();
     let outcomes = batch
         .run(0..20, 0, &AtomicU64::new(0), &AtomicBool::new(false))
         .unwrap();
@@ -556,13 +557,14 @@ fn a_stopped_search_ends_early_with_what_it_found() {
 
 #[test]
 fn batches_do_not_depend_on_threads_or_splitting() {
-    let batch = Batch {
-        rules: Rules::indigo(2).unwrap(),
-        bots: vec![BotSpec::Random, BotSpec::Greedy],
-        lineups: vec![vec![0, 1], vec![1, 0]],
-        seed: 99,
-        deal: Deal::Pcg,
-    };
+    let batch = Batch::new(
+        Rules::indigo(2).unwrap(),
+        vec![BotSpec::Random, BotSpec::Greedy],
+        Some(&[vec![0, 1], vec![1, 0]]),
+        99,
+        Deal::Pcg,
+    )
+    .unwrap();
     let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
     let whole = batch.run(0..40, 1, &done, &cancel).unwrap();
     let mut split = batch.run(0..15, 2, &done, &cancel).unwrap();
@@ -606,13 +608,7 @@ fn returns_follow_the_result() {
 #[test]
 fn native_playouts_are_the_batch_games_of_playout_bots() {
     for rules in [Rules::indigo(2).unwrap(), Rules::tactical(4).unwrap()] {
-        let batch = Batch {
-            rules,
-            bots: vec![BotSpec::Playout],
-            lineups: vec![vec![0; usize::from(rules.players())]],
-            seed: 17,
-            deal: Deal::Pcg,
-        };
+        let batch = Batch::new(rules, vec![BotSpec::Playout], None, 17, Deal::Pcg).unwrap();
         let outcomes = batch
             .run(3..203, 2, &AtomicU64::new(0), &AtomicBool::new(false))
             .unwrap();
@@ -663,21 +659,22 @@ fn pcg_deals_are_shuffled_boxes() {
 }
 
 fn self_play_batch(players: u8) -> Batch {
-    Batch {
-        rules: Rules::indigo(players).unwrap(),
-        bots: vec![
+    Batch::new(
+        Rules::indigo(players).unwrap(),
+        vec![
             BotSpec::Ismcts(IsmctsConfig::simulations(40)),
             BotSpec::Greedy,
             BotSpec::Random,
             BotSpec::Playout,
         ],
-        lineups: vec![
-            (0..usize::from(players)).collect(),
-            (0..usize::from(players)).rev().collect(),
-        ],
-        seed: 11,
-        deal: Deal::Python,
-    }
+        Some(&[
+            (0..i64::from(players)).collect(),
+            (0..i64::from(players)).rev().collect(),
+        ]),
+        11,
+        Deal::Python,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -710,7 +707,7 @@ fn self_play_samples_describe_every_move_of_the_record() {
         assert_eq!(Outcome::of(game.position()), played.outcome);
         assert_eq!(samples.len(), game.moves().len());
         assert!(samples.game.iter().all(|&g| g == index));
-        let mut replay = Game::from_seed(batch.rules, game_seed(batch.seed, index));
+        let mut replay = Game::from_seed(batch.rules(), batch.game_seed(index));
         for (row, mv) in game.moves().enumerate() {
             let position = replay.position();
             let seat = position.to_move().unwrap();
@@ -760,4 +757,39 @@ fn self_play_samples_describe_every_move_of_the_record() {
     assert_eq!(all.observations.len(), all.len() * OBSERVATION_SIZE);
     let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();
     assert_eq!(Samples::concat(&parts), all);
+}
+
+#[test]
+fn a_batch_is_checked_when_built() {
+    let rules = Rules::indigo(3).unwrap();
+    let new = |bots: Vec<BotSpec>, lineups: Option<&[Vec<i64>]>| {
+        Batch::new(rules, bots, lineups, 0, Deal::Python).map_err(|e| e.0)
+    };
+    let one = || vec![BotSpec::Random];
+    let err = |r: Result<Batch, String>| r.unwrap_err();
+    assert!(err(new(vec![], None)).contains("at least one bot"));
+    assert!(err(new(one(), Some(&[]))).contains("must not be empty"));
+    assert!(err(new(one(), Some(&[vec![0, 0]]))).contains("one bot index per seat (3), not 2"));
+    assert!(err(new(one(), Some(&[vec![0, 1, 0]]))).contains("index 1 is not 0..0"));
+    assert!(err(new(one(), Some(&[vec![0, -1, 0]]))).contains("index -1"));
+    let two = vec![BotSpec::Random, BotSpec::Greedy];
+    assert!(err(new(two.clone(), None)).contains("one bot per seat (3)"));
+    // Default seatings: a lone bot everywhere; one bot per seat in seat order.
+    assert_eq!(new(one(), None).unwrap().lineup(7), [0, 0, 0]);
+    let three = vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Playout];
+    let batch = new(three, None).unwrap();
+    assert_eq!(batch.lineup(5), [0, 1, 2]);
+    let batch = new(two, Some(&[vec![0, 1, 1], vec![1, 0, 0]])).unwrap();
+    assert_eq!(batch.lineup(3), [1, 0, 0]);
+    assert_eq!(batch.seats(4), [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]);
+}
+
+#[test]
+fn a_batch_range_is_checked() {
+    assert_eq!(Batch::games(3, 4, 2), Ok((3..7, 2)));
+    let err = |r: Result<_, BatchError>| r.unwrap_err().0;
+    assert_eq!(err(Batch::games(0, -1, 0)), "games must be 0 to 2**32, not -1");
+    assert_eq!(err(Batch::games(-5, 1, 0)), "start must be 0 to 2**62, not -5");
+    assert_eq!(err(Batch::games(0, 1, 1025)), "threads must be 0 to 1024, not 1025");
+    assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
 }

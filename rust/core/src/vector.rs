@@ -100,6 +100,9 @@ pub struct VectorGames {
 }
 
 impl VectorGames {
+    /// Most games one vector holds.
+    pub const MAX_ENVS: u64 = 1 << 16;
+
     /// `num_envs` games seeded from `seed`, each at the start of its first episode.
     pub fn new(rules: Rules, num_envs: usize, utility: Utility, seed: u64) -> VectorGames {
         let mut games = VectorGames {

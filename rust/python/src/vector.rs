@@ -142,11 +142,8 @@ impl VectorGames {
         seed: Option<&Bound<'_, PyAny>>,
         utility: &str,
     ) -> PyResult<Self> {
-        let num_envs = in_range("num_envs", num_envs, 1, 1 << 16)? as usize;
-        let rules = match rules {
-            Some(r) => r.0,
-            None => CoreRules::indigo(2).unwrap_or_else(|_| unreachable!("2 players is valid")),
-        };
+        let num_envs = in_range("num_envs", num_envs, 1, CoreVector::MAX_ENVS)? as usize;
+        let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
         Ok(VectorGames {
