@@ -82,9 +82,9 @@ impl Game {
     ) -> Result<Game, String> {
         match (chance, seed, pile) {
             ("explicit", None, None) => Ok(Game::explicit_chance(rules)),
-            ("explicit", _, _) => Err(
-                "chance='explicit' takes no seed or pile: the caller applies every draw".into(),
-            ),
+            ("explicit", _, _) => {
+                Err("chance='explicit' takes no seed or pile: the caller applies every draw".into())
+            }
             ("sampled", Some(_), Some(_)) => Err("give a seed or a pile, not both".into()),
             ("sampled", None, Some(pile)) => {
                 Game::from_pile(rules, pile).map_err(|e| format!("pile: {e}"))
@@ -328,7 +328,10 @@ impl Game {
         (0..rules.players())
             .map(|seat| {
                 let seen = rules.sees_hand(viewer, seat);
-                self.position.hand(seat).map(|t| seen.then_some(t)).collect()
+                self.position
+                    .hand(seat)
+                    .map(|t| seen.then_some(t))
+                    .collect()
             })
             .collect()
     }
@@ -423,5 +426,77 @@ impl Game {
         game.seed = None;
         debug_assert_eq!(game.turns().len(), turns.len());
         game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {
+        Game::start(Rules::indigo(2).unwrap(), chance, seed, pile, || 77)
+    }
+
+    #[test]
+    fn start_takes_a_seed_a_pile_or_neither() {
+        assert_eq!(start("sampled", Some(3), None).unwrap().seed(), Some(3));
+        assert_eq!(start("sampled", None, None).unwrap().seed(), Some(77));
+        let pile = shuffled_pile(5);
+        let game = start("sampled", None, Some(&pile)).unwrap();
+        assert_eq!((game.seed(), game.position().pile()), (None, pile));
+        assert!(
+            start("explicit", None, None)
+                .unwrap()
+                .position()
+                .is_chance_node()
+        );
+        let err = |r: Result<Game, String>| r.unwrap_err();
+        assert!(err(start("sampled", Some(1), Some(&pile))).contains("not both"));
+        assert!(err(start("explicit", Some(1), None)).contains("takes no seed or pile"));
+        assert!(err(start("explicit", None, Some(&pile))).contains("takes no seed or pile"));
+        assert!(err(start("sampled", None, Some(&pile[1..]))).starts_with("pile: "));
+        assert!(err(start("dice", None, None)).contains("'sampled' or 'explicit'"));
+    }
+
+    #[test]
+    fn chance_outcomes_are_the_pile_shares_at_a_draw_only() {
+        let mut game = Game::explicit_chance(Rules::indigo(2).unwrap());
+        let outcomes = game.chance_outcomes();
+        let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        assert_eq!(outcomes[1], (TileType::ALL[1], 6.0 / 54.0));
+        for &(t, _) in &outcomes[..2] {
+            game.apply_draw(t).unwrap();
+        }
+        assert!(!game.position().is_chance_node());
+        assert!(game.chance_outcomes().is_empty());
+    }
+
+    #[test]
+    fn hands_are_seen_by_their_seat_or_by_all_when_open() {
+        let closed = Game::from_seed(Rules::tactical(3).unwrap(), 4);
+        let hands = closed.visible_hands(1);
+        assert_eq!(hands.len(), 3);
+        assert!(hands[0].iter().chain(&hands[2]).all(Option::is_none));
+        let own: Vec<_> = closed.position().hand(1).map(Some).collect();
+        assert_eq!(hands[1], own);
+        let open = Game::from_seed(Rules::tactical(3).unwrap().with_open_hands(true), 4);
+        assert!(open.visible_hands(1).iter().flatten().all(Option::is_some));
+    }
+
+    #[test]
+    fn last_points_and_seeded_resamples() {
+        let mut game = Game::from_seed(Rules::indigo(2).unwrap(), 9);
+        assert_eq!(game.last_points(), [0; MAX_PLAYERS]);
+        while let Some(mv) = game.position().legal_moves().first().copied() {
+            let points = game.play(mv).unwrap().points;
+            assert_eq!(game.last_points(), points);
+        }
+        let a = game.resample_seeded(0, 5);
+        assert_eq!(a.position(), game.resample_seeded(0, 5).position());
+        assert_eq!(
+            a.moves().collect::<Vec<_>>(),
+            game.moves().collect::<Vec<_>>()
+        );
     }
 }

@@ -424,7 +424,10 @@ mod tests {
         for players in 2..=4 {
             let garden = Rules::preset(Theme::ButterflyGarden, players).unwrap();
             assert_eq!(garden, Rules::butterfly_garden(players).unwrap());
-            assert_eq!((garden.hand_size(), garden.theme()), (2, Theme::ButterflyGarden));
+            assert_eq!(
+                (garden.hand_size(), garden.theme()),
+                (2, Theme::ButterflyGarden)
+            );
             let indigo = Rules::preset(Theme::Indigo, players).unwrap();
             assert_eq!(indigo, Rules::indigo(players).unwrap());
             assert_eq!(indigo.hand_size(), 1);
@@ -432,10 +435,16 @@ mod tests {
         assert_eq!(Rules::default(), Rules::indigo(2).unwrap());
         let three = Rules::new(3, 1).unwrap();
         assert_eq!(three.seat(2), Ok(2));
-        assert_eq!(three.seat(3).unwrap_err().to_string(), "seat: must be 0..2, not 3");
+        assert_eq!(
+            three.seat(3).unwrap_err().to_string(),
+            "seat: must be 0..2, not 3"
+        );
         assert!(three.seat(-1).is_err());
         assert_eq!(Rules::gate(5), Ok(5));
-        assert_eq!(Rules::gate(6).unwrap_err().to_string(), "gate: must be 0..5, not 6");
+        assert_eq!(
+            Rules::gate(6).unwrap_err().to_string(),
+            "gate: must be 0..5, not 6"
+        );
         assert!(three.sees_hand(1, 1) && !three.sees_hand(0, 1));
         assert!(three.with_open_hands(true).sees_hand(0, 1));
     }

@@ -261,7 +261,12 @@ pub fn in_range(name: &str, value: i64, low: u64, high: u64) -> Result<u64, Batc
     u64::try_from(value)
         .ok()
         .filter(|v| (low..=high).contains(v))
-        .ok_or_else(|| BatchError(format!("{name} must be {low} to {}, not {value}", shown(high))))
+        .ok_or_else(|| {
+            BatchError(format!(
+                "{name} must be {low} to {}, not {value}",
+                shown(high)
+            ))
+        })
 }
 
 /// `n` as people read it: a large power of two as `2**k`.

@@ -781,15 +781,44 @@ fn a_batch_is_checked_when_built() {
     assert_eq!(batch.lineup(5), [0, 1, 2]);
     let batch = new(two, Some(&[vec![0, 1, 1], vec![1, 0, 0]])).unwrap();
     assert_eq!(batch.lineup(3), [1, 0, 0]);
-    assert_eq!(batch.seats(4), [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]);
+    assert_eq!(
+        batch.seats(4),
+        [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]
+    );
 }
 
 #[test]
 fn a_batch_range_is_checked() {
     assert_eq!(Batch::games(3, 4, 2), Ok((3..7, 2)));
     let err = |r: Result<_, BatchError>| r.unwrap_err().0;
-    assert_eq!(err(Batch::games(0, -1, 0)), "games must be 0 to 2**32, not -1");
-    assert_eq!(err(Batch::games(-5, 1, 0)), "start must be 0 to 2**62, not -5");
-    assert_eq!(err(Batch::games(0, 1, 1025)), "threads must be 0 to 1024, not 1025");
+    assert_eq!(
+        err(Batch::games(0, -1, 0)),
+        "games must be 0 to 2**32, not -1"
+    );
+    assert_eq!(
+        err(Batch::games(-5, 1, 0)),
+        "start must be 0 to 2**62, not -5"
+    );
+    assert_eq!(
+        err(Batch::games(0, 1, 1025)),
+        "threads must be 0 to 1024, not 1025"
+    );
     assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
+}
+
+#[test]
+fn a_budget_is_given_as_simulations_or_time() {
+    assert_eq!(
+        Budget::given(None, None),
+        Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS))
+    );
+    assert_eq!(Budget::given(Some(5), None), Budget::simulations(5));
+    assert_eq!(Budget::given(None, Some(0.5)), Budget::seconds(0.5));
+    assert!(
+        Budget::given(Some(5), Some(0.5))
+            .unwrap_err()
+            .0
+            .contains("not both")
+    );
+    assert!(Budget::given(Some(0), None).is_err());
 }

@@ -191,7 +191,14 @@ impl Rules {
         theme: &str,
     ) -> PyResult<Self> {
         let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
-            rules_error(&e, if e.field == "players" { players } else { hand_size })
+            rules_error(
+                &e,
+                if e.field == "players" {
+                    players
+                } else {
+                    hand_size
+                },
+            )
         })?;
         let gates: GateVariant = three_player_gates
             .parse()
@@ -338,7 +345,10 @@ fn small(Int(n): Int) -> u8 {
 
 /// The core's refusal, naming the value the caller gave (not its `u8` stand-in).
 fn rules_error(e: &indigo_core::RulesError, Int(given): Int) -> PyErr {
-    let message = e.message.rsplit_once(", not ").map_or(e.message.as_str(), |(m, _)| m);
+    let message = e
+        .message
+        .rsplit_once(", not ")
+        .map_or(e.message.as_str(), |(m, _)| m);
     RulesError::new_err(format!("{}: {message}, not {given}", e.field))
 }
 
@@ -632,12 +642,7 @@ fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
         .enumerate()
         .map(|(i, &Int(t))| {
-            u8::try_from(t)
-                .ok()
-                .and_then(TileType::from_index)
-                .ok_or_else(|| {
-                    IndigoError::new_err(format!("pile[{i}] must be a tile type 0..4, not {t}"))
-                })
+            CoreMove::tile_type(t).map_err(|e| IndigoError::new_err(format!("pile[{i}] {}", e.0)))
         })
         .collect()
 }
@@ -854,12 +859,7 @@ impl Game {
     }
 
     fn tile_at(&self, q: Int, r: Int) -> PyResult<Option<(u8, u8)>> {
-        let (Int(q), Int(r)) = (q, r);
-        let cell = i32::try_from(q)
-            .ok()
-            .zip(i32::try_from(r).ok())
-            .and_then(|(q, r)| Cell::new(q, r))
-            .ok_or_else(|| IndigoError::new_err(format!("cell ({q},{r}) is not on the board")))?;
+        let cell = CoreMove::cell(q.0, r.0).map_err(|e| IndigoError::new_err(e.0))?;
         Ok(self
             .position()
             .tile_at(cell)
@@ -1049,10 +1049,8 @@ impl Game {
 
     /// Applies a chance outcome: the drawing seat takes a tile of this type.
     fn apply_chance(&self, tile: Int) -> PyResult<()> {
-        let tile = u8::try_from(tile.0)
-            .ok()
-            .and_then(TileType::from_index)
-            .ok_or_else(|| MoveError::new_err(format!("tile must be 0..4, not {}", tile.0)))?;
+        let tile =
+            CoreMove::tile_type(tile.0).map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
         self.lock()
             .apply_draw(tile)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))

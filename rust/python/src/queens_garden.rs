@@ -18,9 +18,6 @@ use crate::{
     record_error_at, record_text,
 };
 
-/// The joker table's keys in the order of the record format.
-const ELEMENTS: [&str; 4] = ["fountain", "statue", "bench", "pavilion"];
-
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     match &e.at {
         ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
@@ -55,58 +52,6 @@ fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Rules(CoreRules);
 
-fn to_wheel(given: &[Vec<String>]) -> PyResult<Wheel> {
-    let shape = || {
-        RulesError::new_err(format!(
-            "wheel: must be 4 rounds of 3 categories each, not {} rounds of {:?}",
-            given.len(),
-            given.iter().map(Vec::len).collect::<Vec<_>>()
-        ))
-    };
-    let category = |name: &String| {
-        name.parse::<Attribute>()
-            .map_err(|e| RulesError::new_err(format!("wheel: {e}")))
-    };
-    let rounds = given
-        .iter()
-        .map(|round| match round.as_slice() {
-            [a, b, c] => Ok([category(a)?, category(b)?, category(c)?]),
-            _ => Err(shape()),
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let rounds: [[Attribute; 3]; 4] = rounds.try_into().map_err(|_| shape())?;
-    Wheel::new(rounds).map_err(|e| rules_error(&e))
-}
-
-fn to_jokers(table: &HashMap<String, Int>) -> PyResult<Jokers> {
-    let mut values = [0u8; 4];
-    for (value, element) in values.iter_mut().zip(ELEMENTS) {
-        let Int(n) = *table.get(element).ok_or_else(|| {
-            RulesError::new_err(format!(
-                "jokers: must give exactly {ELEMENTS:?}, and {element:?} is missing"
-            ))
-        })?;
-        *value = u8::try_from(n).map_err(|_| {
-            RulesError::new_err(format!(
-                "the {element} must pay 0..{} jokers, not {n}",
-                Jokers::MAX
-            ))
-        })?;
-    }
-    if let Some(extra) = table.keys().find(|k| !ELEMENTS.contains(&k.as_str())) {
-        return Err(RulesError::new_err(format!(
-            "jokers: {extra:?} is not an element (fountain, statue, bench, pavilion)"
-        )));
-    }
-    let [fountain, statue, bench, pavilion] = values;
-    Ok(Jokers {
-        fountain,
-        statue,
-        bench,
-        pavilion,
-    })
-}
-
 impl Rules {
     fn wheel_names(&self) -> Vec<Vec<String>> {
         self.0
@@ -120,7 +65,7 @@ impl Rules {
     fn joker_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let j = self.0.jokers();
         let d = PyDict::new(py);
-        for (element, value) in ELEMENTS
+        for (element, value) in Jokers::ELEMENTS
             .into_iter()
             .zip([j.fountain, j.statue, j.bench, j.pavilion])
         {
@@ -142,8 +87,14 @@ impl Rules {
         let Int(n) = players;
         let players = u8::try_from(n)
             .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
-        let wheel = wheel.map_or(Ok(Wheel::PLACEHOLDER), |w| to_wheel(&w))?;
-        let jokers = jokers.map_or(Ok(Jokers::DEFAULT), |j| to_jokers(&j))?;
+        let wheel = wheel
+            .map_or(Ok(Wheel::PLACEHOLDER), |w| Wheel::from_names(&w))
+            .map_err(RulesError::new_err)?;
+        let jokers = jokers
+            .map_or(Ok(Jokers::DEFAULT), |j| {
+                Jokers::from_table(j.iter().map(|(k, &Int(n))| (k.as_str(), n)))
+            })
+            .map_err(RulesError::new_err)?;
         CoreRules::new(players, wheel, jokers)
             .map(Rules)
             .map_err(|e| rules_error(&e))

@@ -145,8 +145,8 @@ impl IsmctsBot {
         threads: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let budget = Budget::given(simulations.map(|n| n.0), time.map(|t| t.0))
-            .map_err(settings_error)?;
+        let budget =
+            Budget::given(simulations.map(|n| n.0), time.map(|t| t.0)).map_err(settings_error)?;
         let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(settings_error)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(IsmctsBot::with(config, seed))
@@ -298,8 +298,11 @@ fn batch_of(
         .iter()
         .map(|s| parse_spec(s))
         .collect::<PyResult<Vec<_>>>()?;
-    let lineups: Option<Vec<Vec<i64>>> =
-        lineups.map(|l| l.into_iter().map(|l| l.into_iter().map(|Int(b)| b).collect()).collect());
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .collect()
+    });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
     Batch::new(rules, specs, lineups.as_deref(), seed, deal).map_err(batch_error)
 }
