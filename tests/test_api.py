@@ -1,5 +1,6 @@
-"""Unit tests of the public Python API (``python/indigo/_native.pyi``), checked against RULES.md
-and FORMATS.md, including the worked examples of RULES.md section 10."""
+"""Unit tests of the public Python API (``python/indigo/_native.pyi``), checked against
+docs/spec/RULES.md and docs/spec/FORMATS.md, including the worked examples of docs/spec/RULES.md
+section 10."""
 
 from __future__ import annotations
 
@@ -281,7 +282,7 @@ OWNER_CASES = [
     ("rules", "key"), OWNER_CASES, ids=[f"{k}-{i}" for i, (_, k) in enumerate(OWNER_CASES)]
 )
 def test_gate_owners_table(rules: Rules, key: str) -> None:
-    """RULES.md section 5, copied into conftest.GATE_OWNERS."""
+    """docs/spec/RULES.md section 5, copied into conftest.GATE_OWNERS."""
     assert [list(rules.gate_owners(k)) for k in range(6)] == GATE_OWNERS[key]
 
 
@@ -901,7 +902,7 @@ def test_snapshot_json_is_compact_and_sorted() -> None:
 
 
 # ------------------------------------------------------------------------------------------
-# Worked examples of RULES.md section 10
+# Worked examples of docs/spec/RULES.md section 10
 # ------------------------------------------------------------------------------------------
 
 

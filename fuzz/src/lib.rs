@@ -4,7 +4,7 @@
 //!   a record that reads writes back and reads again to the same game.
 //! * [`differential`]: bytes choose the rules, the pile and a sequence of plays, undos and
 //!   probes; after every step the core's snapshot and legal moves must equal those of
-//!   [`reference::RefGame`], an engine written separately from RULES.md.
+//!   [`reference::RefGame`], an engine written separately from docs/spec/RULES.md.
 //!
 //! * [`qg::record`]: the same for Queen's Garden records, plus the move-notation parser on
 //!   every line of the input (see [`qg`]).

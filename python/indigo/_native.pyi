@@ -120,7 +120,8 @@ class Rules:
         """Butterfly Garden: hands of two tiles, its own names and colours."""
     @staticmethod
     def preset(theme: str, players: int = 2) -> Rules:
-        """A theme's preset: ``indigo`` for "indigo", ``butterfly_garden`` for "butterfly-garden"."""
+        """A theme's preset: ``indigo`` for "indigo", ``butterfly_garden`` for
+        "butterfly-garden"."""
     @property
     def players(self) -> int: ...
     @property

@@ -1,5 +1,5 @@
 //! `indigo-core`: the rules of Indigo (Reiner Knizia, 2012) and Butterfly Garden, exactly as
-//! `shared/spec/RULES.md` fixes them, and the `indigo-record/1` / `indigo-snapshot/1` formats.
+//! `docs/spec/RULES.md` fixes them, and the `indigo-record/1` / `indigo-snapshot/1` formats.
 //!
 //! [`Position`] is a small `Copy` value for search: [`Position::for_each_legal`] and
 //! [`Position::apply`] allocate nothing. [`Game`] adds history, undo and move effects.

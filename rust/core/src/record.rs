@@ -1,5 +1,5 @@
 //! The `indigo-record/1` game record and the `indigo-snapshot/1` position snapshot
-//! (FORMATS.md), read with strict validation and written with sorted keys.
+//! (docs/spec/FORMATS.md), read with strict validation and written with sorted keys.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Rules configuration (RULES.md sections 5, 8, 9) and the two themes.
+//! Rules configuration (docs/spec/RULES.md sections 5, 8, 9) and the two themes.
 
 use std::fmt;
 use std::str::FromStr;
@@ -63,7 +63,7 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
-/// Gate owners as seat bitmasks, copied from RULES.md section 5 (not derived from seating).
+/// Gate owners as seat bitmasks, copied from docs/spec/RULES.md section 5 (not derived from seating).
 const OWNERS_2: [u8; 6] = [0b01, 0b10, 0b01, 0b10, 0b01, 0b10];
 const OWNERS_3_SHARED: [u8; 6] = [0b001, 0b011, 0b100, 0b101, 0b010, 0b110];
 const OWNERS_3_EXCLUSIVE: [u8; 6] = [0b001, 0b010, 0b100, 0b001, 0b010, 0b100];

@@ -1,4 +1,4 @@
-//! Rule tests: the worked examples of RULES.md section 10, the gate restriction, the centre
+//! Rule tests: the worked examples of docs/spec/RULES.md section 10, the gate restriction, the centre
 //! order, and invariants over many random games.
 
 use crate::board::Cell;

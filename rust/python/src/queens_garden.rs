@@ -25,7 +25,7 @@ fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     }
 }
 
-/// A record that is not JSON text at all: named at `record` (QG_FORMATS.md check 1).
+/// A record that is not JSON text at all: named at `record` (docs/spec/QG_FORMATS.md check 1).
 fn not_json(py: Python<'_>, message: String) -> PyErr {
     record_error(
         py,

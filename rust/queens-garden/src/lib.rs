@@ -1,6 +1,6 @@
 //! `queens-garden`: the rules of Azul: Queen's Garden (Michael Kiesling, 2021), base game,
-//! exactly as `shared/spec/QUEENS_GARDEN.md` fixes them, and the `queens-garden-record/1` /
-//! `queens-garden-snapshot/1` formats of `shared/spec/QG_FORMATS.md`. No Python required.
+//! exactly as `docs/spec/QUEENS_GARDEN.md` fixes them, and the `queens-garden-record/1` /
+//! `queens-garden-snapshot/1` formats of `docs/spec/QG_FORMATS.md`. No Python required.
 //!
 //! # API
 //!

@@ -1,5 +1,5 @@
-//! Rules configuration: players, the scoring wheel and the joker rewards (QUEENS_GARDEN.md
-//! sections 4, 7.5, 10; QG_FORMATS.md `rules`).
+//! Rules configuration: players, the scoring wheel and the joker rewards (docs/spec/QUEENS_GARDEN.md
+//! sections 4, 7.5, 10; docs/spec/QG_FORMATS.md `rules`).
 
 use std::fmt;
 
