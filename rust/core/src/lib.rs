@@ -47,6 +47,15 @@ pub use tile::{Rotation, TileType};
 pub use trace::{GemPath, MoveEffects, PathEnd, Tracer};
 pub use vector::{VectorError, VectorGames};
 
+// The Rust examples in the docs run as doctests, so the docs cannot drift from the crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/api.md")]
+struct ApiDocs;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/search.md")]
+struct SearchDocs;
+
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
