@@ -30,21 +30,14 @@ import random
 import socket
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from indigo import (
-    CENTRE,
-    CORNERS,
-    GEM_POINTS,
     Game,
-    GemPath,
     IndigoError,
-    Move,
-    MoveResult,
     RecordError,
-    Rules,
     __version__,
 )
 from indigo import queens_garden as qg
@@ -52,31 +45,26 @@ from indigo._extras import install_hint
 from indigo._native import normalize_bot_spec
 from indigo.bots import Bot, make_bot, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
+from indigo.narration import explain, move_text, result_lines
 from indigo.records import read_record as read_record_stream
 from indigo.render.queens_garden import final_text, position_text
 from indigo.render.terminal import (
-    EDGE_NAMES,
-    GEMS,
     board_text,
-    gem_label,
     legend_text,
-    seat_label,
     status_text,
+    use_colour,
 )
+from indigo.table import SEED_LIMIT, CliError, demo_rules
 from indigo.tournament import print_table, progress_bar, run_with_progress, tournament_games
 from indigo.web.limits import add_limit_options, limits_from_args
 
-__all__ = ["build_parser", "demo_bots", "demo_rules", "main", "move_text"]
+__all__ = ["CliError", "build_parser", "demo_bots", "demo_rules", "main", "move_text"]
 
 PROG = "indigo"
-SEED_LIMIT = 2**63
-"""Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
 MAX_DELAY = 3600.0
 """The longest pause ``indigo demo --delay`` takes, in seconds."""
-
-
-class CliError(Exception):
-    """A user error: reported as one line on stderr, exit status 2."""
+DEMO_PACE = 0.8
+"""The pause after each move of ``indigo demo`` on a terminal, in seconds."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,7 +201,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: greedy)",
     )
     demo.add_argument(
-        "--delay", type=_delay, default=0.0, metavar="SECONDS", help="pause after each move"
+        "--delay",
+        type=_delay,
+        default=None,
+        metavar="SECONDS",
+        help=f"pause after each move (default: {DEMO_PACE:g} on a terminal, 0 when piped)",
+    )
+    demo.add_argument("--fast", action="store_true", help="no pause: the same as --delay 0")
+    demo.add_argument(
+        "--codes", action="store_true", help="show placed tiles as T@R codes, not their paths"
     )
     demo.add_argument(
         "--board-every",
@@ -477,6 +473,9 @@ def _add_see_and_play(sub: Any) -> None:
         "--save", type=_output_file, default=None, metavar="FILE", help="write the record here"
     )
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+    play.add_argument(
+        "--codes", action="store_true", help="show placed tiles as T@R codes, not their paths"
+    )
 
     serve = sub.add_parser("serve", help="play in the browser: start the local web app")
     serve.add_argument("--host", default="127.0.0.1")
@@ -653,146 +652,36 @@ def _replay_queens_garden(record: dict[str, Any], *, snapshots: bool, legal: boo
 # demo
 
 
-def demo_rules(
-    players: int, theme: str, hand_size: int | None = None, gates: str = "shared"
-) -> Rules:
-    """The rules of ``indigo demo``: the theme's preset unless a hand size or variant is given."""
-    preset = Rules.preset(theme, players)
-    if hand_size is None and gates == "shared":
-        return preset
-    return Rules(
-        players,
-        preset.hand_size if hand_size is None else hand_size,
-        three_player_gates="exclusive" if gates == "exclusive" else "shared",
-        theme=theme,
-    )
-
-
 def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
     """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
     return [make_bot(spec, seed=seed + seat) for seat in range(players)]
 
 
-def move_text(move: Move) -> str:
-    """A move in notation ``T@R:Q,R``."""
-    return f"{move.tile}@{move.rotation}:{move.q},{move.r}"
-
-
-def _spot(q: int, r: int, edge: int) -> str:
-    if (q, r) == CENTRE:
-        return "the centre"
-    if (q, r) in CORNERS:
-        return f"corner ({q},{r})"
-    return f"({q},{r}) {EDGE_NAMES[edge]}"
-
-
-def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
-
-
-def _tiles(n: int) -> str:
-    return "1 tile" if n == 1 else f"{n} tiles"
-
-
-def _seats(rules: Rules, seats: Sequence[int], colour: bool) -> str:
-    return " and ".join(seat_label(rules, s, colour=colour) for s in seats)
-
-
-def explain(game: Game, result: MoveResult, *, colour: bool) -> list[str]:
-    """What happened in a move: the placement, then one line per gem that moved or was met."""
-    rules = game.rules
-    gains = [
-        f"+{p} {seat_label(rules, s, colour=colour)}" for s, p in enumerate(result.points) if p
-    ]
-    head = (
-        f"Move {len(game.moves)}: {seat_label(rules, result.seat, colour=colour)} "
-        f"places {move_text(result.move)}"
-    )
-    if gains:
-        head += f"  ({', '.join(gains)})"
-    lines = [head]
-    paths = result.paths
-    told: set[int] = set()
-    for i, path in enumerate(paths):
-        if i in told:
-            continue
-        told.add(i)
-        lines.append("  " + _path_text(rules, path, paths, told, colour))
-    if not paths:
-        lines.append("  no gem moves")
-    return lines
-
-
-def _path_text(
-    rules: Rules, path: GemPath, paths: Sequence[GemPath], told: set[int], colour: bool
-) -> str:
-    name = gem_label(rules, path.gem, colour=colour)
-    start = _spot(*path.start)
-    moved = f"{name} from {start}"
-    if path.steps:
-        moved += f", {_tiles(len(path.steps))},"
-    if path.outcome == "collected" and path.gate is not None:
-        owners = path.owners
-        each = " each" if len(owners) > 1 else ""
-        return (
-            f"{moved} leaves through {rules.gate_name} {path.gate}: "
-            f"{_seats(rules, owners, colour)} +{GEM_POINTS[path.gem]}{each}"
-        )
-    if path.outcome == "collided" and path.collided_with is not None:
-        other = paths[path.collided_with]
-        told.add(path.collided_with)
-        other_name = gem_label(rules, other.gem, colour=colour)
-        other_text = f"the {other_name} from {_spot(*other.start)}"
-        if other.steps:
-            other_text += f" ({_tiles(len(other.steps))})"
-        return f"{moved} meets {other_text}: both leave the game"
-    if path.end is not None:
-        return f"{moved} rests at {_spot(*path.end)}"
-    return f"{moved} stops"
-
-
-def _use_colour(no_colour: bool) -> bool:
-    if no_colour or os.environ.get("NO_COLOR"):
-        return False
+def _demo_delay(args: argparse.Namespace) -> float:
+    """The demo's pause after each move: as asked, else a pace a person can follow on a
+    terminal and none when the output goes elsewhere."""
+    if args.fast:
+        return 0.0
+    if args.delay is not None:
+        return float(args.delay)
     try:
-        return sys.stdout.isatty()
+        return DEMO_PACE if sys.stdout.isatty() else 0.0
     except (AttributeError, ValueError):
-        return False
-
-
-def result_lines(game: Game, *, colour: bool) -> list[str]:
-    """Final scores, gems collected per seat (themed names) and the winner(s)."""
-    rules = game.rules
-    lines = [f"Game over after {len(game.moves)} moves ({game.removed} gems lost in collisions)."]
-    lines.append("Final scores:")
-    for seat in range(rules.players):
-        got = game.collected[seat]
-        gems = ", ".join(f"{gem_label(rules, g, colour=colour)} {got[g]}" for g in GEMS)
-        lines.append(
-            f"  {seat_label(rules, seat, colour=colour)}: {_points(game.scores[seat])}, "
-            f"{sum(got.values())} gems ({gems})"
-        )
-    winners = game.winners
-    label = ", ".join(seat_label(rules, s, colour=colour) for s in winners)
-    if len(winners) == 1:
-        lines.append(f"Winner: {label} with {_points(game.scores[winners[0]])}")
-    elif winners:
-        lines.append(f"Winners: {label} (tied with {_points(game.scores[winners[0]])})")
-    else:
-        lines.append("Winners: none")
-    return lines
+        return 0.0
 
 
 def demo(args: argparse.Namespace) -> int:
     """``indigo demo``: a whole game between bots, narrated."""
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    colour = _use_colour(args.no_colour)
+    colour = use_colour(args.no_colour)
     if args.game == "queens-garden":
-        return queens_garden_demo(args.players, seed, colour=colour, delay=args.delay)
+        return queens_garden_demo(args.players, seed, colour=colour, delay=_demo_delay(args))
     rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
     game = Game(rules, seed=seed)
     bots = demo_bots(args.bot, rules.players, seed)
-    clear = args.delay > 0 and colour
+    delay = _demo_delay(args)
+    clear = delay > 0 and colour
+    codes = args.codes
     out = sys.stdout
 
     title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
@@ -802,9 +691,9 @@ def demo(args: argparse.Namespace) -> int:
         f"{args.bot} bots, seed {seed}"
     )
     print(header, file=out)
-    print(legend_text(rules, colour=colour), file=out)
+    print(legend_text(rules, colour=colour, codes=codes), file=out)
     print(file=out)
-    print(board_text(game, colour=colour), file=out)
+    print(board_text(game, colour=colour, codes=codes), file=out)
     print(status_text(game, colour=colour), file=out)
     out.flush()
 
@@ -819,11 +708,11 @@ def demo(args: argparse.Namespace) -> int:
         print("\n".join(explain(game, result, colour=colour)), file=out)
         every = args.board_every
         if clear or game.over or (every and len(game.moves) % every == 0):
-            print(board_text(game, colour=colour), file=out)
+            print(board_text(game, colour=colour, codes=codes), file=out)
         print(status_text(game, colour=colour), file=out)
         out.flush()
-        if args.delay:
-            time.sleep(args.delay)
+        if delay:
+            time.sleep(delay)
 
     print(file=out)
     print("\n".join(result_lines(game, colour=colour)), file=out)
