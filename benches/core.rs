@@ -64,13 +64,8 @@ fn bench(c: &mut Criterion) {
             playouts(rules, black_box(2026), next..next + games)
         });
     });
-    let batch = Batch {
-        rules,
-        bots: vec![BotSpec::Playout],
-        lineups: vec![vec![0, 0]],
-        seed: 2026,
-        deal: Deal::Pcg,
-    };
+    let batch = Batch::new(rules, vec![BotSpec::Playout], None, 2026, Deal::Pcg)
+        .unwrap_or_else(|e| unreachable!("one bot for every seat: {e}"));
     group.bench_function("batch_200_games_1_thread", |b| {
         b.iter(|| {
             next += games;
