@@ -8,10 +8,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use indigo_core::bench::playouts;
-use indigo_core::bots::{random_placement, random_playout};
-use indigo_core::setup::shuffled_pile;
+use indigo_core::playouts;
+use indigo_core::shuffled_pile;
 use indigo_core::{Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Position, Rules};
+use indigo_core::{random_placement, random_playout};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -23,7 +23,7 @@ fn midgame(rules: Rules) -> Position {
         let Some(mv) = random_placement(&p, &mut rng) else {
             break;
         };
-        p.apply(mv, &mut ());
+        p.play_unchecked(mv, &mut ());
     }
     p
 }

@@ -7,6 +7,7 @@ use crate::action::Action;
 use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
 use crate::moves::Move;
 use crate::position::{ALLOWED, Information, Position};
+use crate::rng::below;
 use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
 
 /// Something that picks a move for the seat to move, from what that seat knows: a bot is
@@ -37,12 +38,6 @@ impl RandomBot {
     }
 }
 
-/// A uniform index below `n` (n > 0), by multiply-shift (Lemire; bias below 2^-50 here).
-pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
-    use rand::Rng as _;
-    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
-}
-
 impl Bot for RandomBot {
     fn choose(&mut self, info: &Information) -> Option<Move> {
         // Actions ascend in legal-move order, so the k-th action is the k-th legal move.
@@ -50,13 +45,6 @@ impl Bot for RandomBot {
         let count = legal.len();
         (count > 0).then(|| legal.nth(below(&mut self.rng, count)).map(Action::to_move))?
     }
-}
-
-/// `bits`, uniform over 32 bits, mapped to a uniform index below `n` by multiply-shift (bias
-/// below `n / 2^32`).
-#[inline]
-pub(crate) fn below_u32(bits: u32, n: usize) -> usize {
-    ((u64::from(bits) * n as u64) >> 32) as usize
 }
 
 /// Maximises its own immediate points, then minimises its opponents'; ties broken at random.
@@ -88,7 +76,7 @@ impl Bot for GreedyBot {
         let mut ties = 0usize;
         position.for_each_legal(|mv| {
             let mut next = *position;
-            next.apply(mv, &mut ());
+            next.play_unchecked(mv, &mut ());
             let after = next.scores();
             let mut value = 0i32;
             for (s, (a, b)) in after.iter().zip(before).enumerate() {
@@ -237,7 +225,7 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
     let mut placements = 0;
     while let Some(mv) = random_placement(position, rng) {
-        position.apply(mv, &mut ());
+        position.play_unchecked(mv, &mut ());
         placements += 1;
     }
     placements

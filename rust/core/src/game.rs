@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::bots::below;
 use crate::moves::Move;
 use crate::position::{IllegalDraw, IllegalMove, MAX_PLAYERS, Phase, PileError, Position};
+use crate::rng::below;
+use crate::rng::shuffled_pile;
 use crate::rules::Rules;
-use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
 use crate::trace::{MoveEffects, PathRecorder};
 
@@ -32,7 +32,7 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game whose pile is shuffled from `seed` (see [`crate::setup`]).
+    /// A new game whose pile is shuffled from `seed` (see [`crate::shuffled_pile`]).
     pub fn from_seed(rules: Rules, seed: u64) -> Game {
         let pile = shuffled_pile(seed);
         let position =

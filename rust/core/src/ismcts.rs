@@ -10,7 +10,7 @@
 //! count.
 //!
 //! ```
-//! use indigo_core::{Ismcts, IsmctsConfig, Position, Rules, bots::Bot, setup::shuffled_pile};
+//! use indigo_core::{Bot, Ismcts, IsmctsConfig, Position, Rules, shuffled_pile};
 //! let position = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(1)).unwrap();
 //! let mut bot = Ismcts::new(IsmctsConfig::simulations(1000), 7);
 //! let info = position.information(position.to_move().unwrap());
@@ -26,9 +26,10 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use crate::action::Action;
-use crate::bots::{Bot, below, random_playout};
+use crate::bots::{Bot, random_playout};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position, Utility};
+use crate::rng::below;
 
 /// How long a search runs.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -307,7 +308,7 @@ impl Tree {
                 break; // no legal action: cannot happen while a seat is to move
             }
             let expanded = !untried.is_empty();
-            position.apply(self.nodes[next as usize].action.to_move(), &mut ());
+            position.play_unchecked(self.nodes[next as usize].action.to_move(), &mut ());
             path.push(next);
             node = next;
             if expanded {
@@ -457,7 +458,7 @@ impl Ismcts {
         };
         let share =
             |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
-        let tree_seed = |t: usize| crate::simulate::mix(seed, t as u64);
+        let tree_seed = |t: usize| crate::rng::mix(seed, t as u64);
         let config = self.config;
         let grow_tree = |t: usize| grow(info, &config, share(t), tree_seed(t), stop);
         let trees: Vec<Tree> = match self.pool(threads) {

@@ -5,6 +5,9 @@ use std::str::FromStr;
 
 use crate::gem::Gem;
 
+/// The most seats a game has (docs/spec/RULES.md section 1: 2 to 4 players).
+pub const MAX_PLAYERS: usize = 4;
+
 /// Who owns the gates in a three-player game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum GateVariant {

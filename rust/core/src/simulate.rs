@@ -8,27 +8,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below_u32};
+use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
+use crate::rng::{game_seed, mix, pcg_pile, shuffled_pile};
 use crate::rules::Rules;
-use crate::setup::{box_in_type_order, shuffled_pile};
 use crate::tile::{TILE_TOTAL, TileType};
-
-/// A well-mixed 64-bit value from `seed` and `index` (SplitMix64's finaliser).
-pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `index` of a batch seeded with `seed`: it shuffles the pile (as
-/// [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(seed, index) >> 11 // 53 bits, so Python floats and JSON keep it exact
-}
 
 /// A bot by name and settings, as written on command lines: `random`, `greedy`, `playout`,
 /// `ismcts`, `ismcts:1000`, `ismcts:time=0.5`, `ismcts:2000,c=0.5,threads=2`.
@@ -55,9 +41,6 @@ impl fmt::Display for BotSpecError {
 }
 
 impl std::error::Error for BotSpecError {}
-
-/// Simulations of an `ismcts` spec that names none.
-pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
 
 impl FromStr for BotSpec {
     type Err = BotSpecError;
@@ -242,25 +225,6 @@ impl FromStr for Deal {
     }
 }
 
-/// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
-/// draw makes two swaps, one from each 32-bit half mapped to its range by [`below_u32`].
-pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
-    use rand::{Rng as _, SeedableRng};
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-    let mut pile = box_in_type_order();
-    let mut i = TILE_TOTAL - 1;
-    while i >= 2 {
-        let bits = rng.next_u64();
-        pile.swap(i, below_u32(bits as u32, i + 1));
-        pile.swap(i - 1, below_u32((bits >> 32) as u32, i));
-        i -= 2;
-    }
-    if i == 1 {
-        pile.swap(1, below_u32(rng.next_u64() as u32, 2));
-    }
-    pile
-}
-
 /// `value` if `low <= value <= high`, else an error naming the range.
 ///
 /// # Errors
@@ -356,7 +320,7 @@ pub fn play_game(
         // The core's bots choose only legal moves (tested in every configuration), so the
         // check runs in debug builds only.
         debug_assert_eq!(position.check(mv), Ok(()), "a native bot chose {mv}");
-        position.apply(mv, &mut ());
+        position.play_unchecked(mv, &mut ());
     }
     Outcome::of(&position)
 }

@@ -5,9 +5,10 @@ use crate::board::Cell;
 use crate::bots::{Bot, RandomBot};
 use crate::gem::Gem;
 use crate::moves::Move;
-use crate::position::{GEM_TOTAL, IllegalMove, Position, apply_reversed};
+use crate::position::placement::apply_reversed;
+use crate::position::{GEM_TOTAL, IllegalMove, Position};
+use crate::rng::box_in_type_order;
 use crate::rules::{GateVariant, Rules};
-use crate::setup::box_in_type_order;
 use crate::tile::{Rotation, TILE_TOTAL, TileType};
 use crate::trace::{PathEnd, PathRecorder};
 
@@ -241,7 +242,7 @@ fn random_games_keep_the_invariants() {
     for (c, rules) in all_configurations().into_iter().enumerate() {
         for g in 0..150u64 {
             let seed = c as u64 * 1000 + g;
-            let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
+            let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
             let mut bot = RandomBot::new(seed);
             let mut collected_once = 0u32;
             while let Some(m) = bot.choose_in(&p) {
@@ -291,11 +292,8 @@ fn random_games_keep_the_invariants() {
 #[test]
 fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
     for seed in 0..300u64 {
-        let mut p = Position::new(
-            Rules::new(2, 1).unwrap(),
-            &crate::setup::shuffled_pile(seed),
-        )
-        .unwrap();
+        let mut p =
+            Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(seed)).unwrap();
         let mut bot = RandomBot::new(seed);
         while let Some(m) = bot.choose_in(&p) {
             p.play(m).unwrap();
@@ -313,7 +311,7 @@ fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
 
 #[test]
 fn legal_moves_are_distinct_sorted_and_all_playable() {
-    let mut p = Position::new(Rules::new(3, 2).unwrap(), &crate::setup::shuffled_pile(5)).unwrap();
+    let mut p = Position::new(Rules::new(3, 2).unwrap(), &crate::rng::shuffled_pile(5)).unwrap();
     let mut bot = RandomBot::new(5);
     while !p.is_over() {
         let moves = p.legal_moves();
@@ -332,7 +330,7 @@ fn legal_moves_are_distinct_sorted_and_all_playable() {
 
 #[test]
 fn illegal_moves_change_nothing() {
-    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::setup::shuffled_pile(9)).unwrap();
+    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(9)).unwrap();
     let first = p.legal_moves()[0];
     p.play(first).unwrap();
     let before = p;
@@ -368,7 +366,7 @@ fn illegal_moves_change_nothing() {
 
 #[test]
 fn a_finished_game_accepts_no_move() {
-    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::setup::shuffled_pile(3)).unwrap();
+    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(3)).unwrap();
     let mut bot = RandomBot::new(3);
     while let Some(m) = bot.choose_in(&p) {
         p.play(m).unwrap();
@@ -385,7 +383,7 @@ fn playout_policy_plays_only_legal_moves_to_the_end() {
     for (c, rules) in all_configurations().into_iter().enumerate() {
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
         for seed in 0..50 {
-            let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
+            let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
             while let Some(m) = random_placement(&p, &mut rng) {
                 p.play(m).unwrap();
             }

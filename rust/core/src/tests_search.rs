@@ -10,15 +10,16 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::action::{ACTION_COUNT, Action};
-use crate::bots::{Bot, RandomBot, below};
+use crate::bots::{Bot, RandomBot};
 use crate::game::Game;
 use crate::ismcts::{Budget, Ismcts, IsmctsConfig};
 use crate::moves::Move;
 use crate::position::{Information, OBSERVATION_SIZE, Phase, Position};
 use crate::record::snapshot;
+use crate::rng::below;
+use crate::rng::shuffled_pile;
 use crate::rules::Rules;
 use crate::selfplay::Samples;
-use crate::setup::shuffled_pile;
 use crate::simulate::{Batch, BatchError, BotSpec, Deal, Outcome, play_game};
 use crate::tests::all_configurations;
 use crate::tile::{TILE_TYPE_COUNT, TileType};
@@ -209,7 +210,7 @@ fn information_hides_exactly_the_hidden_tiles() {
 fn a_determinization_does_not_depend_on_the_hidden_truth() {
     // Two games that differ only in the pile and the opponent's hand look the same to seat 0.
     let rules = Rules::indigo(2).unwrap();
-    let mut a = crate::setup::box_in_type_order().to_vec();
+    let mut a = crate::rng::box_in_type_order().to_vec();
     let mut b = a.clone();
     a.swap(1, 53); // seat 1's tile differs
     b.swap(2, 40); // the pile order differs
@@ -351,16 +352,11 @@ fn bots_play_only_legal_moves_in_every_configuration() {
                 Deal::Python,
                 &AtomicBool::new(false),
             );
-            let mut p = Position::new(rules, &shuffled_pile(crate::simulate::game_seed(11, index)))
-                .unwrap();
+            let mut p =
+                Position::new(rules, &shuffled_pile(crate::rng::game_seed(11, index))).unwrap();
             let mut bots: Vec<crate::simulate::NativeBot> = (0..)
                 .zip(&seats)
-                .map(|(s, spec)| {
-                    spec.build(crate::simulate::mix(
-                        crate::simulate::game_seed(11, index),
-                        s,
-                    ))
-                })
+                .map(|(s, spec)| spec.build(crate::rng::mix(crate::rng::game_seed(11, index), s)))
                 .collect();
             while let Some(seat) = p.to_move() {
                 let mv = bots[usize::from(seat)]
@@ -632,7 +628,7 @@ fn playout_bot_reads_only_what_the_mover_sees() {
     use crate::bots::PlayoutBot;
     for rules in all_configurations() {
         for seed in 0..10u64 {
-            let mut p = Position::new(rules, &crate::simulate::pcg_pile(seed)).unwrap();
+            let mut p = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
             let (mut direct, mut informed) = (PlayoutBot::new(seed), PlayoutBot::new(seed));
             while let Some(seat) = p.to_move() {
                 let mv = direct.choose_in(&p).unwrap();
@@ -646,13 +642,13 @@ fn playout_bot_reads_only_what_the_mover_sees() {
 
 #[test]
 fn pcg_deals_are_shuffled_boxes() {
-    let piles: Vec<_> = (0..50).map(crate::simulate::pcg_pile).collect();
+    let piles: Vec<_> = (0..50).map(crate::rng::pcg_pile).collect();
     for pile in &piles {
         assert!(Position::new(Rules::indigo(2).unwrap(), pile).is_ok());
     }
     let distinct: std::collections::HashSet<_> = piles.iter().collect();
     assert_eq!(distinct.len(), 50);
-    assert_eq!(Deal::Pcg.pile(9), crate::simulate::pcg_pile(9));
+    assert_eq!(Deal::Pcg.pile(9), crate::rng::pcg_pile(9));
     assert_eq!(Deal::Python.pile(9), shuffled_pile(9));
     assert_eq!("pcg".parse::<Deal>(), Ok(Deal::Pcg));
     assert!("mt".parse::<Deal>().is_err());

@@ -8,18 +8,21 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use indigo_core::board::ROUTE_CELLS;
-use indigo_core::bots::{
-    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
-};
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::record::{self, RecordError as CoreRecordError};
-use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
+use indigo_core::OBSERVATION_SIZE;
+use indigo_core::ROUTE_CELLS;
 use indigo_core::{
     ACTION_COUNT, Action, Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Information,
     Move as CoreMove, MoveEffects, PathEnd, Phase, Position, Rules as CoreRules, Theme, TieBreak,
-    TileType, Utility, trace,
+    TileType, Utility,
 };
+use indigo_core::{
+    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
+};
+use indigo_core::{
+    RecordError as CoreRecordError, move_to_json, read_record, rules_to_json, snapshot,
+    write_record,
+};
+use indigo_core::{TILE_COUNTS, TILE_PATHS};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -302,7 +305,7 @@ impl Rules {
     }
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &record::rules_to_json(self.0))
+        json_to_py(py, &rules_to_json(self.0))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, RulesArgs) {
@@ -425,7 +428,7 @@ impl Move {
     }
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &record::move_to_json(self.0))
+        json_to_py(py, &move_to_json(self.0))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u8, u8, i32, i32)) {
@@ -526,7 +529,7 @@ struct GemPath {
 }
 
 impl GemPath {
-    fn from_core(path: &trace::GemPath, players: u8) -> Self {
+    fn from_core(path: &indigo_core::GemPath, players: u8) -> Self {
         let (cell, edge) = path.start;
         let mut out = GemPath {
             gem: path.gem.as_str(),
@@ -724,7 +727,7 @@ impl Game {
 
     fn snapshot_value(&self, legal: bool, seat: Option<Int>) -> PyResult<serde_json::Value> {
         let viewer = self.viewer(seat)?;
-        Ok(record::snapshot(&self.position(), viewer, legal))
+        Ok(snapshot(&self.position(), viewer, legal))
     }
 
     fn information(&self, seat: Int) -> PyResult<Information> {
@@ -737,6 +740,7 @@ impl Game {
 impl Game {
     #[new]
     #[pyo3(signature = (rules=None, *, seed=None, pile=None, chance="sampled"))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
@@ -762,19 +766,19 @@ impl Game {
                 },
             )
         })?;
-        py.detach(|| record::read_record(&text))
+        py.detach(|| read_record(&text))
             .map(Game::wrap)
             .map_err(|e| record_error(py, &e))
     }
 
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // The record is made under the lock, turned into Python objects after it.
-        let record = record::write_record(&self.lock());
+        let record = write_record(&self.lock());
         json_to_py(py, &record)
     }
 
     fn record_json(&self) -> String {
-        record::write_record(&self.lock()).to_string()
+        write_record(&self.lock()).to_string()
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -1011,11 +1015,11 @@ impl Game {
     }
 
     fn __getstate__(&self) -> String {
-        record::write_record(&self.lock()).to_string()
+        write_record(&self.lock()).to_string()
     }
 
     fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
-        *self.lock() = record::read_record(state).map_err(|e| record_error(py, &e))?;
+        *self.lock() = read_record(state).map_err(|e| record_error(py, &e))?;
         Ok(())
     }
 

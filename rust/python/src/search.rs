@@ -4,9 +4,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
-use indigo_core::bench::GamesSummary;
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::simulate::game_seed;
+use indigo_core::GamesSummary;
+use indigo_core::OBSERVATION_SIZE;
+use indigo_core::game_seed;
 use indigo_core::{
     ACTION_COUNT, Batch, BatchError, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
     SettingsError,
@@ -44,7 +44,7 @@ fn settings_error(e: SettingsError) -> PyErr {
 
 /// `value` if `low <= value <= high`, else an error naming the range (checked by the core).
 pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
-    indigo_core::simulate::in_range(name, value, low, high).map_err(batch_error)
+    indigo_core::in_range(name, value, low, high).map_err(batch_error)
 }
 
 fn batch_error(e: BatchError) -> PyErr {
@@ -181,7 +181,7 @@ impl IsmctsBot {
 
 fn parse_spec(spec: &str) -> PyResult<BotSpec> {
     spec.parse()
-        .map_err(|e: indigo_core::simulate::BotSpecError| IndigoError::new_err(e.to_string()))
+        .map_err(|e: indigo_core::BotSpecError| IndigoError::new_err(e.to_string()))
 }
 
 /// A bot from a spec: `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
@@ -558,9 +558,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(self_play, m)?)?;
     m.add("ACTION_COUNT", ACTION_COUNT)?;
     let py = m.py();
-    m.add("OBSERVATION_SIZE", indigo_core::position::OBSERVATION_SIZE)?;
+    m.add("OBSERVATION_SIZE", indigo_core::OBSERVATION_SIZE)?;
     let layout = PyDict::new(py);
-    for (name, offset, shape) in indigo_core::position::OBSERVATION_LAYOUT {
+    for (name, offset, shape) in indigo_core::OBSERVATION_LAYOUT {
         layout.set_item(name, (offset, shape.to_vec()))?;
     }
     m.add("OBSERVATION_LAYOUT", layout)?;

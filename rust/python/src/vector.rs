@@ -1,9 +1,9 @@
 //! The vectorised games: numpy arrays in and out around `indigo_core::vector`, one call into
 //! Rust per step with the GIL released.
 
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::vector::{Observations, Outputs, VectorError, VectorGames as CoreVector};
+use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
+use indigo_core::{Observations, Outputs, VectorError, VectorGames as CoreVector};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -8,8 +8,8 @@ use rand_pcg::Pcg64Mcg;
 
 use super::{CHANCE, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{CELL_COUNT, Cell};
-use crate::bots::below;
 use crate::gem::Gem;
+use crate::rng::below;
 use crate::tile::{CENTRE_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
 /// Observation planes per cell; see [`OBSERVATION_LAYOUT`].
