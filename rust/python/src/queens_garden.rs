@@ -4,10 +4,9 @@
 
 use std::collections::HashMap;
 
-use ::queens_garden::record::{self as qg_record, RECORD_FORMAT, SNAPSHOT_FORMAT};
 use ::queens_garden::{
-    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove,
-    RecordError as CoreRecordError, Rules as CoreRules, Wheel,
+    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
+    RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -125,7 +124,7 @@ impl Rules {
 
     /// The record's ``rules`` object.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &qg_record::rules_to_json(&self.0))
+        json_to_py(py, &::queens_garden::rules_to_json(&self.0))
     }
 
     #[allow(clippy::type_complexity)]
@@ -273,7 +272,7 @@ impl Game {
     /// The game a pickled state describes: its record, replayed from the seed when it had one
     /// (so later refills come from the seed, as before pickling).
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
-        let listed = qg_record::read_record(record)?;
+        let listed = ::queens_garden::read_record(record)?;
         let Some(seed) = seed else {
             return Ok(listed);
         };
@@ -306,7 +305,7 @@ impl Game {
     #[staticmethod]
     fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = record_text(record, |message| not_json(py, message))?;
-        py.detach(|| qg_record::read_record(&text))
+        py.detach(|| ::queens_garden::read_record(&text))
             .map(Game)
             .map_err(|e| record_error(py, &e))
     }
