@@ -230,3 +230,115 @@ pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
     }
     placements
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bots::Bot;
+    use crate::ismcts::IsmctsConfig;
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::simulate::{BotSpec, Deal, play_game};
+    use crate::testing::all_configurations;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn bots_play_only_legal_moves_in_every_configuration() {
+        let specs: [BotSpec; 3] = [
+            BotSpec::Random,
+            BotSpec::Greedy,
+            BotSpec::Ismcts(IsmctsConfig::simulations(30)),
+        ];
+        for rules in all_configurations() {
+            let players = usize::from(rules.players());
+            let seats: Vec<BotSpec> = (0..players).map(|s| specs[s % 3]).collect();
+            for index in 0..2 {
+                // play_game stops early on an illegal move; a full game proves every move legal.
+                let outcome = play_game(
+                    rules,
+                    &seats,
+                    11,
+                    index,
+                    Deal::Python,
+                    &AtomicBool::new(false),
+                );
+                let mut p =
+                    Position::new(rules, &shuffled_pile(crate::rng::game_seed(11, index))).unwrap();
+                let mut bots: Vec<crate::simulate::NativeBot> = (0..)
+                    .zip(&seats)
+                    .map(|(s, spec)| {
+                        spec.build(crate::rng::mix(crate::rng::game_seed(11, index), s))
+                    })
+                    .collect();
+                while let Some(seat) = p.to_move() {
+                    let mv = bots[usize::from(seat)]
+                        .choose(&p.information(seat))
+                        .unwrap();
+                    p.play(mv).unwrap();
+                }
+                assert_eq!(outcome.scores, p.scores());
+                assert_eq!(outcome.placements, p.placed());
+            }
+        }
+    }
+
+    #[test]
+    fn playout_bot_reads_only_what_the_mover_sees() {
+        use crate::bots::PlayoutBot;
+        for rules in all_configurations() {
+            for seed in 0..10u64 {
+                let mut p = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
+                let (mut direct, mut informed) = (PlayoutBot::new(seed), PlayoutBot::new(seed));
+                while let Some(seat) = p.to_move() {
+                    let mv = direct.choose_in(&p).unwrap();
+                    assert_eq!(informed.choose(&p.information(seat)), Some(mv));
+                    p.play(mv).unwrap();
+                }
+                assert!(p.is_over());
+            }
+        }
+    }
+
+    #[test]
+    fn playout_policy_plays_only_legal_moves_to_the_end() {
+        use crate::bots::random_placement;
+        use rand::SeedableRng;
+        for (c, rules) in all_configurations().into_iter().enumerate() {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
+            for seed in 0..50 {
+                let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
+                while let Some(m) = random_placement(&p, &mut rng) {
+                    p.play(m).unwrap();
+                }
+                assert!(p.is_over());
+                assert_eq!(p.gems_left(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn broadword_select_finds_the_kth_set_bit_of_any_word() {
+        use rand::{Rng as _, SeedableRng};
+        let naive = |mut word: u64, k: usize| {
+            for _ in 0..k {
+                word &= word - 1;
+            }
+            word.trailing_zeros() as usize
+        };
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut words = vec![1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, (1 << 54) - 1];
+        for _ in 0..20_000 {
+            // Sparse and dense words: AND/OR of random words.
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
+        }
+        for word in words.into_iter().filter(|&w| w != 0) {
+            for k in 0..word.count_ones() as usize {
+                assert_eq!(
+                    crate::bots::nth_bit(word, k),
+                    naive(word, k),
+                    "{word:#x} k={k}"
+                );
+            }
+        }
+    }
+}

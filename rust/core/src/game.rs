@@ -432,6 +432,18 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::{Bot, RandomBot};
+    use crate::game::Game;
+    use crate::position::Phase;
+    use crate::position::Position;
+    use crate::record::snapshot;
+    use crate::rng::below;
+    use crate::rng::shuffled_pile;
+    use crate::rules::Rules;
+    use crate::testing::all_configurations;
+    use crate::tile::TileType;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
 
     fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {
         Game::start(Rules::indigo(2).unwrap(), chance, seed, pile, || 77)
@@ -497,6 +509,180 @@ mod tests {
         assert_eq!(
             a.moves().collect::<Vec<_>>(),
             game.moves().collect::<Vec<_>>()
+        );
+    }
+
+    /// Plays `pile` with the same random choices in sampled and in explicit-chance mode.
+    fn play_both_modes(rules: Rules, pile: &[TileType], seed: u64) {
+        let mut sampled = Position::new(rules, pile).unwrap();
+        let mut explicit = Position::new_explicit(rules);
+        let mut draws = pile.iter();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        loop {
+            while let Phase::Draw(_) = explicit.phase() {
+                let counts = explicit.chance_counts();
+                assert_eq!(
+                    counts.iter().map(|&c| u32::from(c)).sum::<u32>(),
+                    u32::from(explicit.pile_left()),
+                    "the outcome weights are the pile"
+                );
+                let tile = *draws.next().unwrap();
+                assert!(counts[tile as usize] > 0);
+                explicit.apply_draw(tile).unwrap();
+            }
+            assert_eq!(
+                snapshot(&explicit, None, true),
+                snapshot(&sampled, None, true),
+                "same outcomes, same game"
+            );
+            let moves = sampled.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[below(&mut rng, moves.len())];
+            sampled.play(mv).unwrap();
+            explicit.play(mv).unwrap();
+        }
+        assert!(explicit.is_over() && sampled.is_over());
+    }
+
+    #[test]
+    fn explicit_and_sampled_chance_give_the_same_games() {
+        for (k, rules) in all_configurations().into_iter().enumerate() {
+            for seed in 0..5 {
+                play_both_modes(rules, &shuffled_pile(seed * 31 + k as u64), seed);
+            }
+        }
+    }
+
+    #[test]
+    fn chance_outcomes_are_checked() {
+        let rules = Rules::indigo(2).unwrap();
+        let mut p = Position::new_explicit(rules);
+        assert_eq!(p.phase(), Phase::Draw(0));
+        assert_eq!(p.chance_counts(), [14, 6, 14, 14, 6]);
+        assert!(
+            p.play("0@0:0,-3".parse().unwrap()).is_err(),
+            "no move before the deal"
+        );
+        // Deal two Bends, then draw a Bends after each move until all six are out.
+        p.apply_draw(TileType::Bends).unwrap();
+        assert_eq!(p.phase(), Phase::Draw(1));
+        p.apply_draw(TileType::Bends).unwrap();
+        assert_eq!(p.phase(), Phase::Move(0));
+        assert!(p.apply_draw(TileType::Bends).is_err(), "no draw is waiting");
+        for k in 0..4 {
+            let mv = p.legal_moves()[0];
+            p.play(mv).unwrap();
+            assert_eq!(p.phase(), Phase::Draw(k % 2));
+            assert_eq!(p.chance_counts()[4], 4 - k);
+            p.apply_draw(TileType::Bends).unwrap();
+        }
+        let mv = p.legal_moves()[0];
+        p.play(mv).unwrap();
+        let mut q = p;
+        let frozen = q;
+        assert!(
+            q.apply_draw(TileType::Bends).is_err(),
+            "only six tiles of type 4"
+        );
+        assert_eq!(q, frozen, "a refused outcome changes nothing");
+        let mut r = Position::new(rules, &shuffled_pile(1)).unwrap();
+        assert!(
+            r.apply_draw(TileType::Bends).is_err(),
+            "sampled games have no chance nodes"
+        );
+    }
+
+    #[test]
+    fn resampled_games_keep_the_observers_information_state() {
+        for (k, rules) in all_configurations().into_iter().enumerate() {
+            for explicit in [false, true] {
+                let mut game = if explicit {
+                    Game::explicit_chance(rules)
+                } else {
+                    Game::from_seed(rules, k as u64)
+                };
+                let pile = shuffled_pile(k as u64);
+                let mut draws = pile.iter();
+                let mut rng = Pcg64Mcg::seed_from_u64(k as u64);
+                let mut bot = RandomBot::new(3);
+                for turn in 0.. {
+                    while game.position().is_chance_node() {
+                        game.apply_draw(*draws.next().unwrap()).unwrap();
+                    }
+                    if turn % 7 == 0 {
+                        for seat in 0..rules.players() {
+                            let copy = game.resample(seat, &mut rng);
+                            assert_eq!(
+                                copy.information_state_string(seat),
+                                game.information_state_string(seat)
+                            );
+                            assert_eq!(
+                                copy.moves().collect::<Vec<_>>(),
+                                game.moves().collect::<Vec<_>>()
+                            );
+                        }
+                    }
+                    let Some(mv) = bot.choose_in(game.position()) else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn information_states_separate_public_and_private_parts() {
+        let rules = Rules::indigo(2).unwrap();
+        let mut game = Game::from_seed(rules, 4);
+        let mut bot = RandomBot::new(1);
+        for _ in 0..4 {
+            game.play(bot.choose_in(game.position()).unwrap()).unwrap();
+        }
+        let (s0, s1) = (
+            game.information_state_string(0),
+            game.information_state_string(1),
+        );
+        let public = game.public_information_string();
+        assert!(s0.starts_with(&public) && s1.starts_with(&public));
+        assert_ne!(s0, s1, "hands are private");
+        assert_ne!(
+            game.information_state_hash(0),
+            game.information_state_hash(1)
+        );
+        let pile = game.position().pile();
+        assert!(
+            !game
+                .private_information_string(0)
+                .contains(&format!("{}{}", pile[10] as u8, pile[11] as u8))
+                || pile[10] == pile[11],
+            "future draws are not in the string"
+        );
+    }
+
+    #[test]
+    fn game_clones_share_history_but_move_on_alone() {
+        let mut game = crate::Game::from_seed(Rules::indigo(2).unwrap(), 4);
+        for _ in 0..10 {
+            let mv = game.position().legal_moves()[0];
+            game.play(mv).unwrap();
+        }
+        let mut other = game.clone();
+        let mv = other.position().legal_moves()[3];
+        other.play(mv).unwrap();
+        let tenth = game.moves().nth(9);
+        assert_eq!(game.undo(), tenth);
+        assert_eq!(game.moves().count(), 9);
+        assert_eq!(other.moves().count(), 11);
+        assert_eq!(other.last_effects().map(|e| e.mv), Some(mv));
+        assert_eq!(game.initial(), other.initial());
+        while other.undo().is_some() {}
+        assert_eq!(other.position(), game.initial());
+        assert_eq!(
+            other.public_information_string(),
+            crate::Game::from_seed(Rules::indigo(2).unwrap(), 4).public_information_string()
         );
     }
 }

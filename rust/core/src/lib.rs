@@ -86,6 +86,4 @@ struct ApiDocs;
 struct SearchDocs;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
-mod tests_search;
+mod testing;

@@ -76,7 +76,10 @@ pub fn below_u32(bits: u32, n: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::rules::Rules;
+    use crate::simulate::Deal;
 
     #[test]
     fn matches_python_for_the_vector_seed_1002() {
@@ -87,5 +90,19 @@ mod tests {
         ];
         let got: Vec<u8> = shuffled_pile(1002).iter().map(|t| *t as u8).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn pcg_deals_are_shuffled_boxes() {
+        let piles: Vec<_> = (0..50).map(crate::rng::pcg_pile).collect();
+        for pile in &piles {
+            assert!(Position::new(Rules::indigo(2).unwrap(), pile).is_ok());
+        }
+        let distinct: std::collections::HashSet<_> = piles.iter().collect();
+        assert_eq!(distinct.len(), 50);
+        assert_eq!(Deal::Pcg.pile(9), crate::rng::pcg_pile(9));
+        assert_eq!(Deal::Python.pile(9), shuffled_pile(9));
+        assert_eq!("pcg".parse::<Deal>(), Ok(Deal::Pcg));
+        assert!("mt".parse::<Deal>().is_err());
     }
 }

@@ -518,3 +518,131 @@ impl Batch {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rules;
+    use crate::simulate::{Batch, BatchError, BotSpec, Deal};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    #[test]
+    fn bot_specs_parse_and_print() {
+        for text in [
+            "random",
+            "greedy",
+            "playout",
+            "ismcts:1000",
+            "ismcts:time=0.5",
+            "ismcts:200,c=0.5,threads=2",
+        ] {
+            let spec: BotSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!(
+            "ismcts".parse::<BotSpec>().unwrap().to_string(),
+            "ismcts:1000"
+        );
+        for bad in [
+            "",
+            "minimax",
+            "random:3",
+            "playout:1",
+            "ismcts:-1",
+            "ismcts:1.5",
+            "ismcts:c=nan",
+            "ismcts:x=1",
+        ] {
+            let err = bad.parse::<BotSpec>().unwrap_err();
+            assert!(err.0.contains("expected random"), "{err}");
+        }
+    }
+
+    #[test]
+    fn batches_do_not_depend_on_threads_or_splitting() {
+        let batch = Batch::new(
+            Rules::indigo(2).unwrap(),
+            vec![BotSpec::Random, BotSpec::Greedy],
+            Some(&[vec![0, 1], vec![1, 0]]),
+            99,
+            Deal::Pcg,
+        )
+        .unwrap();
+        let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+        let whole = batch.run(0..40, 1, &done, &cancel).unwrap();
+        let mut split = batch.run(0..15, 2, &done, &cancel).unwrap();
+        split.extend(batch.run(15..40, 2, &done, &cancel).unwrap());
+        assert_eq!(whole, split);
+        assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 80);
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(batch.run(0..10, 1, &done, &cancel).is_none());
+    }
+
+    #[test]
+    fn native_playouts_are_the_batch_games_of_playout_bots() {
+        for rules in [Rules::indigo(2).unwrap(), Rules::tactical(4).unwrap()] {
+            let batch = Batch::new(rules, vec![BotSpec::Playout], None, 17, Deal::Pcg).unwrap();
+            let outcomes = batch
+                .run(3..203, 2, &AtomicU64::new(0), &AtomicBool::new(false))
+                .unwrap();
+            let native = crate::bench::playouts(rules, 17, 3..203);
+            assert_eq!(native, crate::bench::GamesSummary::of(&outcomes));
+            assert_eq!(native.games, 200);
+            // Every game ran to the end: 54 tiles or all gems gone.
+            assert!(
+                outcomes
+                    .iter()
+                    .all(|o| o.placements == 54 || o.scores.iter().sum::<u16>() > 0)
+            );
+            // The checksum sees a change in any game.
+            let shifted = crate::bench::playouts(rules, 17, 4..204);
+            assert_ne!(native.checksum, shifted.checksum);
+        }
+    }
+
+    #[test]
+    fn a_batch_is_checked_when_built() {
+        let rules = Rules::indigo(3).unwrap();
+        let new = |bots: Vec<BotSpec>, lineups: Option<&[Vec<i64>]>| {
+            Batch::new(rules, bots, lineups, 0, Deal::Python).map_err(|e| e.0)
+        };
+        let one = || vec![BotSpec::Random];
+        let err = |r: Result<Batch, String>| r.unwrap_err();
+        assert!(err(new(vec![], None)).contains("at least one bot"));
+        assert!(err(new(one(), Some(&[]))).contains("must not be empty"));
+        assert!(err(new(one(), Some(&[vec![0, 0]]))).contains("one bot index per seat (3), not 2"));
+        assert!(err(new(one(), Some(&[vec![0, 1, 0]]))).contains("index 1 is not 0..0"));
+        assert!(err(new(one(), Some(&[vec![0, -1, 0]]))).contains("index -1"));
+        let two = vec![BotSpec::Random, BotSpec::Greedy];
+        assert!(err(new(two.clone(), None)).contains("one bot per seat (3)"));
+        // Default seatings: a lone bot everywhere; one bot per seat in seat order.
+        assert_eq!(new(one(), None).unwrap().lineup(7), [0, 0, 0]);
+        let three = vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Playout];
+        let batch = new(three, None).unwrap();
+        assert_eq!(batch.lineup(5), [0, 1, 2]);
+        let batch = new(two, Some(&[vec![0, 1, 1], vec![1, 0, 0]])).unwrap();
+        assert_eq!(batch.lineup(3), [1, 0, 0]);
+        assert_eq!(
+            batch.seats(4),
+            [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]
+        );
+    }
+
+    #[test]
+    fn a_batch_range_is_checked() {
+        assert_eq!(Batch::games(3, 4, 2), Ok((3..7, 2)));
+        let err = |r: Result<_, BatchError>| r.unwrap_err().0;
+        assert_eq!(
+            err(Batch::games(0, -1, 0)),
+            "games must be 0 to 2**32, not -1"
+        );
+        assert_eq!(
+            err(Batch::games(-5, 1, 0)),
+            "start must be 0 to 2**62, not -5"
+        );
+        assert_eq!(
+            err(Batch::games(0, 1, 1025)),
+            "threads must be 0 to 1024, not 1025"
+        );
+        assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
+    }
+}

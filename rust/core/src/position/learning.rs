@@ -87,3 +87,43 @@ impl Position {
         out
     }
 }
+
+#[cfg(test)]
+// Observation values, returns and shares are small exact numbers.
+#[allow(clippy::float_cmp)]
+mod tests {
+    use crate::bots::{Bot, RandomBot};
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::testing::all_configurations;
+
+    #[test]
+    fn returns_follow_the_result() {
+        use crate::position::Utility;
+        for (k, rules) in all_configurations().into_iter().enumerate() {
+            let mut p = Position::new(rules, &shuffled_pile(k as u64 + 40)).unwrap();
+            let mut bot = RandomBot::new(k as u64);
+            assert_eq!(p.returns(Utility::Win), [0.0; 4]);
+            while let Some(mv) = bot.choose_in(&p) {
+                p.play(mv).unwrap();
+            }
+            let players = usize::from(rules.players());
+            let (win, rank, points) = (
+                p.returns(Utility::Win),
+                p.returns(Utility::Rank),
+                p.returns(Utility::Points),
+            );
+            assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            // Ranks are pairwise shares: they sum to half the number of pairs each seat is in.
+            assert!((rank.iter().sum::<f64>() - players as f64 / 2.0).abs() < 1e-12);
+            for seat in 0..players {
+                assert_eq!(points[seat], f64::from(p.scores()[seat]));
+                let winner = p.winners() & (1 << seat) != 0;
+                assert_eq!(win[seat] > 0.0, winner);
+                if winner {
+                    assert!(rank.iter().all(|&r| r <= rank[seat]));
+                }
+            }
+        }
+    }
+}

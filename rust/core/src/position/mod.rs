@@ -21,6 +21,8 @@ mod info;
 mod learning;
 pub(crate) mod placement;
 mod scoring;
+#[cfg(test)]
+mod tests;
 mod turn;
 pub use info::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
