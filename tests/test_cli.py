@@ -461,13 +461,13 @@ def test_status_and_legend() -> None:
 
 
 def test_demo_paces_itself_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import indigo.cli
+    import indigo.cli.demo
 
     slept: list[float] = []
-    monkeypatch.setattr(indigo.cli.time, "sleep", slept.append)
+    monkeypatch.setattr(indigo.cli.demo.time, "sleep", slept.append)
     monkeypatch.setenv("NO_COLOR", "1")
     for stdout, extra, pause in (
-        (_FakeTerminal(), [], indigo.cli.DEMO_PACE),
+        (_FakeTerminal(), [], indigo.cli.demo.DEMO_PACE),
         (_FakeTerminal(), ["--fast"], None),
         (_FakeTerminal(), ["--delay", "0.25"], 0.25),
         (io.StringIO(), [], None),  # piped: full speed

@@ -76,6 +76,14 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
+/// Each route cell with its gate, if it is a gate cell.
+static ROUTE_GATES: LazyLock<Vec<(Cell, Option<usize>)>> = LazyLock::new(|| {
+    ROUTE_CELLS
+        .iter()
+        .map(|&cell| (cell, gate_of(cell)))
+        .collect()
+});
+
 fn gate_of(cell: Cell) -> Option<usize> {
     GATE_CELLS.iter().position(|cells| cells.contains(&cell))
 }
@@ -90,13 +98,18 @@ pub fn rotated_pairs(tile: u8, rotation: u8) -> [(u8, u8); 3] {
     out
 }
 
-/// [`canonical_rotation`] of every tile and rotation, worked out once.
+/// [`smallest_equivalent_rotation`] of every tile and rotation, worked out once.
 static CANONICAL: LazyLock<[[u8; 6]; 5]> = LazyLock::new(|| {
-    std::array::from_fn(|t| std::array::from_fn(|r| canonical_rotation(t as u8, r as u8)))
+    std::array::from_fn(|t| std::array::from_fn(|r| smallest_equivalent_rotation(t as u8, r as u8)))
 });
 
-/// The smallest rotation that gives the same pairs.
+/// The smallest rotation that gives the same pairs (from the table; `rotation` below 6).
 pub fn canonical_rotation(tile: u8, rotation: u8) -> u8 {
+    CANONICAL[usize::from(tile)][usize::from(rotation)]
+}
+
+/// The smallest rotation that gives the same pairs, searched.
+fn smallest_equivalent_rotation(tile: u8, rotation: u8) -> u8 {
     let pairs = rotated_pairs(tile, rotation);
     (0..6)
         .find(|&rho| rotated_pairs(tile, rho) == pairs)
@@ -252,10 +265,10 @@ impl RefGame {
         };
         // Section 6: a tile in hand, on an empty route cell, joining no gate's exits. Each
         // empty cell's gate and each placement's pairs are found once.
-        let empty: Vec<(Cell, Option<usize>)> = ROUTE_CELLS
+        let empty: Vec<(Cell, Option<usize>)> = ROUTE_GATES
             .iter()
-            .filter(|cell| !self.tiles.contains_key(cell))
-            .map(|&cell| (cell, gate_of(cell)))
+            .copied()
+            .filter(|(cell, _)| !self.tiles.contains_key(cell))
             .collect();
         let mut out = Vec::new();
         for tile in 0..5u8 {
@@ -263,7 +276,7 @@ impl RefGame {
                 continue;
             }
             for rho in 0..6u8 {
-                if CANONICAL[usize::from(tile)][usize::from(rho)] != rho {
+                if canonical_rotation(tile, rho) != rho {
                     continue;
                 }
                 let pairs = rotated_pairs(tile, rho);

@@ -18,10 +18,7 @@ Placed tiles are drawn as their paths; ``codes`` shows the ``T@R`` codes instead
 
 from __future__ import annotations
 
-import argparse
-import random
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
@@ -35,17 +32,8 @@ from indigo.render.terminal import (
     legend_text,
     seat_label,
     status_text,
-    use_colour,
 )
-from indigo.table import (
-    HUMAN,
-    SEED_LIMIT,
-    CliError,
-    demo_rules,
-    legal_cells,
-    parse_seats,
-    undo_to_person,
-)
+from indigo.table import HUMAN, legal_cells, parse_seats, undo_to_person
 
 __all__ = [
     "HUMAN",
@@ -53,7 +41,6 @@ __all__ = [
     "legal_cells",
     "parse_seats",
     "path_kind",
-    "play_command",
     "tile_picture",
 ]
 
@@ -266,11 +253,9 @@ class TerminalPlay:
         self.say(f"  may go on {len(cells[rotation])} cells: {where}")
 
     def _finish(self) -> int:
+        """Save the record if asked (an :class:`OSError` if it cannot be written)."""
         if self.save is not None:
-            try:
-                Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise CliError(f"{self.save}: {exc.strerror or exc}") from None
+            Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
             self.say(f"Record saved to {self.save}.")
         return 0
 
@@ -280,24 +265,3 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
-    """``indigo play`` with parsed arguments."""
-    try:
-        seats = parse_seats(args.players)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
-    rules = demo_rules(len(seats), args.theme, args.hand_size)
-    session = TerminalPlay(
-        rules,
-        seats,
-        seed=seed,
-        stdin=stdin or sys.stdin,
-        out=sys.stdout,
-        colour=use_colour(args.no_colour),
-        save=args.save,
-        codes=args.codes,
-    )
-    return session.run()

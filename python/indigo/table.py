@@ -1,6 +1,6 @@
-"""A game at a table of people and bots: seats, rules, seeds, the bot menu, and undo.
+"""A game at a table of people and bots: seats, rules, the bot menu, and undo.
 
-Shared by ``indigo play``, ``indigo demo`` and the web app (never imports :mod:`indigo.cli`).
+Shared by the terminal (:mod:`indigo.play`), the command line and the web app.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from indigo.bots import split_bot_specs
 __all__ = [
     "BOT_MENU",
     "HUMAN",
-    "SEED_LIMIT",
     "BotChoice",
-    "CliError",
     "demo_rules",
     "legal_cells",
     "parse_seats",
@@ -26,12 +24,6 @@ __all__ = [
 
 HUMAN: Final = "human"
 """The seat spec of a person."""
-SEED_LIMIT: Final = 2**63
-"""Seeds are 0 <= seed < SEED_LIMIT, so that every bot seed (seed + seat) fits in 64 bits."""
-
-
-class CliError(Exception):
-    """A user error of a command: reported as one line on stderr, exit status 2."""
 
 
 @dataclass(frozen=True)

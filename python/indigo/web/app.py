@@ -59,12 +59,12 @@ from indigo import (
     make_bot,
 )
 from indigo._native import normalize_bot_spec
-from indigo.bots import BOT_NAMES, Bot
+from indigo.bots import BOT_NAMES, SEED_LIMIT, Bot
 from indigo.narration import end_reason, explain, move_log
 from indigo.records import JsonInputError, decode_json_object, parse_record
 from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
-from indigo.table import BOT_MENU, HUMAN, SEED_LIMIT, demo_rules, legal_cells, undo_to_person
+from indigo.table import BOT_MENU, HUMAN, demo_rules, legal_cells, undo_to_person
 from indigo.web.limits import ServerLimits
 
 __all__ = [

@@ -85,6 +85,13 @@ impl Game {
         }
     }
 
+    /// Records which seed set the game up (kept in records; changes nothing else).
+    #[must_use]
+    pub fn with_seed(mut self, seed: Option<u64>) -> Game {
+        self.seed = seed;
+        self
+    }
+
     /// The current position.
     #[inline]
     pub const fn position(&self) -> &Position {

@@ -12,7 +12,7 @@
 //! * [`Position`]: [`Position::legal_moves`] / [`Position::legal_moves_into`] (canonical
 //!   order of 15.3), [`Position::check`], [`Position::apply`] (validated, unchanged on error),
 //!   [`Position::apply_unchecked`] (trusted callers), accessors (`round`, `phase`, `to_move`,
-//!   `scores`, `storage`, `garden`, `stack`, `display`, `bag_len`, `tower`, `supply`,
+//!   `scores`, `storage(s)`, `garden(s)`, `stack`, `display`, `bag_len`, `tower`, `supply`,
 //!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
@@ -66,8 +66,8 @@ pub use moves::{
 };
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
-    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL,
-    seeded_setup,
+    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
+    check_expansions, seeded_setup,
 };
 pub use record::{
     ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, read_record, read_record_value,
