@@ -292,10 +292,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (rules=None, *, seed=None))]
     fn new(rules: Option<Rules>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) => r.0,
-            None => CoreRules::with_players(2).map_err(|e| rules_error(&e))?,
-        };
+        let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(Game(CoreGame::from_seed(rules, seed)))
     }

@@ -220,6 +220,17 @@ impl fmt::Display for RulesError {
     }
 }
 
+impl Default for Rules {
+    /// Two players, the default wheel and joker table: what a game gets when given no rules.
+    fn default() -> Rules {
+        Rules {
+            players: 2,
+            wheel: Wheel::PLACEHOLDER,
+            jokers: Jokers::DEFAULT,
+        }
+    }
+}
+
 impl std::error::Error for RulesError {}
 
 impl Rules {
@@ -306,6 +317,11 @@ mod tests {
         assert!(err(&vec![vec!["bl", "ye"]; 4]).contains("4 rounds of 3"));
         assert!(err(&vec![vec!["bl", "xx", "1"]; 4]).starts_with("wheel: "));
         assert!(err(&vec![vec!["bl", "bl", "1"]; 4]).contains("round 1"));
+    }
+
+    #[test]
+    fn the_default_rules_are_two_players() {
+        assert_eq!(Rules::default(), Rules::with_players(2).unwrap());
     }
 
     #[test]
