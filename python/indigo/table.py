@@ -57,7 +57,7 @@ def demo_rules(
         players,
         preset.hand_size if hand_size is None else hand_size,
         three_player_gates="exclusive" if gates == "exclusive" else "shared",
-        theme=theme,
+        theme=preset.theme,
     )
 
 
