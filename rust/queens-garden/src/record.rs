@@ -355,7 +355,7 @@ pub fn write_record(game: &Game) -> Value {
             .map(|m| Value::from(m.to_string()))
             .collect(),
     );
-    if let Some(seed) = game.seed() {
+    if let Some(seed) = game.record_seed() {
         record.insert("seed".into(), seed.into());
     }
     if position.is_over() {
