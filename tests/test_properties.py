@@ -2,7 +2,7 @@
 
 Hypothesis draws a configuration, a seed (the pile) and a list of choice indices; each index picks
 a legal move (and, often, an equivalent non-smallest rotation of it). The engine is compared with
-``reference.RefGame`` (an independent model of RULES.md) and with its own invariants.
+``reference.RefGame`` (an independent model of docs/spec/RULES.md) and with its own invariants.
 """
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ def test_chance_errors_change_nothing() -> None:
     before = game.snapshot()
     with pytest.raises(IllegalMoveError, match="must draw a tile first"):
         game.play(Move.parse("0@0:0,-3"))
-    with pytest.raises(MoveError, match=r"tile must be 0\.\.4"):
+    with pytest.raises(MoveError, match=r"tile must be a type 0\.\.4"):
         game.apply_chance(7)
     assert game.snapshot() == before
     with pytest.raises(IndigoError, match="takes no seed"):

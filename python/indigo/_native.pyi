@@ -119,6 +119,10 @@ class Rules:
     @staticmethod
     def butterfly_garden(players: int = 2) -> Rules:
         """Butterfly Garden: hands of two tiles, its own names and colours."""
+    @staticmethod
+    def preset(theme: str, players: int = 2) -> Rules:
+        """A theme's preset: ``indigo`` for "indigo", ``butterfly_garden`` for
+        "butterfly-garden"."""
     @property
     def players(self) -> int: ...
     @property

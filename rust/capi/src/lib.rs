@@ -22,9 +22,11 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use indigo_core::bots::Bot as _;
-use indigo_core::record::{read_record, write_record};
-use indigo_core::{Action, BotSpec, Game, GateVariant, Move, NativeBot, Rules, Theme, TieBreak};
+use indigo_core::Bot as _;
+use indigo_core::{
+    Action, BotSpec, Game, GateVariant, Move, NativeBot, Rules, Theme, TieBreak, read_record,
+    write_record,
+};
 
 /// Success.
 pub const INDIGO_OK: i32 = 0;
