@@ -15,6 +15,8 @@ from indigo import queens_garden as qg
 from test_web_browser import DESKTOP, IDLE, OUTPUT, PHONE, _fetch, _game_id, _open, _token
 from web_server import live_server
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 
 @pytest.fixture(scope="module")
 def site() -> Any:
