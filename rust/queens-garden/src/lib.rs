@@ -46,6 +46,7 @@
 //! assert_eq!(game.position().tile_total(), 108);
 //! ```
 
+pub mod action;
 pub mod game;
 pub mod garden;
 pub mod geometry;
@@ -54,7 +55,9 @@ pub mod moves;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod search;
 
+pub use action::{ACTION_COUNT, Action, ActionOutOfRange};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, Element, ElementKind};
@@ -66,6 +69,9 @@ pub use position::{
 };
 pub use record::{ErrorAt, RecordError, read_record, read_record_value, snapshot, write_record};
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
+pub use search::Information;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_search;
