@@ -291,6 +291,13 @@ def _add_bots(command: Any, example: str) -> None:
 
 
 def _add_rules(command: Any) -> None:
+    command.add_argument(
+        "--game",
+        choices=("indigo", "queens-garden"),
+        default="indigo",
+        help="the game; for queens-garden the Indigo options --hand-size and --gates do not "
+        "apply (default: indigo)",
+    )
     command.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     command.add_argument("--hand-size", type=int, choices=(1, 2), default=1)
     command.add_argument("--gates", choices=("shared", "exclusive"), default="shared")
@@ -339,9 +346,16 @@ def _backend(args: argparse.Namespace) -> Iterator[LocalBackend | RayBackend]:
         yield backend
 
 
+def batch_rules(args: argparse.Namespace) -> Rules | qg.Rules:
+    """The rules that ``--game``, ``--players``, ``--hand-size`` and ``--gates`` name."""
+    if args.game == "queens-garden":
+        return qg.Rules(args.players)
+    return demo_rules(args.players, "indigo", args.hand_size, args.gates)
+
+
 def tournament(args: argparse.Namespace) -> int:
     """``indigo tournament``: the results table, or one JSON object with ``--json``."""
-    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    rules = batch_rules(args)
     try:
         # Before connecting to anything: a lineup too large to play, or too many games.
         tournament_games(args.games, len(args.bots), args.players)
@@ -396,7 +410,7 @@ def selfplay(args: argparse.Namespace) -> int:
         from indigo.selfplay import run_selfplay
     except ImportError as exc:
         raise CliError(str(exc)) from None
-    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    rules = batch_rules(args)
     with _backend(args) as backend, progress_bar() as report:
         try:
             summary = run_selfplay(

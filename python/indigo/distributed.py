@@ -30,6 +30,7 @@ from typing import Any, Final, Protocol, TypeVar
 import indigo
 from indigo._extras import require
 from indigo._native import IndigoError, Rules
+from indigo._native import queens_garden as _qg
 
 __all__ = [
     "MAX_GAMES",
@@ -81,9 +82,14 @@ class RunSettings:
     ``i`` seats ``seatings[i % len(seatings)]``)."""
 
     bots: list[str]
-    rules: Rules
+    rules: Rules | _qg.Rules
     seed: int
     seatings: list[list[int]]
+
+    @property
+    def game(self) -> str:
+        """The game the rules are for: ``"indigo"`` or ``"queens-garden"``."""
+        return "queens-garden" if isinstance(self.rules, _qg.Rules) else "indigo"
 
     def arguments(
         self, span: Span, threads: int, report: Callable[[int], object] | None
@@ -92,6 +98,7 @@ class RunSettings:
         that play ``span`` of these games."""
         return {
             "rules": self.rules,
+            "game": self.game,
             "seed": self.seed,
             "lineups": self.seatings,
             "start": span.start,

@@ -30,6 +30,7 @@ use rand_pcg::Pcg64Mcg;
 use shared::SharedBot;
 
 mod bench;
+mod qg_search;
 mod queens_garden;
 mod search;
 mod shared;

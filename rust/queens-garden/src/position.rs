@@ -946,6 +946,61 @@ impl Position {
         }
     }
 
+    /// One move of the search's fast playout policy, `None` once over: a tile placement when
+    /// one is possible (a stored kind at random, its first fitting free space from a random
+    /// start, a payment at random), else a take at random, else `pass`. It never builds the
+    /// legal-move list, never buys or places an expansion, and passes only when nothing else
+    /// of these is legal. `below(n)` is a uniform index below `n`.
+    pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        if self.over {
+            return None;
+        }
+        let seat = usize::from(self.to_move);
+        let storage = &self.storages[seat];
+        let garden = &self.gardens[seat];
+        let mut kinds = [0u8; KIND_COUNT];
+        let mut n = 0;
+        for k in Kind::all().filter(|&k| storage.count(k) > 0) {
+            kinds[n] = k.id();
+            n += 1;
+        }
+        let mut free = [0u8; crate::geometry::CELL_COUNT];
+        let mut m = 0;
+        for c in cells_of(garden.free_mask()) {
+            free[m] = c.index();
+            m += 1;
+        }
+        let mut payments = PaymentBuffer::new();
+        while n > 0 && m > 0 {
+            let i = below(n);
+            let k = kind(kinds[i]);
+            kinds.swap(i, n - 1);
+            n -= 1;
+            let start = below(m);
+            let fits = (0..m)
+                .filter_map(|j| Cell::new(free[(start + j) % m]))
+                .find(|&c| garden.check_rules(k, c).is_ok());
+            if let Some(cell) = fits {
+                payments.fill(storage, k);
+                let options = payments.as_slice();
+                if !options.is_empty() {
+                    return Some(Move::Tile {
+                        kind: k,
+                        cell,
+                        payment: options[below(options.len())],
+                    });
+                }
+            }
+        }
+        let mut takes = Vec::new();
+        self.legal_takes(&mut takes);
+        Some(if takes.is_empty() {
+            Move::PASS
+        } else {
+            takes[below(takes.len())]
+        })
+    }
+
     // ----- checking -----
 
     /// Checks `mv` without playing it.

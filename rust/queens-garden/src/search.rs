@@ -166,6 +166,13 @@ impl Game for Position {
     fn moves_played(&self) -> u32 {
         self.moves_played()
     }
+
+    /// [`Position::playout_move`]: some 5 times faster than a uniform legal move and a better
+    /// player (it places what it takes).
+    fn playout_action(&self, rng: &mut Rng, _buffer: &mut Vec<Action>) -> Option<Action> {
+        self.playout_move(&mut |n| below(rng, n))
+            .and_then(|mv| Action::from_move(&mv))
+    }
 }
 
 impl Setup for Rules {
