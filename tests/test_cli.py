@@ -298,12 +298,12 @@ def test_demo_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None
     for extra, coloured in (([], True), (["--no-colour"], False), (["--no-color"], False)):
         fake = _FakeTerminal()
         monkeypatch.setattr(sys, "stdout", fake)
-        assert main(["demo", "--seed", "2", *extra]) == 0
+        assert main(["demo", "--seed", "2", "--fast", *extra]) == 0
         assert ("\x1b[" in fake.getvalue()) is coloured
     monkeypatch.setenv("NO_COLOR", "1")
     fake = _FakeTerminal()
     monkeypatch.setattr(sys, "stdout", fake)
-    assert main(["demo", "--seed", "2"]) == 0
+    assert main(["demo", "--seed", "2", "--fast"]) == 0
     assert "\x1b" not in fake.getvalue()
 
 
@@ -458,3 +458,32 @@ def test_status_and_legend() -> None:
     assert "flowerbed" in legend
     for text in (status, legend, legend_text(Rules.indigo(4), colour=False)):
         assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_demo_paces_itself_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import indigo.cli.demo
+
+    slept: list[float] = []
+    monkeypatch.setattr(indigo.cli.demo.time, "sleep", slept.append)
+    monkeypatch.setenv("NO_COLOR", "1")
+    for stdout, extra, pause in (
+        (_FakeTerminal(), [], indigo.cli.demo.DEMO_PACE),
+        (_FakeTerminal(), ["--fast"], None),
+        (_FakeTerminal(), ["--delay", "0.25"], 0.25),
+        (io.StringIO(), [], None),  # piped: full speed
+        (io.StringIO(), ["--delay", "0.5"], 0.5),
+    ):
+        slept.clear()
+        monkeypatch.setattr(sys, "stdout", stdout)
+        assert main(["demo", "--seed", "4", *extra]) == 0
+        moves = stdout.getvalue().count("\nMove ")
+        assert moves > 20
+        assert slept == ([] if pause is None else [pause] * moves), extra
+    # The boards draw the tiles' paths, or with --codes their T@R codes.
+    cell_code = re.compile(r" \[?\d@\d\]? ")
+    for extra, coded in (([], False), (["--codes"], True)):
+        stdout = io.StringIO()
+        monkeypatch.setattr(sys, "stdout", stdout)
+        assert main(["demo", "--seed", "4", *extra]) == 0
+        assert bool(cell_code.search(stdout.getvalue())) is coded
+        assert (max(stdout.getvalue()) > "\u2800") is not coded  # braille

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import indigo
 from indigo import Game, Rules
 from indigo.cli import main
 from indigo.play import TerminalPlay, legal_cells, parse_seats, tile_picture
+from indigo.render.terminal import board_text, tile_braille
 
 
 def _session(
@@ -196,3 +198,107 @@ def test_cli_play_through_a_pipe(tmp_path: Path) -> None:
     assert record["theme"] == "butterfly-garden"
     assert record["rules"]["hand_size"] == 2
     assert len(record["moves"]) == 2
+
+
+def _hands_shown(out: str, seat: int) -> list[str]:
+    """Every hand the transcript shows for ``seat`` in a status line."""
+    return re.findall(rf"^  P{seat}  score .* hand (\S+)", out, re.M)
+
+
+def test_a_person_never_sees_a_hidden_tile(tmp_path: Path) -> None:
+    rules = Rules.tactical(3)  # two tiles each, hands private
+    seats = ["human", "greedy", "random"]
+    _, typed = _script(rules, seats, seed=13)
+    session, out, _ = _session(seats, [*typed[:6], "board", "undo", "quit"], 13, tmp_path, rules)
+    game = session.game
+    assert not rules.open_hands
+    for bot in (1, 2):
+        shown = _hands_shown(out, bot)
+        assert len(shown) >= 6
+        assert all(set(hand.split(",")) <= {"?", "-"} for hand in shown), shown
+    mine = _hands_shown(out, 0)
+    assert all(hand != "-" and "?" not in hand for hand in mine[:-1])
+    # The prompt shows only the person's own hand.
+    assert re.findall(r"^P\d hand", out, re.M) == ["P0 hand"] * len(re.findall(r"> ", out))
+    assert game.moves  # the game went on before the quit
+
+
+def test_open_hands_are_shown_to_a_person(tmp_path: Path) -> None:
+    rules = Rules(2, 2, open_hands=True)
+    game = Game(rules, seed=5)
+    _, out, _ = _session(["human", "greedy"], ["quit"], 5, tmp_path, rules)
+    assert _hands_shown(out, 1) == [",".join(map(str, game.hand(1)))]
+
+
+def test_spectators_of_bots_see_every_hand(capsys: Any) -> None:
+    assert main(["demo", "--seed", "6", "--hand-size", "2", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    for seat in range(3):
+        shown = _hands_shown(out, seat)
+        assert len(shown) > 20
+        assert all("?" not in hand for hand in shown)
+        assert any(re.fullmatch(r"\d,\d", hand) for hand in shown)
+    session = TerminalPlay(
+        Rules.indigo(2),
+        ["greedy", "greedy"],
+        seed=2,
+        stdin=io.StringIO(""),
+        out=io.StringIO(),
+    )
+    assert session.viewer is None
+
+
+def test_quitting_unsaved_moves_asks_first() -> None:
+    rules = Rules.indigo(2)
+    _, typed = _script(rules, ["human", "greedy"], seed=9)
+    out = io.StringIO()
+    lines = [typed[0], "q", "n", "quit", "yes"]
+    session = TerminalPlay(
+        rules,
+        ["human", "greedy"],
+        seed=9,
+        stdin=io.StringIO("".join(f"{line}\n" for line in lines)),
+        out=out,
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    assert text.count("Quit and lose the 2 moves played (no --save)? [y/N]") == 2
+    assert "Not quitting: play on." in text
+    assert "Stopped after 2 moves." in text
+    # Nothing played yet: quit at once.
+    quiet = io.StringIO()
+    fresh = TerminalPlay(rules, ["human", "greedy"], seed=9, stdin=io.StringIO("q\n"), out=quiet)
+    assert fresh.run() == 0
+    assert "Quit and lose" not in quiet.getvalue()
+    assert "Stopped after 0 moves." in quiet.getvalue()
+
+
+def test_tiles_are_drawn_as_paths_unless_codes_are_asked_for(tmp_path: Path) -> None:
+    rules = Rules.indigo(2)
+    _, typed = _script(rules, ["human", "greedy"], seed=3)
+    session, out, _ = _session(["human", "greedy"], [typed[0], "codes", "quit"], 3, tmp_path)
+    game = session.game
+    assert len(game.board) == 2
+    paths = board_text(game, colour=False, codes=False)
+    codes = board_text(game, colour=False, codes=True)
+    before, after = out.split("> codes")
+    assert paths in before
+    assert codes in after
+    assert "@" not in paths  # no codes: the paths are drawn
+    for tile, rotation in game.board.values():
+        assert f"{tile}@{rotation}" in codes
+        assert set(tile_braille(tile, rotation).values()) <= set(paths)
+    assert paths.count("*") == 1  # the last move's mark
+    assert "a placed tile shows its three paths" in out
+
+
+@pytest.mark.parametrize("tile", range(5))
+def test_tile_braille_is_the_tile_turned(tile: int) -> None:
+    drawings: dict[int, dict[tuple[int, int], str]] = {}
+    for rotation in range(6):
+        canonical = indigo.Move(tile, rotation, 0, -1).canonical().rotation
+        drawn = tile_braille(tile, rotation)
+        assert all(0x2800 < ord(ch) <= 0x28FF for ch in drawn.values())
+        assert drawings.setdefault(canonical, drawn) == drawn
+    # Placements that differ look different.
+    assert len({tuple(sorted(d.items())) for d in drawings.values()}) == len(drawings)

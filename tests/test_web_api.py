@@ -6,6 +6,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -405,3 +406,107 @@ def test_indigo_serve_command() -> None:
         server.terminate()
         out, _ = server.communicate(timeout=30)
     assert f"serving on http://127.0.0.1:{port}/" in out
+
+
+def test_undo_takes_back_the_person_and_the_bot_replies(client: TestClient) -> None:
+    state = _new(client, seats=["human", "greedy", "random"], seed=7)
+    game_id = state["id"]
+    _error(client.post(f"/api/games/{game_id}/undo"), 409, "no move of a person to undo")
+    assert state["can_undo"] is False
+    first = _human_move(state)
+    client.post(f"/api/games/{game_id}/moves", json={"seat": 0, "move": first})
+    after = client.post(f"/api/games/{game_id}/advance", json={"max": 2}).json()["state"]
+    assert after["moves"] == 3
+    assert after["can_undo"] is True
+    before = _engine(client, game_id)
+    undone = client.post(f"/api/games/{game_id}/undo")
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["undone"] == 3
+    back = undone.json()["state"]
+    assert (back["moves"], back["to_move"], back["log"]) == (0, 0, [])
+    assert back["hand"] == Game(indigo.Rules.indigo(3), seed=7).hand(0)
+    assert _engine(client, game_id) == Game(indigo.Rules.indigo(3), seed=7)
+    # The same move again gives the same position: undo changed nothing else.
+    client.post(f"/api/games/{game_id}/moves", json={"seat": 0, "move": first})
+    assert _engine(client, game_id).moves == before.moves[:1]
+    # Without the token, undo is refused as an unknown game is, and the game is unchanged.
+    foreign = client.post(f"/api/games/{game_id}/undo", headers={"x-game-token": "wrong"})
+    _error(foreign, 404, "no game")
+    assert len(_engine(client, game_id).moves) == 1
+
+
+def test_undo_waits_for_a_choosing_bot(client: TestClient) -> None:
+    state = _new(client, seats=["human", "ismcts:10"], seed=3)
+    game_id = state["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"seat": 0, "move": _human_move(state)})
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    session = store.peek(game_id)
+    held = threading.Event()
+    release = threading.Event()
+
+    class Held:
+        def choose(self, game: Game) -> Move:
+            held.set()
+            assert release.wait(60)
+            return game.legal_moves[0]
+
+    session.bots[1] = Held()  # type: ignore[assignment]
+    answer: dict[str, Any] = {}
+    thread = threading.Thread(
+        target=lambda: answer.update(r=client.post(f"/api/games/{game_id}/advance"))
+    )
+    thread.start()
+    try:
+        assert held.wait(60)
+        _error(client.post(f"/api/games/{game_id}/undo"), 409, "choosing a move")
+        assert len(_engine(client, game_id).moves) == 1
+    finally:
+        release.set()
+        thread.join(60)
+    assert answer["r"].status_code == 200
+    assert client.post(f"/api/games/{game_id}/undo").json()["state"]["moves"] == 0
+
+
+def test_moves_in_words_and_the_log(client: TestClient) -> None:
+    state = _new(client, seats=["greedy", "greedy"], theme="butterfly-garden", seed=4)
+    game_id = state["id"]
+    results = client.post(f"/api/games/{game_id}/advance", json={"max": 54}).json()["results"]
+    final = client.get(f"/api/games/{game_id}").json()
+    game = _engine(client, game_id)
+    assert final["over"]
+    assert [r["text"] for r in results] == final["log"]
+    assert len(final["log"]) == len(game.moves)
+    for number, (lines, move) in enumerate(zip(final["log"], game.moves, strict=True), 1):
+        assert lines[0].startswith(f"Move {number}: P{(number - 1) % 2} places {move}")
+        assert "\x1b" not in "".join(lines)
+    told = "\n".join(line for lines in final["log"] for line in lines)
+    assert "butterfly" in told
+    assert "flowerbed" in told
+    assert "amber" not in told  # the theme's names
+    collected = sum(n for seat in game.collected for n in seat.values())
+    assert told.count("leaves through flowerbed") <= collected
+    assert final["end"].startswith("no gem is left on the board")
+    assert final["can_undo"] is False  # nobody sits at this table
+    view = client.get(f"/api/games/{game_id}/view", params={"move": 3}).json()
+    assert view["last"]["text"] == final["log"][2]
+    assert view["end"] == ""
+
+
+def test_the_bot_menu_and_loaded_names(client: TestClient) -> None:
+    menu = client.get("/api/bots").json()["menu"]
+    assert [m["spec"] for m in menu][:2] == ["random", "greedy"]
+    for choice in menu:
+        indigo.make_bot(choice["spec"], seed=1)
+        assert choice["label"]
+        assert choice["hint"]
+    game = Game(indigo.Rules.indigo(3), seed=2)
+    record = {**game.to_record(), "players_names": ["Ada", 7, "  Bo  b "]}
+    loaded = client.post("/api/games/upload", content=json.dumps(record).encode())
+    assert loaded.status_code == 201, loaded.text
+    assert [s["name"] for s in loaded.json()["seats"]] == ["Ada", "human", "Bo b"]
+    plain = _new(client, seats=["human", "ismcts"])
+    assert [s["name"] for s in plain["seats"]] == ["human", "ismcts:1000"]
+    # A server with lower limits offers only the bots it lets a seat play.
+    with keyed_client(max_simulations=1000) as small:
+        offered = [m["spec"] for m in small.get("/api/bots").json()["menu"]]
+    assert offered == ["random", "greedy", "ismcts:200", "ismcts:1000"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal, Protocol, overload, runtime_checkable
+from typing import Final, Literal, Protocol, overload, runtime_checkable
 
 from indigo._native import Game, IllegalMoveError, IndigoError, Move, Rules
 from indigo._native import make_bot as _make_native_bot
@@ -59,6 +59,10 @@ def play_game(
         game.play(move)
     return game
 
+
+SEED_LIMIT: Final = 2**63
+"""Table seeds are 0 <= seed < SEED_LIMIT, so that every seat's bot seed (seed + seat) fits in
+64 bits."""
 
 BOT_NAMES = ("random", "greedy", "ismcts:200", "ismcts:1000")
 """Bot specs offered by name in menus (the web app's seat choices); any spec works anywhere."""

@@ -9,31 +9,31 @@ are shown and a prompt reads one line:
 ``undo``      take back your last move (and the bot moves after it)
 ``board``     draw the board again; ``help``: the commands; ``quit``: stop (the record is saved)
 
-A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
+A bad line prints one ``error: ...`` line and asks again; the game is unchanged. Quitting a game
+with moves that are not saved (no ``--save``) asks first. The screen shows a person only what
+their seat may see: the other seats' hands are ``?`` unless the rules open them
+(:meth:`~indigo.Game.visible_hands`); a table of bots alone is watched by spectators, who see all.
+Placed tiles are drawn as their paths; ``codes`` shows the ``T@R`` codes instead.
 """
 
 from __future__ import annotations
 
-import argparse
-import random
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from indigo import (
-    ROUTE_CELLS,
-    TILE_PATHS,
-    Game,
-    IndigoError,
-    Move,
-    Rules,
-    make_bot,
+from indigo import TILE_PATHS, Game, IndigoError, Move, Rules, make_bot
+from indigo.bots import Bot
+from indigo.narration import explain, result_lines
+from indigo.render.terminal import (
+    EDGE_NAMES,
+    board_text,
+    legend_text,
+    seat_label,
+    status_text,
 )
-from indigo.bots import Bot, split_bot_specs
-from indigo.cli import SEED_LIMIT, CliError, _use_colour, demo_rules, explain, result_lines
-from indigo.render.terminal import EDGE_NAMES, board_text, legend_text, seat_label, status_text
+from indigo.table import HUMAN, legal_cells, parse_seats, undo_to_person
 
 __all__ = [
     "HUMAN",
@@ -41,11 +41,9 @@ __all__ = [
     "legal_cells",
     "parse_seats",
     "path_kind",
-    "play_command",
     "tile_picture",
 ]
 
-HUMAN: Final = "human"
 _PREVIEW = re.compile(r"^\s*(\d+)\s*@\s*(\d+)\s*:?\s*$")
 HELP: Final = """\
   T@R:Q,R   place tile T (from your hand) turned R x 60 degrees clockwise on cell (Q,R),
@@ -53,19 +51,9 @@ HELP: Final = """\
   T@R       preview tile T at rotation R: its paths and the cells where it may go
   undo      take back your last move (and the bot moves after it)
   board     draw the board again
+  codes     show placed tiles as their T@R codes, or again as paths
   help      this list
-  quit      stop now (the record is saved with --save)"""
-
-
-def parse_seats(text: str) -> list[str]:
-    """``"human,greedy"`` as a checked list of seat specs. Raises :class:`ValueError`."""
-    specs = [part.lower() for part in split_bot_specs(text)]
-    if not 2 <= len(specs) <= 4:
-        raise ValueError(f"--players: give 2 to 4 seats separated by commas, not {text!r}")
-    for spec in specs:
-        if spec != HUMAN:
-            make_bot(spec, seed=0)  # raises ValueError for an unknown spec
-    return specs
+  quit      stop now (the record is saved with --save; without it, you are asked first)"""
 
 
 def path_kind(a: int, b: int) -> str:
@@ -97,21 +85,6 @@ def tile_picture(tile: int, rotation: int) -> str:
     return "\n".join([*lines, f"  {joins}"])
 
 
-def legal_cells(game: Game) -> dict[int, dict[int, list[tuple[int, int]]]]:
-    """For each tile type the seat to move holds, each rotation 0..5: the cells it may go on."""
-    legal = game.legal_moves
-    out: dict[int, dict[int, list[tuple[int, int]]]] = {}
-    anywhere = ROUTE_CELLS[0]
-    for tile in sorted({m.tile for m in legal}):
-        out[tile] = {}
-        for rotation in range(6):
-            canonical = Move(tile, rotation, *anywhere).canonical().rotation
-            out[tile][rotation] = [
-                m.cell for m in legal if m.tile == tile and m.rotation == canonical
-            ]
-    return out
-
-
 class TerminalPlay:
     """One game at the terminal: reads commands from ``stdin``, writes everything to ``out``."""
 
@@ -125,6 +98,7 @@ class TerminalPlay:
         out: TextIO,
         colour: bool = False,
         save: str | None = None,
+        codes: bool = False,
     ) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
@@ -140,6 +114,11 @@ class TerminalPlay:
         self.out = out
         self.colour = colour
         self.save = save
+        self.codes = codes
+        people = [s for s in range(rules.players) if s not in self.bots]
+        self.viewer: int | None = people[0] if people else None
+        """The seat whose view the screen shows: the person who moved last (``None``: no person
+        sits at the table, so whoever watches may see everything)."""
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -149,8 +128,8 @@ class TerminalPlay:
     def show(self) -> None:
         self.say(
             "",
-            board_text(self.game, colour=self.colour),
-            status_text(self.game, colour=self.colour),
+            board_text(self.game, colour=self.colour, codes=self.codes),
+            status_text(self.game, colour=self.colour, viewer=self.viewer),
         )
 
     def run(self) -> int:
@@ -159,7 +138,7 @@ class TerminalPlay:
         names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
         self.say(
             f"{game.rules.theme}: {names}; hand size {game.rules.hand_size}, seed {self.seed}",
-            legend_text(game.rules, colour=self.colour),
+            legend_text(game.rules, colour=self.colour, codes=self.codes),
             "Type help for the commands.",
         )
         shown = False
@@ -171,17 +150,39 @@ class TerminalPlay:
                 self.say(*explain(self.game, result, colour=self.colour))
                 shown = False
                 continue
+            self.viewer = seat
             if not shown:
                 self.show()
                 shown = True
             line = self._read(seat)
-            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+            if line is None or (
+                line.strip().lower() in ("quit", "exit", "q") and self._confirm_quit()
+            ):
                 self.say(f"Stopped after {len(self.game.moves)} moves.")
                 return self._finish()
+            if line.strip().lower() in ("quit", "exit", "q"):
+                continue
             shown = self.command(seat, line.strip())
         self.show()
         self.say("", *result_lines(self.game, colour=self.colour))
         return self._finish()
+
+    def _confirm_quit(self) -> bool:
+        """Whether to quit: at once when nothing would be lost, else when the person says so."""
+        played = len(self.game.moves)
+        if self.save is not None or not played:
+            return True
+        self.out.write(f"Quit and lose the {played} moves played (no --save)? [y/N] ")
+        self.out.flush()
+        answer = self.stdin.readline()
+        if not _is_tty(self.stdin):
+            self.say(answer.rstrip("\n"))
+        if not answer:  # end of input: nothing more can be played
+            return True
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        self.say("Not quitting: play on.")
+        return False
 
     def _read(self, seat: int) -> str | None:
         hand = ",".join(map(str, self.game.hand(seat)))
@@ -206,6 +207,9 @@ class TerminalPlay:
             return True
         if word == "board":
             return False
+        if word == "codes":
+            self.codes = not self.codes
+            return False
         if word == "undo":
             return self._undo()
         preview = _PREVIEW.match(line)
@@ -227,15 +231,13 @@ class TerminalPlay:
 
     def _undo(self) -> bool:
         """Undo back to before the last move a person made; an error line if there is none."""
-        trial = self.game.clone()
-        while trial.moves:
-            trial.undo()
-            if trial.to_move is not None and trial.to_move not in self.bots:
-                self.game = trial
-                self.say(f"Undone: back to move {len(trial.moves)}.")
-                return False
-        self.say("error: no move of yours to undo")
-        return True
+        earlier = undo_to_person(self.game, self.bots)
+        if earlier is None:
+            self.say("error: no move of yours to undo")
+            return True
+        self.game = earlier
+        self.say(f"Undone: back to move {len(earlier.moves)}.")
+        return False
 
     def _preview(self, seat: int, tile: int, rotation: int) -> None:
         if not (0 <= tile < len(TILE_PATHS) and 0 <= rotation < 6):
@@ -251,11 +253,9 @@ class TerminalPlay:
         self.say(f"  may go on {len(cells[rotation])} cells: {where}")
 
     def _finish(self) -> int:
+        """Save the record if asked (an :class:`OSError` if it cannot be written)."""
         if self.save is not None:
-            try:
-                Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise CliError(f"{self.save}: {exc.strerror or exc}") from None
+            Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
             self.say(f"Record saved to {self.save}.")
         return 0
 
@@ -265,23 +265,3 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
-    """``indigo play`` with parsed arguments."""
-    try:
-        seats = parse_seats(args.players)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
-    rules = demo_rules(len(seats), args.theme, args.hand_size)
-    session = TerminalPlay(
-        rules,
-        seats,
-        seed=seed,
-        stdin=stdin or sys.stdin,
-        out=sys.stdout,
-        colour=_use_colour(args.no_colour),
-        save=args.save,
-    )
-    return session.run()

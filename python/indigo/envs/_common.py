@@ -79,7 +79,7 @@ def render(game: Game, mode: str | None) -> Any:
             return None
         return text
     if mode == "rgb_array":
-        from indigo.render.files import svg_to_png
+        from indigo.render.png import svg_to_png
         from indigo.render.svg import game_svg
 
         image = require("PIL.Image", "gymnasium")

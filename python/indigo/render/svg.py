@@ -50,6 +50,7 @@ __all__ = [
     "edge_point",
     "game_at",
     "game_svg",
+    "gem_markup",
     "gem_path_d",
     "gem_point",
     "route_d",
@@ -92,7 +93,7 @@ THEMES: Final[dict[str, dict[str, str]]] = {
         "tile_line": "#5d8f3e",
         "route": "#f4ead2",
         "route_under": "#7fb35a",
-        "treasure": "#5fa7c9",
+        "treasure": "#d8c8a4",
         "ink": "#24361a",
         "highlight": "#e0245e",
     },
@@ -246,13 +247,46 @@ def tile_markup(
     return "".join(parts)
 
 
+def _butterfly(colour: str) -> str:
+    """Four wings and a body in a gem's circle, centred on the origin (Butterfly Garden)."""
+    wings = "".join(
+        f'<ellipse cx="{side * cx}" cy="{cy}" rx="{rx}" ry="{ry}" '
+        f'transform="rotate({side * turn} {side * cx} {cy})"/>'
+        for side in (-1, 1)
+        for cx, cy, rx, ry, turn in ((3.6, -2.4, 4.4, 3.2, 35), (2.9, 2.8, 3.1, 2.3, -30))
+    )
+    return (
+        f'<g fill="{colour}" stroke="#1d1d1d" stroke-width="0.8">{wings}</g>'
+        '<ellipse rx="1.1" ry="4.6" fill="#1d1d1d"/>'
+        '<path d="M-0.5,-4.2 L-2.2,-7.2 M0.5,-4.2 L2.2,-7.2" stroke="#1d1d1d" '
+        'stroke-width="0.7" fill="none"/>'
+    )
+
+
+def gem_markup(rules: Rules, gem: GemName) -> str:
+    """A gem as drawn on the board, centred on the origin: a stone, or in Butterfly Garden a
+    butterfly (for the web page to animate)."""
+    colour = rules.gem_colour(gem)
+    if rules.theme == "butterfly-garden":
+        return f'<g class="butterfly">{_butterfly(colour)}</g>'
+    return f'<circle r="{_GEM_RADIUS}" fill="{colour}" stroke="#111" stroke-width="1.2"/>'
+
+
 def _gem(rules: Rules, gem: GemName, x: float, y: float, kind: str, **data: object) -> str:
+    """A gem: ``circle.gem`` (for a butterfly, a clear circle over a ``g.wings`` with the same
+    ``data-*``)."""
     attrs = _attrs(class_=f"gem {kind}", data_gem=gem, **data)
     title = escape(rules.gem_name(gem))
+    colour = rules.gem_colour(gem)
+    wings = ""
+    look = 'stroke="#111" stroke-width="1.2"'
+    if rules.theme == "butterfly-garden":
+        where = _attrs(class_="wings", transform=f"translate({_fmt(x)} {_fmt(y)})", **data)
+        wings = f"<g {where}>{_butterfly(colour)}</g>"
+        look = 'fill-opacity="0" stroke="none"'
     return (
-        f'<circle {attrs} cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_GEM_RADIUS}" '
-        f'fill="{rules.gem_colour(gem)}" stroke="#111" stroke-width="1.2">'
-        f"<title>{title}</title></circle>"
+        f'{wings}<circle {attrs} cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_GEM_RADIUS}" '
+        f'fill="{colour}" {look}><title>{title}</title></circle>'
     )
 
 
@@ -387,18 +421,20 @@ def game_svg(
     trails: bool = True,
     scores: bool = True,
     title: str | None = None,
+    side_margin: float = _SIDE_MARGIN,
 ) -> str:
     """The position of ``game`` as a standalone SVG document.
 
     ``move`` draws the position after that many moves (default: the current one). The cell of
     the last move is outlined and, with ``trails``, each gem it moved leaves a dashed trail.
     ``scores`` adds a panel with each seat's points and gems, the seat to move and the winners.
+    ``side_margin`` is the room left and right of the board for the labels of gates 1 and 4.
     """
     if move is not None:
         game = game_at(game, move)
     rules = game.rules
     colours = THEMES[rules.theme]
-    half_w = 1.5 * SIZE * 4 + SIZE + _SIDE_MARGIN  # corners at q = -4 and 4
+    half_w = 1.5 * SIZE * 4 + SIZE + side_margin  # corners at q = -4 and 4
     half_h = 4 * math.sqrt(3) * SIZE + _APOTHEM + _MARGIN
     panel = (rules.players + 1) * _SCORE_ROW + 8 if scores else 0
     width, height = 2 * half_w, 2 * half_h + panel

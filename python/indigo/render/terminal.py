@@ -19,6 +19,10 @@ of each drawn hex::
                            owners' seat colours (edge k in the first owner's, edge k+1 in the
                            second's)
 
+With ``codes=False`` a placed tile is drawn instead as its three paths in braille dots
+(:func:`tile_braille`, the curves of the SVG picture), and the last move's cell has a ``*`` in
+the middle of its top wall.
+
 Uppercase ``A``, ``E`` and ``S`` appear in :func:`board_text` only as resting gems, so they can be
 counted. Colour uses the theme's ``#rrggbb`` values (:meth:`~indigo.Rules.gem_colour`,
 :meth:`~indigo.Rules.seat_colour`).
@@ -26,9 +30,25 @@ counted. Colour uses the theme's ``#rrggbb`` values (:meth:`~indigo.Rules.gem_co
 
 from __future__ import annotations
 
+import functools
+import math
+import os
+import sys
+from collections.abc import Sequence
 from typing import Final
 
-from indigo import CENTRE, CORNERS, GATE_CELLS, GEM_POINTS, ROUTE_CELLS, Game, GemName, Rules
+from indigo import (
+    CENTRE,
+    CORNERS,
+    GATE_CELLS,
+    GEM_POINTS,
+    ROUTE_CELLS,
+    TILE_PATHS,
+    Game,
+    GemName,
+    Move,
+    Rules,
+)
 
 __all__ = [
     "EDGE_NAMES",
@@ -41,6 +61,8 @@ __all__ = [
     "paint",
     "seat_label",
     "status_text",
+    "tile_braille",
+    "use_colour",
 ]
 
 GEMS: Final[tuple[GemName, ...]] = ("amber", "emerald", "sapphire")
@@ -75,12 +97,35 @@ _MID_ROW: Final = 2
 _MID_LEFT: Final = 1
 _MID_WIDTH: Final = 7
 
+# Braille drawing of a tile's paths: each character holds 2 x 4 dots; the dots of a cell cover
+# its interior rows 1..3 (4 dot rows each) and columns 0..8 (2 dot columns each).
+_BRAILLE: Final = 0x2800
+_BRAILLE_BITS: Final = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+"""The bit of each dot of a braille character, by dot row 0..3 and dot column 0..1."""
+_INSIDE: Final[dict[int, range]] = {1: range(2, 7), 2: range(1, 8), 3: range(1, 8)}
+"""The interior columns of each interior row of a cell (the rest are walls)."""
+_SAMPLES: Final = 48
+"""Points drawn along each path."""
+_LAST_MARK: Final = (0, 4, "*")
+"""The mark on the top wall of the last move's cell when tiles are drawn as paths."""
+
 _DIM: Final = "2"
 _BOLD: Final = "1"
 _WALL: Final = "38;5;244"
 _HIGHLIGHT: Final = "1;7"
 
 Canvas = dict[tuple[int, int], tuple[str, str]]
+
+
+def use_colour(no_colour: bool) -> bool:
+    """Whether to write colour: not when asked not to (``--no-colour``, ``NO_COLOR``), nor
+    when standard output is not a terminal."""
+    if no_colour or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def fg(hex_colour: str) -> str:
@@ -160,11 +205,19 @@ def _gate_labels(rules: Rules) -> list[tuple[int, int, str, list[tuple[str, str]
     return out
 
 
-def board_text(game: Game, *, colour: bool = True, highlight: tuple[int, int] | None = None) -> str:
+def board_text(
+    game: Game,
+    *,
+    colour: bool = True,
+    highlight: tuple[int, int] | None = None,
+    codes: bool = True,
+) -> str:
     """The board as text, one row per line (no trailing newline).
 
-    ``highlight`` marks one cell; by default (``None``) the cell of the last move, if any.
-    With ``colour`` false the text has no escape sequences.
+    Placed tiles are shown as their codes ``T@R``, or with ``codes`` false drawn as their three
+    paths in braille (:func:`tile_braille`). ``highlight`` marks one cell (``[T@R]``, or a ``*``
+    on its top wall); by default (``None``) the cell of the last move, if any. With ``colour``
+    false the text has no escape sequences.
     """
     rules = game.rules
     if highlight is None and game.moves:
@@ -192,6 +245,14 @@ def board_text(game: Game, *, colour: bool = True, highlight: tuple[int, int] | 
         placed = game.tile_at(q, r)
         if placed is None:
             _put_middle(canvas, q, r, f"{q},{r}", _DIM)
+        elif not codes:
+            row, col = _origin(q, r)
+            mark = _HIGHLIGHT if (q, r) == highlight else _BOLD
+            for (dr, dc), ch in tile_braille(*placed).items():
+                canvas[(row + dr, col + dc)] = (ch, mark)
+            if (q, r) == highlight:
+                dr, dc, ch = _LAST_MARK
+                canvas[(row + dr, col + dc)] = (ch, _HIGHLIGHT)
         elif (q, r) == highlight:
             _put_middle(canvas, q, r, f"[{placed[0]}@{placed[1]}]", _HIGHLIGHT)
         else:
@@ -229,6 +290,53 @@ def board_text(game: Game, *, colour: bool = True, highlight: tuple[int, int] | 
     return _render(canvas, colour)
 
 
+def _unit(angle_deg: float) -> tuple[float, float]:
+    return math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+
+
+def _path_points(a: int, b: int) -> list[tuple[float, float]]:
+    """Points along the path joining edges ``a`` and ``b`` of a cell of circumradius 1 centred
+    on the origin (y down): a straight line, or an arc as the SVG picture draws it."""
+    apothem = math.sqrt(3) / 2
+    ax, ay = (apothem * c for c in _unit(-90 + 60 * a))
+    bx, by = (apothem * c for c in _unit(-90 + 60 * b))
+    sep = (b - a) % 6
+    steps = [i / (_SAMPLES - 1) for i in range(_SAMPLES)]
+    if sep == 3:
+        return [(ax + t * (bx - ax), ay + t * (by - ay)) for t in steps]
+    if sep in (1, 5):  # sharp: around the corner the two edges share
+        radius = 0.5
+        cx, cy = _unit(-60 + 60 * (a if sep == 1 else b))
+    else:  # wide: around the centre of the cell beyond the edge between them
+        radius = 1.5
+        middle = (a + 1) % 6 if sep == 2 else (b + 1) % 6
+        cx, cy = (2 * apothem * c for c in _unit(-90 + 60 * middle))
+    start = math.atan2(ay - cy, ax - cx)
+    turn = (math.atan2(by - cy, bx - cx) - start + math.pi) % (2 * math.pi) - math.pi
+    return [
+        (cx + radius * math.cos(start + t * turn), cy + radius * math.sin(start + t * turn))
+        for t in steps
+    ]
+
+
+@functools.cache
+def tile_braille(tile: int, rotation: int) -> dict[tuple[int, int], str]:
+    """Tile ``tile`` at ``rotation`` drawn in braille: ``(row, column) -> character``, relative
+    to a drawn cell's top-left, within the cell's interior. Equivalent rotations are drawn
+    alike (the smallest is drawn)."""
+    rotation = Move(tile, rotation, *ROUTE_CELLS[0]).canonical().rotation
+    apothem = math.sqrt(3) / 2
+    bits: dict[tuple[int, int], int] = {}
+    for a, b in TILE_PATHS[tile]:
+        for x, y in _path_points((a + rotation) % 6, (b + rotation) % 6):
+            dot_x = int((x + 1) / 2 * 16 + 1)
+            dot_y = min(11, int((y + apothem) / (2 * apothem) * 12))
+            row, col = 1 + dot_y // 4, dot_x // 2
+            if col in _INSIDE[row]:
+                bits[(row, col)] = bits.get((row, col), 0) | _BRAILLE_BITS[dot_y % 4][dot_x % 2]
+    return {place: chr(_BRAILLE + value) for place, value in bits.items()}
+
+
 def _render(canvas: Canvas, colour: bool) -> str:
     rows = [r for r, _ in canvas]
     cols = [c for _, c in canvas]
@@ -251,8 +359,9 @@ def _render(canvas: Canvas, colour: bool) -> str:
     return "\n".join(lines)
 
 
-def legend_text(rules: Rules, *, colour: bool = True) -> str:
-    """What the glyphs of :func:`board_text` mean, with this theme's gem names and colours."""
+def legend_text(rules: Rules, *, colour: bool = True, codes: bool = True) -> str:
+    """What the glyphs of :func:`board_text` mean (with ``codes`` as given to it), with this
+    theme's gem names and colours."""
     gems = ", ".join(
         f"{paint(GEM_GLYPHS[g], f'1;{fg(rules.gem_colour(g))}', colour)} "
         f"{rules.gem_name(g)} {GEM_POINTS[g]}"
@@ -265,7 +374,9 @@ def legend_text(rules: Rules, *, colour: bool = True) -> str:
         [
             f"  gems: {gems} (points)",
             "    each drawn in its cell beside the edge it rests on; lowercase: in the centre",
-            "  T@R: route tile of type T turned R x 60 degrees clockwise; [T@R]: last move",
+            "  T@R: route tile of type T turned R x 60 degrees clockwise; [T@R]: last move"
+            if codes
+            else "  a placed tile shows its three paths; * on its top wall: the last move",
             f"    {shapes[0]:<38}{shapes[1]}",
             f"    {shapes[2]:<38}{shapes[4]}",
             f"    {shapes[3]}",
@@ -276,9 +387,16 @@ def legend_text(rules: Rules, *, colour: bool = True) -> str:
     )
 
 
-def status_text(game: Game, *, colour: bool = True) -> str:
-    """One line per seat (points, gems collected, hand) and a line for the pile and the centre."""
+def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:
+    """One line per seat (points, gems collected, hand) and a line for the pile and the centre.
+
+    The hands are those seat ``viewer`` may see (:meth:`~indigo.Game.visible_hands`: a hidden
+    tile is ``?``); ``None`` shows every hand, for spectators of a game between bots.
+    """
     rules = game.rules
+    hands: Sequence[Sequence[int | None]] = (
+        game.hands if viewer is None else game.visible_hands(viewer)
+    )
     lines: list[str] = []
     width = max(len(str(s)) for s in game.scores)
     for seat in range(rules.players):
@@ -286,7 +404,7 @@ def status_text(game: Game, *, colour: bool = True) -> str:
             paint(f"{GEM_GLYPHS[g]}:{game.collected[seat][g]}", fg(rules.gem_colour(g)), colour)
             for g in GEMS
         )
-        hand = ",".join(str(t) for t in game.hands[seat]) or "-"
+        hand = ",".join("?" if t is None else str(t) for t in hands[seat]) or "-"
         line = (
             f"  {seat_label(rules, seat, colour=colour)}  score {game.scores[seat]:>{width}}"
             f"  collected {gems}  hand {hand}"

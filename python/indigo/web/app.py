@@ -59,12 +59,12 @@ from indigo import (
     make_bot,
 )
 from indigo._native import normalize_bot_spec
-from indigo.bots import BOT_NAMES, Bot
-from indigo.cli import SEED_LIMIT, demo_rules
-from indigo.play import HUMAN, legal_cells
+from indigo.bots import BOT_NAMES, SEED_LIMIT, Bot
+from indigo.narration import end_reason, explain, move_log
 from indigo.records import JsonInputError, decode_json_object, parse_record
-from indigo.render.svg import game_at, game_svg, gem_path_d, tile_markup
+from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
+from indigo.table import BOT_MENU, HUMAN, demo_rules, legal_cells, undo_to_person
 from indigo.web.limits import ServerLimits
 
 __all__ = [
@@ -85,6 +85,10 @@ MAX_SPEC: Final = 64
 """Longest seat spec accepted."""
 TOKEN_HEADER: Final = "x-game-token"
 """The request header that carries a game's token (several, comma-separated, to list games)."""
+BOARD_MARGIN: Final = 60.0
+"""Room beside the page's board for the side gates' labels (the picture's default is wider)."""
+MAX_NAME: Final = 40
+"""Longest seat name kept from a loaded record's ``players_names``."""
 MAX_LISTED_TOKENS: Final = 256
 """Most tokens one ``GET /api/games`` may present."""
 SEARCH_BACKLOG: Final = 4
@@ -126,6 +130,8 @@ class Session:
     seats: list[str]
     bots: dict[int, Bot]
     used: float
+    names: list[str]
+    """Each seat's name shown: its spec, or the name a loaded record gives it."""
     turn: anyio.Lock = field(default_factory=anyio.Lock)
     """Held by ``/advance`` while its bots choose: one advance at a time per game."""
     gone: bool = False
@@ -150,8 +156,17 @@ class GameStore:
         session.gone = True
         self._games.pop(session.id, None)
 
-    def add(self, game: Game, seats: list[str], seed: int, client: str) -> tuple[Session, str]:
-        """Hold ``game`` for ``client``; the session and its secret token. 503/429 when full."""
+    def add(
+        self,
+        game: Game,
+        seats: list[str],
+        seed: int,
+        client: str,
+        names: list[str] | None = None,
+    ) -> tuple[Session, str]:
+        """Hold ``game`` for ``client``; the session and its secret token. 503/429 when full.
+
+        ``names`` are the seats' names to show (default: their specs)."""
         limits = self.limits
         try:
             bots = {
@@ -174,7 +189,8 @@ class GameStore:
             while game_id in self._games:
                 game_id = secrets.token_hex(6)
             token = secrets.token_urlsafe(32)
-            session = Session(game_id, _digest(token), client, game, seats, bots, now)
+            shown = list(seats) if names is None else names
+            session = Session(game_id, _digest(token), client, game, seats, bots, now, shown)
             self._games[game_id] = session
             return session, token
 
@@ -406,14 +422,17 @@ def _path_json(rules: Rules, path: GemPath) -> dict[str, Any]:
     }
 
 
-def result_json(rules: Rules, result: MoveResult) -> dict[str, Any]:
-    """A move's effects, with an SVG path ``d`` for each gem to animate along."""
+def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
+    """The effects of ``game``'s last move, with an SVG path ``d`` for each gem to animate
+    along, and ``text``: the move in words (:func:`indigo.narration.explain`)."""
+    rules = game.rules
     return {
         "move": str(result.move),
         "seat": result.seat,
         "points": result.points,
         "game_over": result.game_over,
         "paths": [_path_json(rules, p) for p in result.paths],
+        "text": explain(game, result, colour=False),
     }
 
 
@@ -426,11 +445,20 @@ def view_json(session: Session, game: Game) -> dict[str, Any]:
         "players": rules.players,
         "hand_size": rules.hand_size,
         "gate_name": rules.gate_name,
-        "gems": {g: {"name": rules.gem_name(g), "colour": rules.gem_colour(g)} for g in GEMS},
+        "gates": rules.three_player_gates,
+        "gems": {
+            g: {
+                "name": rules.gem_name(g),
+                "colour": rules.gem_colour(g),
+                "svg": gem_markup(rules, g),
+            }
+            for g in GEMS
+        },
         "seats": [
             {
                 "seat": seat,
                 "player": session.seats[seat],
+                "name": session.names[seat],
                 "colour": rules.seat_colour(seat),
                 "score": game.scores[seat],
                 "collected": game.collected[seat],
@@ -443,11 +471,12 @@ def view_json(session: Session, game: Game) -> dict[str, Any]:
         "to_move": game.to_move,
         "over": game.over,
         "winners": game.winners,
+        "end": end_reason(game),
         "pile_left": game.pile_left,
         "centre": game.centre,
         "removed": game.removed,
-        "last": None if game.last_result is None else result_json(rules, game.last_result),
-        "svg": game_svg(game),
+        "last": None if game.last_result is None else result_json(game, game.last_result),
+        "svg": game_svg(game, scores=False, side_margin=BOARD_MARGIN),
     }
 
 
@@ -458,6 +487,8 @@ def state_json(session: Session) -> dict[str, Any]:
     seat = game.to_move
     human = seat is not None and session.seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else session.seats[seat]
+    out["log"] = move_log(game)
+    out["can_undo"] = undo_to_person(game, session.bots) is not None
     out["hand"] = game.hand(seat) if human and seat is not None else None
     out["legal"] = legal_cells(game) if human else None
     out["tiles"] = (
@@ -497,7 +528,18 @@ async def index(request: Request) -> Response:
 
 
 async def list_bots(request: Request) -> Response:
-    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES)})
+    limits = _store(request).limits
+    menu = [dataclasses.asdict(c) for c in BOT_MENU if _within(c.spec, limits)]
+    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu})
+
+
+def _within(spec: str, limits: ServerLimits) -> bool:
+    """Whether this server lets a seat play ``spec`` (the menu offers only those)."""
+    try:
+        _check_bot(0, spec, limits)
+    except ApiError:
+        return False
+    return True
 
 
 async def list_games(request: Request) -> Response:
@@ -539,9 +581,23 @@ def _game_of(record: dict[str, Any]) -> Game:
         raise ApiError(400, f"record: {exc}") from None
 
 
-def _hold_loaded(request: Request, game: Game, seats: list[str]) -> Response:
+def _names(record: dict[str, Any], seats: list[str]) -> list[str]:
+    """The record's ``players_names`` where they are short strings, else the seats' specs."""
+    given = record.get("players_names")
+    if not isinstance(given, list) or len(given) != len(seats):
+        return list(seats)
+    return [
+        " ".join(name.split())[:MAX_NAME] if isinstance(name, str) and name.strip() else spec
+        for name, spec in zip(given, seats, strict=True)
+    ]
+
+
+def _hold_loaded(
+    request: Request, game: Game, seats: list[str], record: dict[str, Any]
+) -> Response:
     seed = game.seed if game.seed is not None and game.seed < SEED_LIMIT else 0
-    return _created(*_store(request).add(game, seats, seed, _client(request)))
+    names = _names(record, seats)
+    return _created(*_store(request).add(game, seats, seed, _client(request), names))
 
 
 async def load_game(request: Request) -> Response:
@@ -550,7 +606,8 @@ async def load_game(request: Request) -> Response:
     if not isinstance(record, dict):
         raise ApiError(400, "record: must be an indigo-record/1 JSON object")
     game = _game_of(record)
-    return _hold_loaded(request, game, _seats(body, _store(request).limits, game.rules.players))
+    seats = _seats(body, _store(request).limits, game.rules.players)
+    return _hold_loaded(request, game, seats, record)
 
 
 async def upload_record(request: Request) -> Response:
@@ -560,7 +617,7 @@ async def upload_record(request: Request) -> Response:
     except RecordError as exc:
         raise ApiError(400, f"record: {exc}") from None
     game = _game_of(record)
-    return _hold_loaded(request, game, [HUMAN] * game.rules.players)
+    return _hold_loaded(request, game, [HUMAN] * game.rules.players, record)
 
 
 async def get_game(request: Request) -> Response:
@@ -618,9 +675,7 @@ async def play_move(request: Request) -> Response:
         raise ApiError(422, str(exc)) from None
     except IndigoError as exc:  # text that is not a move
         raise ApiError(400, f"move: {exc}") from None
-    return JSONResponse(
-        {"results": [result_json(game.rules, result)], "state": state_json(session)}
-    )
+    return JSONResponse({"results": [result_json(game, result)], "state": state_json(session)})
 
 
 def _check_turn(session: Session, seat: int) -> None:
@@ -661,11 +716,26 @@ async def advance(request: Request) -> Response:
             move = await _choose(request, session, seat)
             if session.gone:  # deleted or expired meanwhile
                 raise _no_game(session.id)
-            results.append(result_json(game.rules, game.play(move)))
+            results.append(result_json(game, game.play(move)))
         if not results:
             who = "the game is over" if game.over else f"seat {game.to_move} is a person"
             raise ApiError(409, f"no bot to move: {who}")
         return JSONResponse({"results": results, "state": state_json(session)})
+
+
+async def undo(request: Request) -> Response:
+    """Take back the last move a person made and the bot moves after it (not while a bot of
+    the game is choosing: 409)."""
+    session = _session(request)
+    await read_json(request, empty_ok=True)
+    if session.turn.locked():
+        raise ApiError(409, "a bot of this game is choosing a move: undo once it has moved")
+    earlier = undo_to_person(session.game, session.bots)
+    if earlier is None:
+        raise ApiError(409, "no move of a person to undo")
+    undone = len(session.game.moves) - len(earlier.moves)
+    session.game = earlier
+    return JSONResponse({"undone": undone, "state": state_json(session)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -702,6 +772,7 @@ def create_app(limits: ServerLimits | None = None, **overrides: Any) -> Starlett
         Route(game_route + "/record", get_record, methods=["GET"]),
         Route(game_route + "/moves", play_move, methods=["POST"]),
         Route(game_route + "/advance", advance, methods=["POST"]),
+        Route(game_route + "/undo", undo, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {

@@ -282,7 +282,8 @@ impl Theme {
     /// The colour marking seat `seat`'s gates, as `#rrggbb`.
     pub const fn seat_colour(self, seat: u8) -> &'static str {
         const INDIGO: [&str; 4] = ["#d6402b", "#f0f0f0", "#1f1f1f", "#c98a2c"];
-        const GARDEN: [&str; 4] = ["#e8731c", "#5aa832", "#d94f8a", "#3c6fd1"];
+        // Garden seats avoid the greens of the board and the butterflies' blue, pink and purple.
+        const GARDEN: [&str; 4] = ["#e8731c", "#2d2a32", "#f5c518", "#fbfbf5"];
         match self {
             Theme::Indigo => INDIGO[seat as usize % 4],
             Theme::ButterflyGarden => GARDEN[seat as usize % 4],

@@ -1,28 +1,37 @@
 // The Indigo page: every rule and all state live on the server (docs/web.md); this script
-// draws what the server sends, sends the clicks, and animates gems along the paths it gets.
-// body[data-state] tells what the page is doing: setup, busy, your-turn, viewing or over.
+// draws what the server sends, sends the clicks and taps, and animates gems along the paths
+// it gets. body[data-state] tells what the page is doing: setup, busy, your-turn, viewing or
+// over; body[data-theme] the game's theme. A game lives at #/game/ID; its token is kept in
+// this browser's localStorage, so a reload or another tab resumes it.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const HUMAN = "human";
+const TOKEN_HEADER = "x-game-token";
 
 let state = null; // the live state of the current game, as the server sent it
 let tile = null; // the tile type selected in the hand
+let picked = 0; // its place in the hand (a hand may hold two tiles of one type)
 let rotation = 0;
 let viewing = null; // the move number shown while stepping through, or null when live
 let occupied = new Set(); // "q,r" of each placed tile in the board on screen
-const TOKEN_HEADER = "x-game-token";
+let chosen = null; // the cell a touch chose: a second tap on it places the tile
+let lastPointer = "mouse"; // how the last press on the board was made
+let menu = []; // the bots offered: [{spec, label, hint}]
 
-// Each game's secret token, kept for this tab: the server answers only those who present it.
+// Each game's secret token, kept in this browser: the server answers only those who present it.
 const tokenKey = (gameId) => `indigo-token:${gameId}`;
 const tokenOf = (url) => {
   const game = /^\/api\/games\/([^/?]+)/.exec(url);
-  return game ? sessionStorage.getItem(tokenKey(game[1])) : null;
+  return game ? localStorage.getItem(tokenKey(game[1])) : null;
 };
 
 function setMode(mode) {
   document.body.dataset.state = mode;
+  const undo = $("#undo");
+  undo.disabled = !(state && state.can_undo && viewing === null &&
+    (mode === "your-turn" || mode === "over"));
 }
 
 function say(text, error = false) {
@@ -42,66 +51,111 @@ async function request(method, url, body) {
   const response = await fetch(url, options);
   if (response.ok) return response;
   const data = await response.json().catch(() => ({ error: response.statusText }));
-  throw new Error(data.error || response.statusText);
+  const error = new Error(data.error || response.statusText);
+  error.status = response.status;
+  throw error;
 }
 
 async function api(method, url, body) {
   const data = await (await request(method, url, body)).json();
-  if (data.token) sessionStorage.setItem(tokenKey(data.id), data.token);
+  if (data.token) localStorage.setItem(tokenKey(data.id), data.token);
   return data;
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const key = (q, r) => `${q},${r}`;
 const seatName = (seat) => `P${seat}`;
+const people = (view) => view.seats.filter((s) => s.player === HUMAN).map((s) => s.seat);
+
+function escapeHtml(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  return span.innerHTML;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Setting up a game
 
-async function fillPlayerKinds() {
-  const kinds = await api("GET", "/api/bots");
-  const list = $("#player-kinds");
-  for (const name of [kinds.human, ...kinds.bots]) {
-    const option = document.createElement("option");
-    option.value = name;
-    list.append(option);
-  }
+async function fillMenu() {
+  menu = (await api("GET", "/api/bots")).menu;
+  seatInputs();
 }
 
 function seatInputs() {
   const box = $("#seat-list");
   const count = Number($("#players").value);
-  const old = [...box.querySelectorAll("input")].map((input) => input.value);
+  const old = [...box.querySelectorAll("select")].map((select) => select.value);
   box.replaceChildren();
   for (let seat = 0; seat < count; seat++) {
+    const row = document.createElement("div");
+    row.className = "seat";
     const label = document.createElement("label");
+    label.htmlFor = `seat-${seat}`;
     label.textContent = `Seat ${seat}`;
-    const input = document.createElement("input");
-    input.id = `seat-${seat}`;
-    input.setAttribute("list", "player-kinds");
-    input.value = old[seat] ?? (seat === 0 ? HUMAN : "greedy");
-    label.append(input);
-    box.append(label);
+    const select = document.createElement("select");
+    select.id = `seat-${seat}`;
+    const choices = [{ spec: HUMAN, label: "Person", hint: "you, or a friend at this screen" },
+      ...menu];
+    for (const choice of choices) {
+      const option = document.createElement("option");
+      option.value = choice.spec;
+      option.textContent = choice.label;
+      option.title = choice.hint;
+      select.append(option);
+    }
+    select.value = old[seat] ?? (seat === 0 ? HUMAN : "greedy");
+    if (!select.value) select.value = "greedy";
+    const hint = document.createElement("small");
+    hint.className = "hint";
+    const showHint = () => {
+      hint.textContent = choices.find((c) => c.spec === select.value)?.hint ?? "";
+    };
+    select.addEventListener("change", showHint);
+    showHint();
+    row.append(label, select, hint);
+    box.append(row);
   }
+  $("#gates-row").hidden = count !== 3;
+}
+
+function formBody() {
+  const body = {
+    seats: [...document.querySelectorAll("#seat-list select")].map((select) => select.value),
+    theme: $("#theme").value,
+  };
+  if ($("#hand-size").value) body.hand_size = Number($("#hand-size").value);
+  if (body.seats.length === 3) body.gates = $("#gates").value;
+  return body;
 }
 
 async function startGame(event) {
   event.preventDefault();
-  const body = {
-    seats: [...document.querySelectorAll("#seat-list input")].map((input) => input.value.trim()),
-    theme: $("#theme").value,
-  };
-  if ($("#hand-size").value) body.hand_size = Number($("#hand-size").value);
+  const body = formBody();
   const seed = $("#seed").value.trim();
   if (seed) {
     if (!/^\d+$/.test(seed)) return say("The seed must be a whole number (or empty).", true);
     body.seed = Number(seed);
   }
+  await begin(body);
+}
+
+async function begin(body) {
   await run(async () => {
     show(await api("POST", "/api/games", body));
-    say(`New game ${state.id}.`);
+    say(humanToMove() ? "Your move: choose a tile, then one of the outlined cells." : "");
     await runBots();
   });
+}
+
+function playAgain() {
+  if (!state) return;
+  const body = {
+    seats: state.seats.map((s) => s.player),
+    theme: state.theme,
+    hand_size: state.hand_size,
+  };
+  if (state.players === 3) body.gates = state.gates;
+  begin(body);
 }
 
 async function loadGame(event) {
@@ -130,21 +184,85 @@ async function download(event) {
   }
 }
 
+// The page's colours and title follow the theme.
+function theme(name) {
+  document.body.dataset.theme = name;
+  const garden = name === "butterfly-garden";
+  $("#title").textContent = garden ? "Butterfly Garden" : "Indigo";
+  $("#subtitle").textContent = garden ? "(Indigo)" : "& Butterfly Garden";
+  document.title = garden ? "Butterfly Garden" : "Indigo";
+  for (const word of document.querySelectorAll(".gate-word")) {
+    word.textContent = garden ? "flowerbeds" : "gateways";
+  }
+}
+
+function newGame() {
+  if (location.hash) history.pushState(null, "", location.pathname);
+  state = null;
+  viewing = null;
+  $("#board").replaceChildren();
+  setMode("setup");
+  theme($("#theme").value);
+  say("");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resuming: the game's address is #/game/ID
+
+function gameInAddress() {
+  const match = /^#\/game\/([0-9a-f]+)$/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
+async function route() {
+  const gameId = gameInAddress();
+  if (gameId === null) {
+    if (state) newGame();
+    return;
+  }
+  if (state && state.id === gameId) return;
+  if (!localStorage.getItem(tokenKey(gameId))) {
+    newGame();
+    say(`Game ${gameId} belongs to another browser: only the browser that started it holds ` +
+      "its key. Start a new game here.", true);
+    return;
+  }
+  setMode("busy");
+  try {
+    show(await api("GET", `/api/games/${gameId}`));
+  } catch (error) {
+    newGame();
+    if (error.status === 404) localStorage.removeItem(tokenKey(gameId));
+    say(`Game ${gameId} is no longer on the server (an idle game is removed after an hour).`,
+      true);
+    return;
+  }
+  say(`Game ${gameId} resumed at move ${state.moves}.`);
+  await run(runBots);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Showing a position
 
 function show(newState) {
   state = newState;
   viewing = null;
-  $("#game-panel").hidden = false;
+  chosen = null;
+  if (gameInAddress() !== state.id) history.replaceState(null, "", `#/game/${state.id}`);
+  theme(state.theme);
   drawBoard(state.svg);
   drawScores(state);
   drawHand();
+  drawLog(state.log, state.moves);
+  drawEnd(state);
   markCells();
   drawStepper();
-  const link = $("#download");
-  link.href = `/api/games/${state.id}/record`;
-  link.download = `indigo-${state.id}.json`;
+  $("#download").hidden = !state.over;
+  settle();
+}
+
+// The page's mode for the live position on screen.
+function settle() {
   setMode(state.over ? "over" : humanToMove() ? "your-turn" : "busy");
 }
 
@@ -158,16 +276,24 @@ function drawBoard(svgText) {
   const svg = board.querySelector("svg");
   svg.removeAttribute("width");
   svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
   occupied = new Set(
     [...svg.querySelectorAll("g.tile")].map((g) => key(g.dataset.q, g.dataset.r)),
   );
   for (const cell of svg.querySelectorAll("polygon.cell")) {
     const { q, r } = cell.dataset;
     if (occupied.has(key(q, r))) continue;
-    cell.addEventListener("click", () => clickCell(Number(q), Number(r)));
-    cell.addEventListener("mouseenter", () => ghost(cell));
-    cell.addEventListener("mouseleave", () => ghost(null));
+    cell.addEventListener("pointerdown", (event) => { lastPointer = event.pointerType; });
+    cell.addEventListener("click", () => clickCell(Number(q), Number(r), cell));
+    cell.addEventListener("mouseenter", () => { if (lastPointer === "mouse") ghost(cell); });
+    cell.addEventListener("mouseleave", () => { if (lastPointer === "mouse") ghost(null); });
   }
+}
+
+function seatLabel(view, seat) {
+  const info = view.seats[seat];
+  const you = people(view).length === 1 && info.player === HUMAN ? " (you)" : "";
+  return `${seatName(seat)} ${info.name}${you}`;
 }
 
 function drawScores(view) {
@@ -177,49 +303,94 @@ function drawScores(view) {
     row.dataset.score = seat.score;
     row.classList.toggle("to-move", view.to_move === seat.seat);
     const gems = Object.entries(view.gems)
-      .map(([gem, info]) => `${info.name} ${seat.collected[gem]}`)
-      .join(", ");
+      .map(([gem, info]) => `<span class="got" title="${escapeHtml(info.name)}">` +
+        `<svg viewBox="-8 -8 16 16" aria-hidden="true">${info.svg}</svg>` +
+        `${seat.collected[gem]}</span>`)
+      .join("");
+    const names = Object.entries(view.gems)
+      .map(([gem, info]) => `${info.name} ${seat.collected[gem]}`).join(", ");
     row.innerHTML =
       `<td><span class="swatch" style="background:${seat.colour}"></span></td>` +
-      `<td>${seatName(seat.seat)} <small>${escapeHtml(seat.player)}</small></td>` +
-      `<td class="score">${seat.score}</td><td><small>${gems}</small></td>`;
+      `<td>${escapeHtml(seatLabel(view, seat.seat))}</td>` +
+      `<td class="gems" aria-label="${escapeHtml(names)}">${gems}</td>` +
+      `<td class="score">${seat.score}</td>`;
     return row;
   });
   $("#scores tbody").replaceChildren(...rows);
+  const at = viewing === null ? "" : ` (viewing move ${view.moves} of ${view.total_moves})`;
+  let status;
+  if (viewing !== null) status = `Move ${view.moves} of ${view.total_moves}`;
+  else if (view.over) status = `Game over after ${view.moves} moves`;
+  else if (view.seats[view.to_move].player === HUMAN) {
+    status = people(view).length === 1
+      ? `Your move (move ${view.moves + 1})`
+      : `${seatName(view.to_move)} to move (move ${view.moves + 1})`;
+  } else status = `${seatLabel(view, view.to_move)} is thinking… (move ${view.moves + 1})`;
+  $("#status").textContent = status;
+  $("#status").dataset.viewing = at;
+}
+
+function drawEnd(view) {
+  const panel = $("#end-panel");
+  panel.hidden = !view.over || viewing !== null;
   const winners = view.winners.map(seatName);
   $("#winner").textContent = view.over
     ? `${winners.join(" and ")} ${winners.length === 1 ? "wins" : "win"}!`
     : "";
   $("#winner").dataset.winners = view.winners.join(" ");
-  const where = viewing === null ? "" : ` (viewing move ${view.moves} of ${view.total_moves})`;
-  $("#status").textContent = view.over
-    ? `Game over after ${view.moves} moves${where}`
-    : `Move ${view.moves + 1}: ${seatName(view.to_move)} ` +
-      `(${view.seats[view.to_move].player}) to move${where}`;
+  $("#end-reason").textContent = view.over ? `The game ended: ${view.end}.` : "";
+  const mine = people(view);
+  let result = "";
+  if (view.over && mine.length === 1) {
+    const me = mine[0];
+    const score = view.seats[me].score;
+    const best = Math.max(...view.seats.filter((s) => s.seat !== me).map((s) => s.score));
+    if (!view.winners.includes(me)) result = `You lose ${score}–${best}`;
+    else if (view.winners.length > 1) result = `You share the win ${score}–${best}`;
+    else result = `You win ${score}–${best}`;
+  } else if (view.over) {
+    const top = view.seats[view.winners[0]].score;
+    result = `${winners.join(" and ")} ${winners.length === 1 ? "wins" : "win"} with ${top}`;
+  }
+  $("#result").textContent = result;
 }
 
-function escapeHtml(text) {
-  const span = document.createElement("span");
-  span.textContent = text;
-  return span.innerHTML;
+function drawLog(log, upTo) {
+  const items = log.slice(0, upTo).map((lines, index) => {
+    const item = document.createElement("li");
+    item.dataset.move = index + 1;
+    const [head, ...rest] = lines;
+    item.innerHTML = escapeHtml(head) +
+      rest.map((line) => `<span class="more">${escapeHtml(line.trim())}</span>`).join("");
+    item.addEventListener("click", () => view(index + 1));
+    return item;
+  });
+  const list = $("#log");
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawHand() {
   const panel = $("#hand-panel");
   panel.hidden = !humanToMove();
   if (panel.hidden) return;
-  if (!state.hand.includes(tile)) {
-    tile = state.hand[0];
-    rotation = 0;
+  if (state.hand[picked] !== tile) {
+    picked = Math.max(0, state.hand.indexOf(tile));
+    if (state.hand[picked] !== tile) rotation = 0;
+    tile = state.hand[picked];
   }
   const pictures = state.hand.map((type, index) => {
     const svg = document.createElementNS(SVG_NS, "svg");
     svg.setAttribute("viewBox", "-38 -38 76 76");
+    svg.setAttribute("role", "button");
+    svg.setAttribute("aria-label", `tile ${type}`);
     svg.dataset.tile = type;
     svg.dataset.index = index;
     svg.innerHTML = `<g class="turn">${state.tiles[type]}</g>`;
     svg.addEventListener("click", () => {
       tile = type;
+      picked = index;
+      chosen = null;
       drawHand();
       markCells();
     });
@@ -231,7 +402,7 @@ function drawHand() {
 
 function turnHand() {
   for (const svg of document.querySelectorAll("#hand svg")) {
-    svg.classList.toggle("selected", Number(svg.dataset.tile) === tile);
+    svg.classList.toggle("selected", Number(svg.dataset.index) === picked);
     svg.querySelector("g.turn").style.transform = `rotate(${60 * rotation}deg)`;
   }
   $("#rotation").textContent = `rotation ${rotation}`;
@@ -244,13 +415,29 @@ function legalHere() {
 
 function markCells() {
   const legal = legalHere();
-  for (const cell of document.querySelectorAll("#board polygon.cell")) {
+  const svg = $("#board svg");
+  if (!svg) return;
+  for (const old of svg.querySelectorAll(".legal-marks")) old.remove();
+  const marks = document.createElementNS(SVG_NS, "g");
+  marks.setAttribute("class", "legal-marks");
+  for (const cell of svg.querySelectorAll("polygon.cell")) {
     const here = key(cell.dataset.q, cell.dataset.r);
     const empty = !occupied.has(here);
-    cell.classList.toggle("legal", legal !== null && empty && legal.has(here));
+    const ok = legal !== null && empty && legal.has(here);
+    cell.classList.toggle("legal", ok);
     cell.classList.toggle("illegal", legal !== null && empty && !legal.has(here));
+    if (ok) {
+      const mark = document.createElementNS(SVG_NS, "polygon");
+      mark.setAttribute("points", cell.getAttribute("points"));
+      // Inset, so that the outline leaves the cell's edges and the gateways in sight.
+      const { cx, cy } = cell.dataset;
+      mark.setAttribute("transform", `translate(${cx} ${cy}) scale(0.84) translate(${-cx} ${-cy})`);
+      mark.setAttribute("class", here === chosen ? "legal-mark chosen" : "legal-mark");
+      marks.append(mark);
+    }
   }
-  if (legal !== null && legal.size === 0) say("This tile fits nowhere at this rotation: rotate it.");
+  svg.append(marks);
+  if (legal !== null && legal.size === 0) say("This tile fits nowhere at this rotation: turn it.");
 }
 
 function rotate(step) {
@@ -258,6 +445,10 @@ function rotate(step) {
   rotation = (rotation + step + 6) % 6;
   turnHand();
   markCells();
+  const cell = chosen && $(`#board polygon.cell[data-q="${chosen.split(",")[0]}"]` +
+    `[data-r="${chosen.split(",")[1]}"]`);
+  if (cell && cell.classList.contains("legal")) ghost(cell);
+  else { chosen = null; ghost(null); }
 }
 
 function ghost(cell) {
@@ -294,21 +485,30 @@ async function run(action) {
   }
 }
 
-async function clickCell(q, r) {
+async function clickCell(q, r, cell) {
   if (!humanToMove() || document.body.dataset.state !== "your-turn") return;
   const legal = legalHere();
   if (!legal.has(key(q, r))) {
-    say(`Tile ${tile} at rotation ${rotation} may not go on (${q},${r}).`, true);
+    say(`Tile ${tile} turned ${rotation} times may not go on (${q},${r}): ` +
+      "choose one of the outlined cells.", true);
     return;
   }
+  // A touch shows the tile on the cell first; a second tap there places it.
+  if (lastPointer === "touch" && chosen !== key(q, r)) {
+    chosen = key(q, r);
+    markCells();
+    ghost(cell);
+    say("Tap the cell again to place the tile there, or turn it first.");
+    return;
+  }
+  chosen = null;
   const move = `${tile}@${rotation}:${q},${r}`;
-  say(`${seatName(state.to_move)} plays ${move}.`);
   await run(async () => {
     const answer = await api("POST", `/api/games/${state.id}/moves`, {
       seat: state.to_move,
       move,
     });
-    await animate(answer.results[0], answer.state);
+    await present(answer.results[0], answer.state);
     show(answer.state);
     await runBots();
   });
@@ -318,13 +518,31 @@ async function runBots() {
   while (state && !state.over && state.to_move_player !== HUMAN && viewing === null) {
     setMode("busy");
     const answer = await api("POST", `/api/games/${state.id}/advance`, { max: 1 });
-    for (const result of answer.results) {
-      say(`${seatName(result.seat)} (${state.seats[result.seat].player}) plays ${result.move}.`);
-      await animate(result, answer.state);
-    }
+    for (const result of answer.results) await present(result, answer.state);
     show(answer.state);
   }
-  if (state && state.over) say(`Game over: ${$("#winner").textContent}`);
+  if (!state) return;
+  settle();
+  if (state.over) say(`Game over: ${$("#result").textContent}.`);
+  else if (humanToMove() && people(state).length > 1) say(`${seatName(state.to_move)}: your move.`);
+}
+
+async function undoMove() {
+  if ($("#undo").disabled) return; // nothing to take back, or a bot is choosing
+  await run(async () => {
+    const answer = await api("POST", `/api/games/${state.id}/undo`);
+    show(answer.state);
+    say(`Took back ${answer.undone} ${answer.undone === 1 ? "move" : "moves"}: ` +
+      `back to move ${answer.state.moves + 1}.`);
+  });
+}
+
+// The side panel and the log change as the gems start to run, not after.
+function present(result, next) {
+  say(result.text.join(" ").replace(/\s+/g, " "));
+  drawScores({ ...next, to_move: result.game_over ? null : next.to_move });
+  drawLog(next.log, next.moves);
+  return animate(result, next);
 }
 
 function animate(result, next) {
@@ -332,27 +550,25 @@ function animate(result, next) {
   const speed = Number($("#speed").value);
   const svg = $("#board svg");
   if (!speed || !result.paths.length) return Promise.resolve();
-  return Promise.all(result.paths.map((path) => moveGem(svg, path, speed)));
+  return Promise.all(result.paths.map((path) => moveGem(svg, path, speed, next)));
 }
 
-function moveGem(svg, path, speed) {
-  let resting = null;
+function moveGem(svg, path, speed, next) {
+  let resting = [];
   if (path.outcome === "rested") {
     const [q, r, edge] = path.end;
-    resting = svg.querySelector(
-      `circle.gem.resting[data-q="${q}"][data-r="${r}"][data-edge="${edge}"]`,
-    );
-    if (resting) resting.style.visibility = "hidden";
+    resting = [...svg.querySelectorAll(
+      `g.gems [data-q="${q}"][data-r="${r}"][data-edge="${edge}"]`,
+    )];
+    for (const mark of resting) mark.style.visibility = "hidden";
   }
   const track = document.createElementNS(SVG_NS, "path");
   track.setAttribute("d", path.d);
   track.setAttribute("fill", "none");
   track.setAttribute("class", "mover");
-  const gem = document.createElementNS(SVG_NS, "circle");
-  gem.setAttribute("r", "7");
-  gem.setAttribute("fill", path.colour);
-  gem.setAttribute("stroke", "#111");
+  const gem = document.createElementNS(SVG_NS, "g");
   gem.setAttribute("class", "mover");
+  gem.innerHTML = next.gems[path.gem].svg;
   svg.append(track, gem);
   const length = track.getTotalLength();
   const duration = speed * (350 + 220 * path.steps.length);
@@ -361,8 +577,7 @@ function moveGem(svg, path, speed) {
     const frame = (now) => {
       const t = Math.min(1, (now - start) / duration);
       const point = track.getPointAtLength(t * length);
-      gem.setAttribute("cx", point.x);
-      gem.setAttribute("cy", point.y);
+      gem.setAttribute("transform", `translate(${point.x} ${point.y})`);
       if (t < 1) return requestAnimationFrame(frame);
       const fade = path.outcome === "rested" ? 0 : 250 * speed;
       gem.style.transition = `opacity ${fade}ms`;
@@ -370,7 +585,7 @@ function moveGem(svg, path, speed) {
       sleep(fade).then(() => {
         track.remove();
         gem.remove();
-        if (resting) resting.style.visibility = "";
+        for (const mark of resting) mark.style.visibility = "";
         done();
       });
     };
@@ -384,22 +599,29 @@ function moveGem(svg, path, speed) {
 function drawStepper() {
   const total = state ? state.moves : 0;
   const at = viewing === null ? total : viewing;
-  $("#step-label").textContent = `move ${at} / ${total}`;
+  $("#step-label").textContent = `move ${at} of ${total}`;
+  for (const item of document.querySelectorAll("#log li")) {
+    item.classList.toggle("current", viewing !== null && Number(item.dataset.move) === at);
+  }
 }
 
 async function view(move) {
-  if (!state) return;
+  if (!state || document.body.dataset.state === "busy") return;
   const total = state.moves;
   if (move >= total) return run(async () => show(await api("GET", `/api/games/${state.id}`)));
   move = Math.max(0, move);
   await run(async () => {
     const position = await api("GET", `/api/games/${state.id}/view?move=${move}`);
     viewing = move;
+    chosen = null;
     drawBoard(position.svg);
     drawScores(position);
     drawHand();
+    drawEnd(position);
     drawStepper();
     setMode("viewing");
+    const last = position.last;
+    say(last ? last.text.join(" ").replace(/\s+/g, " ") : "Before the first move.");
   });
 }
 
@@ -412,20 +634,39 @@ function stepBy(step) {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("#players").addEventListener("change", seatInputs);
+  $("#theme").addEventListener("change", () => {
+    if (!state) theme($("#theme").value);
+  });
   $("#new-game").addEventListener("submit", startGame);
   $("#load-game").addEventListener("submit", loadGame);
   $("#download").addEventListener("click", download);
   $("#rotate-left").addEventListener("click", () => rotate(-1));
   $("#rotate-right").addEventListener("click", () => rotate(1));
+  $("#undo").addEventListener("click", undoMove);
+  $("#play-again").addEventListener("click", playAgain);
+  $("#new-button").addEventListener("click", newGame);
+  $("#help-button").addEventListener("click", () => $("#help").showModal());
+  $("#welcome-help").addEventListener("click", () => $("#help").showModal());
   $("#step-first").addEventListener("click", () => view(0));
   $("#step-back").addEventListener("click", () => stepBy(-1));
   $("#step-next").addEventListener("click", () => stepBy(1));
   $("#step-live").addEventListener("click", () => view(Infinity));
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select")) return;
-    if (event.key === "q" || event.key === "Q") rotate(-1);
-    if (event.key === "e" || event.key === "E" || event.key === "r") rotate(1);
+    if (event.target.closest("input, select, dialog") || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      q: () => rotate(-1), Q: () => rotate(-1), e: () => rotate(1), E: () => rotate(1),
+      r: () => rotate(1), u: undoMove, U: undoMove,
+      ArrowLeft: () => stepBy(-1), ArrowRight: () => stepBy(1),
+      Home: () => view(0), End: () => view(Infinity),
+    };
+    if (!keys[event.key] || !state) return;
+    event.preventDefault();
+    keys[event.key]();
   });
+  window.addEventListener("hashchange", route);
+  window.addEventListener("popstate", route);
   seatInputs();
-  fillPlayerKinds().catch((error) => say(error.message, true));
+  fillMenu()
+    .catch((error) => say(error.message, true))
+    .then(route);
 });

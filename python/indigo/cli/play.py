@@ -1,0 +1,63 @@
+"""``indigo play --players human,greedy[,...] [--save FILE] ...``: play in the terminal, people
+and bots at one table (:class:`indigo.play.TerminalPlay`)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any, TextIO
+
+from indigo.bots import SEED_LIMIT
+from indigo.cli import _common
+from indigo.cli._common import CliError, output_file
+from indigo.play import TerminalPlay
+from indigo.render.terminal import use_colour
+from indigo.table import demo_rules, parse_seats
+
+
+def add_parser(sub: Any) -> None:
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots or people",
+        description="Play in the terminal. Each seat is 'human' or a bot spec (random, "
+        "greedy, ...). Type a move as T@R:Q,R; type 'help' at the prompt for more.",
+    )
+    play.add_argument("--players", default="human,greedy", metavar="SEAT,SEAT[,...]")
+    play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
+    play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
+    play.add_argument("--seed", type=_common.seed, default=None)
+    play.add_argument(
+        "--save", type=output_file, default=None, metavar="FILE", help="write the record here"
+    )
+    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+    play.add_argument(
+        "--codes", action="store_true", help="show placed tiles as T@R codes, not their paths"
+    )
+    play.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """Play with the parsed arguments, reading the people's lines from ``stdin``."""
+    try:
+        seats = parse_seats(args.players)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
+    rules = demo_rules(len(seats), args.theme, args.hand_size)
+    session = TerminalPlay(
+        rules,
+        seats,
+        seed=seed,
+        stdin=stdin or sys.stdin,
+        out=sys.stdout,
+        colour=use_colour(args.no_colour),
+        save=args.save,
+        codes=args.codes,
+    )
+    try:
+        return session.run()
+    except OSError as exc:
+        if args.save is None or exc.filename != args.save:
+            raise
+        raise CliError(f"{args.save}: {exc.strerror or exc}") from None

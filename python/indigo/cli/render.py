@@ -1,0 +1,63 @@
+"""``indigo render RECORD.json [--move N] [-o OUT]``: a record's position as an SVG or PNG file
+(PNG needs the ``png`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from indigo import Game, IndigoError, RecordError
+from indigo.cli._common import CliError, count, output_file, read_record, record_error
+from indigo.render.svg import game_svg
+
+
+def add_parser(sub: Any) -> None:
+    render = sub.add_parser(
+        "render",
+        help="draw a position of a game record as SVG (or PNG)",
+        description="Draw the position after move N of a record (default: the last) as SVG; "
+        "as PNG when OUT ends in .png (needs the 'png' extra).",
+    )
+    render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
+    render.add_argument("--move", type=count, default=None, metavar="N")
+    render.add_argument(
+        "-o", "--output", type=output_file, default="-", metavar="OUT", help="default: stdout"
+    )
+    render.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return render(args.record, move=args.move, output=args.output)
+
+
+def render(path: str, *, move: int | None, output: str) -> int:
+    """Draw the record at ``path`` after ``move`` moves into ``output`` (``-``: stdout)."""
+    record = read_record(path)
+    try:
+        game = Game.from_record(record)
+    except RecordError as exc:
+        raise record_error(exc) from None
+    try:
+        svg = game_svg(game, move=move)
+    except IndigoError as exc:
+        raise CliError(f"--move: {exc}") from None
+    if output == "-":
+        sys.stdout.write(svg)
+        return 0
+    target = Path(output)
+    if target.suffix.lower() == ".png":
+        from indigo.render.png import svg_to_png
+
+        try:
+            data = svg_to_png(svg)
+        except ImportError as exc:  # the png extra is missing: the error says how to install it
+            raise CliError(str(exc)) from None
+    else:
+        data = svg.encode("utf-8")
+    try:
+        target.write_bytes(data)
+    except OSError as exc:
+        raise CliError(f"{output}: {exc.strerror or exc}") from None
+    return 0

@@ -1,0 +1,105 @@
+"""A game at a table of people and bots: seats, rules, the bot menu, and undo.
+
+Shared by the terminal (:mod:`indigo.play`), the command line and the web app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Final
+
+from indigo import ROUTE_CELLS, Game, Move, Rules, make_bot
+from indigo.bots import split_bot_specs
+
+__all__ = [
+    "BOT_MENU",
+    "HUMAN",
+    "BotChoice",
+    "demo_rules",
+    "legal_cells",
+    "parse_seats",
+    "undo_to_person",
+]
+
+HUMAN: Final = "human"
+"""The seat spec of a person."""
+
+
+@dataclass(frozen=True)
+class BotChoice:
+    """One entry of the bot menu: the spec, a short label, and how strong it plays."""
+
+    spec: str
+    label: str
+    hint: str
+
+
+BOT_MENU: Final[tuple[BotChoice, ...]] = (
+    BotChoice("random", "Random", "plays any legal tile: for learning the rules"),
+    BotChoice("greedy", "Greedy", "takes the most points this move; beats Random 39 games in 40"),
+    BotChoice("ismcts:200", "Search 200", "looks ahead a little; beats Greedy 33 games in 40"),
+    BotChoice("ismcts:1000", "Search 1000", "beats Search 200 in 36 games of 40"),
+    BotChoice("ismcts:5000", "Search 5000", "beats Search 1000 in 37 games of 40"),
+    BotChoice("ismcts:20000", "Search 20000", "the strongest: beats Search 5000 in 37 games of 40"),
+)
+"""The bots offered by the web page's seat menu; the hints summarise docs/web.md's tournament."""
+
+
+def demo_rules(
+    players: int, theme: str, hand_size: int | None = None, gates: str = "shared"
+) -> Rules:
+    """The rules of ``indigo demo``: the theme's preset unless a hand size or variant is given."""
+    if theme == "butterfly-garden":
+        if hand_size is None and gates == "shared":
+            return Rules.butterfly_garden(players)
+        hand = 2 if hand_size is None else hand_size
+        return Rules(
+            players,
+            hand,
+            three_player_gates="exclusive" if gates == "exclusive" else "shared",
+            theme="butterfly-garden",
+        )
+    if hand_size is None and gates == "shared":
+        return Rules.indigo(players)
+    hand = 1 if hand_size is None else hand_size
+    return Rules(
+        players, hand, three_player_gates="exclusive" if gates == "exclusive" else "shared"
+    )
+
+
+def parse_seats(text: str) -> list[str]:
+    """``"human,greedy"`` as a checked list of seat specs. Raises :class:`ValueError`."""
+    specs = [part.lower() for part in split_bot_specs(text)]
+    if not 2 <= len(specs) <= 4:
+        raise ValueError(f"--players: give 2 to 4 seats separated by commas, not {text!r}")
+    for spec in specs:
+        if spec != HUMAN:
+            make_bot(spec, seed=0)  # raises ValueError for an unknown spec
+    return specs
+
+
+def legal_cells(game: Game) -> dict[int, dict[int, list[tuple[int, int]]]]:
+    """For each tile type the seat to move holds, each rotation 0..5: the cells it may go on."""
+    legal = game.legal_moves
+    out: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    anywhere = ROUTE_CELLS[0]
+    for tile in sorted({m.tile for m in legal}):
+        out[tile] = {}
+        for rotation in range(6):
+            canonical = Move(tile, rotation, *anywhere).canonical().rotation
+            out[tile][rotation] = [
+                m.cell for m in legal if m.tile == tile and m.rotation == canonical
+            ]
+    return out
+
+
+def undo_to_person(game: Game, bots: Collection[int]) -> Game | None:
+    """A copy of ``game`` taken back to before the last move a person made (the seats not in
+    ``bots``), with the bot moves after it; ``None`` if no person has moved."""
+    trial = game.clone()
+    while trial.moves:
+        trial.undo()
+        if trial.to_move is not None and trial.to_move not in bots:
+            return trial
+    return None
