@@ -5,10 +5,10 @@ stubs against the compiled module with mypy's ``stubtest``.
 """
 
 from collections.abc import Mapping, Sequence
+from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
-from typing import Any, Literal, final
 
 from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
 
