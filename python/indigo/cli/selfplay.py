@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from indigo import IndigoError
+from indigo import IndigoError, Rules
 from indigo.cli._common import (
     CliError,
     add_backend,
@@ -54,6 +54,13 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CliError(str(exc)) from None
     rules = batch_rules(args)
+    if not isinstance(rules, Rules):
+        # Queen's Garden has no observation tensor or training-sample schema yet (issue 17).
+        raise CliError(
+            "indigo selfplay does not play Queen's Garden yet: its samples have no schema; "
+            "use indigo tournament --game queens-garden, or indigo.simulate(..., "
+            'game="queens-garden") for batches of games'
+        )
     with backend(args) as chosen, progress_bar() as report:
         try:
             summary = run_selfplay(
