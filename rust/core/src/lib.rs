@@ -25,6 +25,7 @@ pub mod moves;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod search_game;
 pub mod selfplay;
 pub mod setup;
 pub mod simulate;
@@ -51,3 +52,5 @@ pub use vector::{VectorError, VectorGames};
 mod tests;
 #[cfg(test)]
 mod tests_search;
+#[cfg(test)]
+mod tests_search_game;

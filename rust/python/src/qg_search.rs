@@ -106,7 +106,7 @@ pub(crate) fn simulate(
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)
     })?;
-    let checksum = outcomes.iter().fold(0, |sum, o| fold(sum, o));
+    let checksum = outcomes.iter().fold(0, fold);
     Simulation::of_queens_garden(
         py,
         bots,

@@ -550,7 +550,8 @@ fn summarise<A: Copy + Ord>(trees: &[Tree<A>]) -> Option<SearchResult<A>> {
             })
         })
         .collect();
-    children.sort_unstable_by_key(|c| c.0);
+    // Stable, so that each action's rewards add up in tree order.
+    children.sort_by_key(|c| c.0);
     let mut merged: Vec<(A, u32, f32)> = Vec::with_capacity(children.len());
     for (action, visits, reward) in children {
         match merged.last_mut() {
