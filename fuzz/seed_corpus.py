@@ -18,7 +18,6 @@ from pathlib import Path
 
 from indigo.reference import BOX, CONFIGS, RefGame, canonical_rotation
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -281,6 +281,27 @@ def test_vector_equals_separate_games(rules: Rules) -> None:
     assert steps > 2 * 40
 
 
+def test_vector_uint8_observations_hold_the_same_counts() -> None:
+    full = VectorGames(4, Rules.tactical(4), seed=5)
+    compact = VectorGames(4, Rules.tactical(4), seed=5, observation_dtype="uint8")
+    assert (full.observation_dtype, compact.observation_dtype) == ("float32", "uint8")
+    wide, masks, _ = full.reset()
+    small, compact_masks, _ = compact.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(80):
+        assert small.dtype == np.uint8
+        assert wide.dtype == np.float32
+        np.testing.assert_array_equal(small.astype(np.float32), wide)
+        np.testing.assert_array_equal(compact_masks, masks)
+        actions = legal_choices(masks, rng)
+        wide, masks, rewards, terminations, _ = full.step(actions)
+        small, compact_masks, compact_rewards, compact_terminations, _ = compact.step(actions)
+        np.testing.assert_array_equal(compact_rewards, rewards)
+        np.testing.assert_array_equal(compact_terminations, terminations)
+    with pytest.raises(indigo.IndigoError, match="observation_dtype"):
+        VectorGames(1, observation_dtype="float64")  # type: ignore[arg-type]
+
+
 def test_vector_reset_is_reproducible() -> None:
     vector = VectorGames(2, seed=3)
     first = vector.reset()[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -74,6 +75,8 @@ def test_vector_record_round_trip(name: str) -> None:
     assert qg.Game.from_record(written) == game
     assert json.loads(game.record_json()) == written
     assert game.seed is None
+    # A record's seed is informational: copies replay the listed refills, never re-deal.
+    assert pickle.loads(pickle.dumps(game)) == game
     assert game.rules == qg.Rules(record["rules"]["players"])
     snap = game.snapshot()
     assert (game.round, game.phase, game.moves_played) == (

@@ -19,10 +19,10 @@ use std::fmt::Write;
 
 use indigo_core::record::{self, read_record, read_record_value, write_record};
 use indigo_core::tile::TILE_COUNTS;
-use indigo_core::{Game, GateVariant, Move, PathEnd, Rules, TieBreak, TileType};
+use indigo_core::{Cell, Game, GateVariant, Move, PathEnd, Position, Rules, TieBreak, TileType};
 use serde_json::Value;
 
-use reference::{Outcome, RefGame, canonical_rotation};
+use reference::{Outcome, RefGame, State, canonical_rotation};
 
 /// Reads arbitrary bytes as a record, checking that the reader never panics and that an
 /// accepted record round-trips.
@@ -155,7 +155,7 @@ pub fn differential(data: &[u8]) {
         &pile,
     );
     let mut history: Vec<RefGame> = Vec::new();
-    compare(&game, &reference, "set-up");
+    compare(&game, &reference, || "set-up".to_owned());
 
     for step in 0..MAX_STEPS {
         let op = input.byte();
@@ -163,7 +163,7 @@ pub fn differential(data: &[u8]) {
             15 if !history.is_empty() => {
                 assert!(game.undo().is_some());
                 reference = history.pop().unwrap_or(reference);
-                compare(&game, &reference, &format!("undo at step {step}"));
+                compare(&game, &reference, || format!("undo at step {step}"));
             }
             14 => probe(&game, &reference, &mut input),
             _ => {
@@ -211,15 +211,21 @@ pub fn differential(data: &[u8]) {
                 got.sort_unstable();
                 want.sort_unstable();
                 assert_eq!(got, want, "gem outcomes of {mv} at step {step}");
-                compare(&game, &reference, &format!("{mv} at step {step}"));
+                compare(&game, &reference, || format!("{mv} at step {step}"));
             }
         }
     }
+    check_end(&game, &reference);
+}
+
+/// At the end of an input: the legal lists, the snapshots and the record round trip.
+fn check_end(game: &Game, reference: &RefGame) {
     assert_eq!(
         game.position().legal_moves().len(),
         reference.legal_moves().len()
     );
-    assert_round_trip(&game);
+    compare_snapshots(game, reference, "the end");
+    assert_round_trip(game);
 }
 
 /// Any move value: the core's check agrees with the reference's rules.
@@ -238,8 +244,56 @@ fn probe(game: &Game, reference: &RefGame, input: &mut Choices<'_>) {
     }
 }
 
-fn compare(game: &Game, reference: &RefGame, when: &str) {
-    // The legal lists are compared before each play, as tuples (cheaper than JSON).
+/// The core's position as the reference's [`State`].
+fn core_state(position: &Position) -> State {
+    let players = usize::from(position.rules().players());
+    State {
+        to_move: position.to_move().map(usize::from),
+        board: Cell::all()
+            .filter_map(|cell| {
+                position
+                    .tile_at(cell)
+                    .map(|(tile, rotation)| ((cell.q(), cell.r()), tile.index(), rotation))
+            })
+            .collect(),
+        gems: position
+            .gems()
+            .map(|(cell, edge, gem)| ((cell.q(), cell.r()), edge, gem as usize))
+            .collect(),
+        centre: position.centre().iter().map(|&g| g as usize).collect(),
+        scores: position.scores()[..players]
+            .iter()
+            .map(|&s| u32::from(s))
+            .collect(),
+        collected: position.collected()[..players]
+            .iter()
+            .map(|c| c.map(u32::from))
+            .collect(),
+        removed: u32::from(position.removed()),
+        hands: (0..position.rules().players())
+            .map(|seat| position.hand(seat).map(TileType::index).collect())
+            .collect(),
+        pile_left: usize::from(position.pile_left()),
+        over: position.is_over(),
+        winners: (0..players)
+            .filter(|&s| position.winners() & (1 << s) != 0)
+            .collect(),
+    }
+}
+
+/// The core and the reference agree on the position. Plain values are compared after every
+/// step (building JSON snapshots each time took most of an execution); the snapshots
+/// themselves are compared at the end, and on a mismatch to say what differs.
+fn compare(game: &Game, reference: &RefGame, when: impl Fn() -> String) {
+    let (got, want) = (core_state(game.position()), reference.state());
+    if got != want {
+        let when = when();
+        compare_snapshots(game, reference, &when);
+        panic!("{when}: the core and the reference differ\n  core {got:?}\n  reference {want:?}");
+    }
+}
+
+fn compare_snapshots(game: &Game, reference: &RefGame, when: &str) {
     let got = record::snapshot(game.position(), None, false);
     let want = reference.snapshot();
     if got != want {

@@ -76,6 +76,14 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
+/// Each route cell with its gate, if it is a gate cell.
+static ROUTE_GATES: LazyLock<Vec<(Cell, Option<usize>)>> = LazyLock::new(|| {
+    ROUTE_CELLS
+        .iter()
+        .map(|&cell| (cell, gate_of(cell)))
+        .collect()
+});
+
 fn gate_of(cell: Cell) -> Option<usize> {
     GATE_CELLS.iter().position(|cells| cells.contains(&cell))
 }
@@ -90,8 +98,18 @@ pub fn rotated_pairs(tile: u8, rotation: u8) -> [(u8, u8); 3] {
     out
 }
 
-/// The smallest rotation that gives the same pairs.
+/// [`smallest_equivalent_rotation`] of every tile and rotation, worked out once.
+static CANONICAL: LazyLock<[[u8; 6]; 5]> = LazyLock::new(|| {
+    std::array::from_fn(|t| std::array::from_fn(|r| smallest_equivalent_rotation(t as u8, r as u8)))
+});
+
+/// The smallest rotation that gives the same pairs (from the table; `rotation` below 6).
 pub fn canonical_rotation(tile: u8, rotation: u8) -> u8 {
+    CANONICAL[usize::from(tile)][usize::from(rotation)]
+}
+
+/// The smallest rotation that gives the same pairs, searched.
+fn smallest_equivalent_rotation(tile: u8, rotation: u8) -> u8 {
     let pairs = rotated_pairs(tile, rotation);
     (0..6)
         .find(|&rho| rotated_pairs(tile, rho) == pairs)
@@ -100,10 +118,13 @@ pub fn canonical_rotation(tile: u8, rotation: u8) -> u8 {
 
 /// Section 6.2: on a gate cell a path may not join that gate's two exits.
 fn joins_gate_exits(tile: u8, rotation: u8, cell: Cell) -> bool {
-    gate_of(cell).is_some_and(|k| {
-        let (a, b) = (k as u8, (k as u8 + 1) % 6);
-        rotated_pairs(tile, rotation).contains(&(a.min(b), a.max(b)))
-    })
+    gate_of(cell).is_some_and(|k| joins_exits(rotated_pairs(tile, rotation), k))
+}
+
+/// Whether one of `pairs` joins gate `k`'s exits, edges `k` and `k + 1`.
+fn joins_exits(pairs: [(u8, u8); 3], k: usize) -> bool {
+    let (a, b) = (k as u8, (k as u8 + 1) % 6);
+    pairs.contains(&(a.min(b), a.max(b)))
 }
 
 /// What one gem did in the last placement.
@@ -115,6 +136,26 @@ pub enum Outcome {
     Collected(usize),
     /// It met another gem.
     Collided,
+}
+
+/// A game's snapshot as plain values (placed tiles are `board.len()`), in the snapshot's
+/// orders: board and gems by `(q, r)` (then edge), hands ascending.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct State {
+    pub to_move: Option<usize>,
+    /// `((q, r), tile, canonical rotation)`.
+    pub board: Vec<(Cell, u8, u8)>,
+    /// `((q, r), edge, colour index)`.
+    pub gems: Vec<(Cell, u8, usize)>,
+    /// Colour indices, front first.
+    pub centre: Vec<usize>,
+    pub scores: Vec<u32>,
+    pub collected: Vec<[u32; 3]>,
+    pub removed: u32,
+    pub hands: Vec<Vec<u8>>,
+    pub pile_left: usize,
+    pub over: bool,
+    pub winners: Vec<usize>,
 }
 
 /// A game following RULES.md sections 4 to 8.
@@ -222,6 +263,13 @@ impl RefGame {
         let Some(seat) = self.to_move else {
             return Vec::new();
         };
+        // Section 6: a tile in hand, on an empty route cell, joining no gate's exits. Each
+        // empty cell's gate and each placement's pairs are found once.
+        let empty: Vec<(Cell, Option<usize>)> = ROUTE_GATES
+            .iter()
+            .copied()
+            .filter(|(cell, _)| !self.tiles.contains_key(cell))
+            .collect();
         let mut out = Vec::new();
         for tile in 0..5u8 {
             if !self.hands[seat].contains(&tile) {
@@ -231,8 +279,9 @@ impl RefGame {
                 if canonical_rotation(tile, rho) != rho {
                     continue;
                 }
-                for &(q, r) in ROUTE_CELLS.iter() {
-                    if self.is_legal((tile, rho, q, r)) {
+                let pairs = rotated_pairs(tile, rho);
+                for &((q, r), gate) in &empty {
+                    if !gate.is_some_and(|k| joins_exits(pairs, k)) {
                         out.push((tile, rho, q, r));
                     }
                 }
@@ -352,6 +401,35 @@ impl RefGame {
     }
 
     /// The `indigo-snapshot/1` of this position (full view, without the `legal` list).
+    /// What [`RefGame::snapshot`] holds, as plain values: cheap to build and compare.
+    pub fn state(&self) -> State {
+        let mut hands = self.hands.clone();
+        for hand in &mut hands {
+            hand.sort_unstable();
+        }
+        State {
+            to_move: self.to_move,
+            board: self
+                .tiles
+                .iter()
+                .map(|(&cell, &(tile, rotation))| (cell, tile, rotation))
+                .collect(),
+            gems: self
+                .gems
+                .iter()
+                .map(|(&(cell, edge), &g)| (cell, edge, g))
+                .collect(),
+            centre: self.centre.clone(),
+            scores: self.scores.clone(),
+            collected: self.collected.clone(),
+            removed: self.removed,
+            hands,
+            pile_left: self.pile.len() - self.taken,
+            over: self.is_over(),
+            winners: self.winners(),
+        }
+    }
+
     pub fn snapshot(&self) -> Value {
         let board: Vec<Value> = self
             .tiles

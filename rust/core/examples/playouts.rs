@@ -1,7 +1,8 @@
 //! Plays the `indigo bench` random playouts and prints what they came to: the workload that
 //! `scripts/callgrind` counts instructions of.
 //!
-//! Run: `cargo run --release -p indigo-core --example playouts -- [GAMES] [SEED]`
+//! Run: `cargo run --release -p indigo-core --example playouts -- [GAMES] [SEED] [PLAYERS] [HAND]`
+//! (defaults 10000, 2026, 2 players, hand 1: the bench's games).
 
 use indigo_core::Rules;
 use indigo_core::bench::playouts;
@@ -14,14 +15,20 @@ fn main() {
                 .map_err(|e| format!("{a:?} is not a whole number: {e}"))
         })
     };
-    let (games, seed) = match (number(10_000), number(2026)) {
-        (Ok(games), Ok(seed)) => (games, seed),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("usage: playouts [GAMES] [SEED]: {e}");
-            std::process::exit(2);
-        }
-    };
-    let rules = Rules::indigo(2).unwrap_or_else(|_| unreachable!("2 players is valid"));
+    let parsed = (|| {
+        let (games, seed) = (number(10_000)?, number(2026)?);
+        let (players, hand) = (number(2)?, number(1)?);
+        let rules = u8::try_from(players)
+            .ok()
+            .zip(u8::try_from(hand).ok())
+            .and_then(|(p, h)| Rules::new(p, h).ok())
+            .ok_or_else(|| format!("no rules for {players} players with hands of {hand}"))?;
+        Ok::<_, String>((games, seed, rules))
+    })();
+    let (games, seed, rules) = parsed.unwrap_or_else(|e| {
+        eprintln!("usage: playouts [GAMES] [SEED] [PLAYERS] [HAND]: {e}");
+        std::process::exit(2);
+    });
     let summary = playouts(rules, seed, 0..games);
     println!(
         "games {} placements {} checksum {:016x}",

@@ -210,6 +210,11 @@ impl ActionSet {
     /// [`ACTION_COUNT`] entries).
     pub fn write_mask(&self, out: &mut [bool]) {
         out.fill(false);
+        self.mark_mask(out);
+    }
+
+    /// Sets `out[a]` for each action `a` in the set, leaving the other entries as they are.
+    pub fn mark_mask(&self, out: &mut [bool]) {
         for a in self.iter() {
             out[a.index()] = true;
         }

@@ -52,6 +52,13 @@ impl Bot for RandomBot {
     }
 }
 
+/// `bits`, uniform over 32 bits, mapped to a uniform index below `n` by multiply-shift (bias
+/// below `n / 2^32`).
+#[inline]
+pub(crate) fn below_u32(bits: u32, n: usize) -> usize {
+    ((u64::from(bits) * n as u64) >> 32) as usize
+}
+
 /// Maximises its own immediate points, then minimises its opponents'; ties broken at random.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {

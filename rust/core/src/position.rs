@@ -5,21 +5,22 @@ use std::fmt;
 
 use crate::action::ActionSet;
 use crate::board::{
-    ACROSS, Across, BEYOND, CELL_COUNT, CENTRE_FACING, Cell, CellKind, GATE_OF, NO_GATE,
-    ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT, opposite,
+    ACROSS, Across, CELL_COUNT, CENTRE_FACING, Cell, CellKind, GATE_OF, NO_GATE, ROUTE_CELL_COUNT,
+    ROUTE_CELLS, ROUTE_SLOT, opposite,
 };
 use crate::gem::Gem;
 use crate::moves::Move;
 use crate::rules::{Rules, TieBreak};
 use crate::tile::{
-    CENTRE_CODE, CORNER_CODE, EMPTY_CODE, NO_EXIT, PARTNERS, TILE_COUNTS, TILE_TOTAL,
-    TILE_TYPE_COUNT, TileCode, TileType, canonical_rotation, route_code,
+    CENTRE_CODE, CODE_BYTE, CORNER_CODE, EMPTY_CODE, NO_EXIT, OFF_BOARD_CODE, PARTNERS,
+    TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, canonical_code, route_code,
 };
 use crate::trace::Tracer;
 
 mod info;
 pub use info::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
+    ObservationValue,
 };
 
 /// Order in which the centre releases its gems.
@@ -96,12 +97,16 @@ pub enum Phase {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     rules: Rules,
-    tiles: [TileCode; CELL_COUNT],
+    /// `links[cell]`: the [`PARTNERS`] row of the tile on the cell (its exits by entry edge,
+    /// its code in byte [`CODE_BYTE`]); rows from [`CELL_COUNT`] on are [`OFF_BOARD_CODE`]'s.
+    links: [[u8; 8]; ROWS],
     /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
     empty: u64,
-    /// `gems[cell][edge]`: the gem resting at that end of a path (`Gem::to_slot`), 0 for none.
-    /// Row [`BEYOND`] stands for off the board and stays empty.
-    gems: [[u8; 6]; CELL_COUNT + 1],
+    /// `facing[cell][edge]`: the gem (`Gem::to_slot`, 0 for none) resting just across that
+    /// edge of the cell, looking at it. A gem rests only where it looks at an empty cell or a
+    /// dead end, so the gems a tile on `cell` sets moving are the non-zero bytes of the row:
+    /// one 8-byte load. Edges 6 and 7 and rows from [`CELL_COUNT`] on stay 0.
+    facing: [[u8; 8]; ROWS],
     /// Each hand as tile types ascending, `NO_TILE` in unused slots.
     hands: [[u8; 2]; MAX_PLAYERS],
     pile: [u8; TILE_TOTAL],
@@ -259,19 +264,22 @@ impl Position {
                  not {counts:?}"
             )));
         }
-        let mut tiles = [EMPTY_CODE; CELL_COUNT];
-        let mut gems = [[0u8; 6]; CELL_COUNT + 1];
-        tiles[Cell::CENTRE.index()] = CENTRE_CODE;
+        let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
+        links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
+        let mut facing = [[0u8; 8]; ROWS];
+        links[Cell::CENTRE.index()] = PARTNERS[usize::from(CENTRE_CODE)];
         for d in 0..6u8 {
             let corner = Cell::corner(d);
-            tiles[corner.index()] = CORNER_CODE + d;
-            gems[corner.index()][opposite(d) as usize] = Gem::Amber.to_slot();
+            links[corner.index()] = PARTNERS[usize::from(CORNER_CODE + d)];
+            // The amber rests on the corner's arrow edge, looking at the arrow's cell.
+            let arrow = ACROSS[corner.index()][opposite(d) as usize];
+            facing[usize::from(arrow.cell)][usize::from(arrow.edge)] = Gem::Amber.to_slot();
         }
         let mut position = Position {
             rules,
-            tiles,
+            links,
             empty: ALL_SLOTS,
-            gems,
+            facing,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
             taken: 0,
@@ -457,18 +465,35 @@ impl Position {
 
     /// The route tile on `cell` as `(type, canonical rotation)`, if any.
     pub fn tile_at(&self, cell: Cell) -> Option<(TileType, u8)> {
-        let code = self.tiles[cell.index()];
+        let code = self.code(cell.index());
         (code < CENTRE_CODE).then(|| (tile_type(code / 6), code % 6))
     }
 
     /// Every gem resting outside the centre as `(cell, edge, gem)`, sorted by `(q, r, edge)`.
-    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + '_ {
-        Cell::all().flat_map(move |cell| {
-            (0..6u8).filter_map(move |e| {
-                let slot = self.gems[cell.index()][e as usize];
-                (slot != 0).then(|| (cell, e, Gem::from_slot(slot)))
-            })
-        })
+    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + use<> {
+        // Found through the rows of the cells they look at (most rows are empty), then sorted
+        // by where they rest: cell indices ascend in (q, r) order.
+        let mut found = [(0u8, 0u8, 0u8); GEM_TOTAL as usize];
+        let mut count = 0;
+        for (looked_at, row) in self.facing[..CELL_COUNT].iter().enumerate() {
+            if u64::from_le_bytes(*row) == 0 {
+                continue;
+            }
+            for (f, &slot) in row[..6].iter().enumerate() {
+                if slot != 0 && count < found.len() {
+                    let Across { cell, edge } = ACROSS[looked_at][f];
+                    found[count] = (cell, edge, slot);
+                    count += 1;
+                }
+            }
+        }
+        let found = &mut found[..count];
+        found.sort_unstable();
+        let mut out = [(Cell::CENTRE, 0, Gem::Amber); GEM_TOTAL as usize];
+        for (o, &(cell, edge, slot)) in out.iter_mut().zip(found.iter()) {
+            *o = (cell_at(cell.into()), edge, Gem::from_slot(slot));
+        }
+        out.into_iter().take(count)
     }
 
     /// The winning seats as a bitmask; 0 until the game is over.
@@ -476,19 +501,17 @@ impl Position {
         if !self.is_over() {
             return 0;
         }
-        let seats = 0..self.rules.players() as usize;
-        let best = seats.clone().map(|s| self.scores[s]).max().unwrap_or(0);
-        let total = |s: usize| self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
-        let leaders = seats.filter(|&s| self.scores[s] == best);
-        let leaders: Vec<usize> = match self.rules.tie_break() {
-            TieBreak::Shared => leaders.collect(),
-            TieBreak::MostGems => {
-                let leaders: Vec<usize> = leaders.collect();
-                let most = leaders.iter().map(|&s| total(s)).max().unwrap_or(0);
-                leaders.into_iter().filter(|&s| total(s) == most).collect()
-            }
+        let players = usize::from(self.rules.players());
+        let gems = |s: usize| self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
+        // Ranked by points, then (under the most-gems tie-break) by gems collected.
+        let key = |s: usize| match self.rules.tie_break() {
+            TieBreak::Shared => (self.scores[s], 0),
+            TieBreak::MostGems => (self.scores[s], gems(s)),
         };
-        leaders.into_iter().fold(0, |mask, s| mask | 1 << s)
+        let best = (0..players).map(key).max().unwrap_or((0, 0));
+        (0..players)
+            .filter(|&s| key(s) == best)
+            .fold(0, |mask, s| mask | 1 << s)
     }
 
     /// Each seat's return under `utility` (unused seats 0). Win and rank returns are 0 until
@@ -556,7 +579,7 @@ impl Position {
         if mv.cell.kind() != CellKind::Route {
             return Err(IllegalMove::NotRouteCell(mv.cell));
         }
-        if self.tiles[mv.cell.index()] != EMPTY_CODE {
+        if self.code(mv.cell.index()) != EMPTY_CODE {
             return Err(IllegalMove::Occupied(mv.cell));
         }
         if mv.joins_gate_exits() {
@@ -604,27 +627,33 @@ impl Position {
         }
         hand[1] = NO_TILE;
         let y = mv.cell.index();
-        self.tiles[y] = route_code(mv.tile, canonical_rotation(mv.tile, mv.rotation));
+        self.links[y] = PARTNERS[usize::from(canonical_code(mv.tile, mv.rotation))];
         self.empty &= !(1 << ROUTE_SLOT[y]);
         self.placed += 1;
 
-        // Gems facing the new tile start to move; the centre releases one gem next to it.
+        // The gems looking at the new tile start to move; the centre releases one gem next to
+        // it, resting on the centre's edge and looking at the tile.
         let centre_edge = CENTRE_FACING[y];
         if centre_edge < 6 && (self.released as usize) < CENTRE_ORDER.len() {
-            self.gems[Cell::CENTRE.index()][centre_edge as usize] =
+            self.facing[y][usize::from(opposite(centre_edge))] =
                 CENTRE_ORDER[self.released as usize].to_slot();
             self.released += 1;
         }
-        // Branch-free: every edge is written, only those with a gem are kept.
-        let mut movers = [(0u8, 0u8); 6];
-        let mut count = 0;
-        for across in ACROSS[y] {
-            movers[count] = (across.cell, across.edge);
-            count += usize::from(self.gems[across.cell as usize][across.edge as usize] != 0);
-        }
-        for i in 0..count {
-            let (cell, edge) = movers[if REVERSED { count - 1 - i } else { i }];
-            self.move_gem(cell, edge, tracer);
+        let mut movers = u64::from_le_bytes(self.facing[y]);
+        while movers != 0 {
+            let byte = if REVERSED {
+                movers.ilog2()
+            } else {
+                movers.trailing_zeros()
+            } / 8;
+            movers &= !(0xFF << (8 * byte));
+            let e = byte as usize;
+            // A mover that met another earlier in this placement has left the board.
+            let gem = self.facing[y][e];
+            if gem != 0 {
+                self.facing[y][e] = 0;
+                self.move_gem(gem, usize::from(SLOT_ACROSS[y * 8 + e]), tracer);
+            }
         }
 
         if self.gems_left == 0 {
@@ -645,8 +674,9 @@ impl Position {
     fn pass_turn(&mut self, seat: u8) {
         self.to_move = NOBODY;
         let players = self.rules.players();
-        for step in 1..=players {
-            let next = (seat + step) % players;
+        let mut next = seat;
+        for _ in 0..players {
+            next = if next + 1 == players { 0 } else { next + 1 };
             if self.hands[next as usize][0] != NO_TILE {
                 self.to_move = next;
                 break;
@@ -654,41 +684,47 @@ impl Position {
         }
     }
 
-    /// Moves the gem resting at `(cell, edge)` as far as it goes (RULES.md section 7).
+    /// Moves gem `gem` (`Gem::to_slot`), taken from its rest at slot `from` (`cell * 8 + edge`),
+    /// as far as it goes (RULES.md section 7).
     #[inline]
-    fn move_gem<T: Tracer>(&mut self, cell: u8, edge: u8, tracer: &mut T) {
-        let slot = self.gems[cell as usize][edge as usize];
-        if slot == 0 {
-            return; // met another gem earlier in this placement
-        }
-        self.gems[cell as usize][edge as usize] = 0;
-        let gem = Gem::from_slot(slot);
-        tracer.start(gem, cell_at(cell), edge);
-        let (mut c, mut b) = (cell, edge);
+    fn move_gem<T: Tracer>(&mut self, gem: u8, from: usize, tracer: &mut T) {
+        let colour = Gem::from_slot(gem);
+        tracer.start(colour, cell_at(from >> 3), (from & 7) as u8);
+        // The gem stands at slot `s` and crosses into slot `t`; the masks drop bounds checks.
+        let mut s = from;
         loop {
-            let Across { cell: m, edge: f } = ACROSS[c as usize][b as usize];
-            if m == BEYOND {
-                self.collect(gem, GATE_OF[c as usize], tracer);
+            let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]);
+            let (m, f) = (t >> 3 & ROW_MASK, t & 7);
+            let exit = self.links[m][f];
+            if exit >= 6 {
+                if exit == NO_EXIT {
+                    // An empty cell or a dead end (centre, corner arrow): rest looking at it.
+                    self.facing[m][f] = gem;
+                    tracer.rest(cell_at(s >> 3), (s & 7) as u8);
+                } else {
+                    self.collect(colour, GATE_OF[(s >> 3) % CELL_COUNT], tracer);
+                }
                 return;
             }
-            let exit = PARTNERS[self.tiles[m as usize] as usize][f as usize];
-            if exit == NO_EXIT {
-                // An empty cell or a dead end (centre, corner arrow).
-                self.gems[c as usize][b as usize] = slot;
-                tracer.rest(cell_at(c), b);
-                return;
-            }
-            let met = self.gems[m as usize][f as usize];
+            let (c, b) = (s >> 3 & ROW_MASK, s & 7);
+            let met = self.facing[c][b];
             if met != 0 {
-                self.gems[m as usize][f as usize] = 0;
+                // A gem rests at `t` looking at `s`, coming the other way: both leave.
+                self.facing[c][b] = 0;
                 self.removed += 2;
                 self.gems_left -= 2;
-                tracer.collide(Gem::from_slot(met), cell_at(m), f);
+                tracer.collide(Gem::from_slot(met), cell_at(m), f as u8);
                 return;
             }
-            tracer.step(cell_at(m), f, exit);
-            (c, b) = (m, exit);
+            tracer.step(cell_at(m), f as u8, exit);
+            s = (t & !7) | usize::from(exit);
         }
+    }
+
+    /// The code of the tile on `cell`.
+    #[inline]
+    fn code(&self, cell: usize) -> TileCode {
+        self.links[cell][CODE_BYTE]
     }
 
     fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
@@ -802,7 +838,7 @@ impl Position {
     /// Whether `cell` holds no tile (the centre and corners always hold one).
     #[inline]
     pub fn is_empty(&self, cell: Cell) -> bool {
-        self.tiles[cell.index()] == EMPTY_CODE
+        self.code(cell.index()) == EMPTY_CODE
     }
 }
 
@@ -820,6 +856,29 @@ const fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
     let gate = GATE_OF[cell];
     gate != NO_GATE && PARTNERS[code as usize][gate as usize] == (gate + 1) % 6
 }
+
+/// Rows of the per-cell arrays: the cells, then spare rows for off the board (a power of two,
+/// so a masked index needs no bounds check).
+const ROWS: usize = 64;
+const ROW_MASK: usize = ROWS - 1;
+const SLOT_MASK: usize = ROWS * 8 - 1;
+
+/// `SLOT_ACROSS[cell * 8 + edge]`: the slot on the far side of that edge (`neighbour * 8 +
+/// facing edge`), in the row [`crate::board::BEYOND`] past the rim.
+const SLOT_ACROSS: [u16; ROWS * 8] = {
+    let mut table = [0u16; ROWS * 8];
+    let mut cell = 0;
+    while cell < CELL_COUNT {
+        let mut edge = 0;
+        while edge < 6 {
+            let across = ACROSS[cell][edge];
+            table[cell * 8 + edge] = across.cell as u16 * 8 + across.edge as u16;
+            edge += 1;
+        }
+        cell += 1;
+    }
+    table
+};
 
 /// Every route-cell slot.
 const ALL_SLOTS: u64 = (1 << ROUTE_CELL_COUNT) - 1;
@@ -847,8 +906,8 @@ pub(crate) const ALLOWED: [[u64; 6]; TILE_TYPE_COUNT] = {
 };
 
 #[inline]
-fn cell_at(index: u8) -> Cell {
-    Cell::from_index(index as usize).unwrap_or(Cell::CENTRE)
+fn cell_at(index: usize) -> Cell {
+    Cell::from_index(index).unwrap_or(Cell::CENTRE)
 }
 
 #[inline]

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
+use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below_u32};
 use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
@@ -242,13 +242,21 @@ impl FromStr for Deal {
     }
 }
 
-/// The box shuffled by Fisher-Yates with `Pcg64Mcg::seed_from_u64(seed)` and [`below`].
+/// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
+/// draw makes two swaps, one from each 32-bit half mapped to its range by [`below_u32`].
 pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
-    use rand::SeedableRng;
+    use rand::{Rng as _, SeedableRng};
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
     let mut pile = box_in_type_order();
-    for i in (1..TILE_TOTAL).rev() {
-        pile.swap(i, below(&mut rng, i + 1));
+    let mut i = TILE_TOTAL - 1;
+    while i >= 2 {
+        let bits = rng.next_u64();
+        pile.swap(i, below_u32(bits as u32, i + 1));
+        pile.swap(i - 1, below_u32((bits >> 32) as u32, i));
+        i -= 2;
+    }
+    if i == 1 {
+        pile.swap(1, below_u32(rng.next_u64() as u32, 2));
     }
     pile
 }

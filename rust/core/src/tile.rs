@@ -97,18 +97,30 @@ pub(crate) const CENTRE_CODE: TileCode = 30;
 /// Corner `K_d` has code `CORNER_CODE + d`.
 pub(crate) const CORNER_CODE: TileCode = 31;
 pub(crate) const EMPTY_CODE: TileCode = 37;
-const CODE_COUNT: usize = 38;
+/// Stands for the space beyond the rim, so gem movement reads no special case there.
+pub(crate) const OFF_BOARD_CODE: TileCode = 38;
+/// Rows of [`PARTNERS`]: every code, padded to a power of two so a masked index needs no
+/// bounds check.
+pub(crate) const CODE_ROWS: usize = 64;
 
 /// An edge with no path behind it: an empty cell, the centre, a corner's arrow or outer edge.
 pub(crate) const NO_EXIT: u8 = u8::MAX;
+/// The path runs off the board: the gem leaves through a gate.
+pub(crate) const OFF_BOARD_EXIT: u8 = u8::MAX - 1;
 
 #[inline]
 pub(crate) const fn route_code(tile: TileType, rotation: Rotation) -> TileCode {
     tile as u8 * 6 + rotation.0
 }
 
-const fn build_partners() -> [[u8; 6]; CODE_COUNT] {
-    let mut out = [[NO_EXIT; 6]; CODE_COUNT];
+const fn build_partners() -> [[u8; 8]; CODE_ROWS] {
+    let mut out = [[NO_EXIT; 8]; CODE_ROWS];
+    out[OFF_BOARD_CODE as usize] = [OFF_BOARD_EXIT; 8];
+    let mut code = 0;
+    while code < CODE_ROWS {
+        out[code][CODE_BYTE] = code as u8;
+        code += 1;
+    }
     let mut t = 0;
     while t < TILE_TYPE_COUNT {
         let mut rho = 0;
@@ -137,8 +149,14 @@ const fn build_partners() -> [[u8; 6]; CODE_COUNT] {
     out
 }
 
-/// `PARTNERS[code][edge]`: the other end of the path entering at `edge`, or [`NO_EXIT`].
-pub(crate) const PARTNERS: [[u8; 6]; CODE_COUNT] = build_partners();
+/// Byte of a [`PARTNERS`] row that holds the row's own code.
+pub(crate) const CODE_BYTE: usize = 6;
+
+/// `PARTNERS[code][edge]`: the other end of the path entering at `edge`, [`NO_EXIT`], or
+/// [`OFF_BOARD_EXIT`] for [`OFF_BOARD_CODE`]. Rows of 8 match the position's slot layout, and
+/// byte [`CODE_BYTE`] holds the code: a position stores a cell's row, so laying a tile is one
+/// 8-byte copy and a gem step reads its exit with one load.
+pub(crate) const PARTNERS: [[u8; 8]; CODE_ROWS] = build_partners();
 
 const fn same_pairs(a: usize, b: usize) -> bool {
     let mut e = 0;
@@ -174,6 +192,23 @@ const PERIOD: [u8; TILE_TYPE_COUNT] = build_period();
 #[inline]
 pub const fn canonical_rotation(tile: TileType, rotation: Rotation) -> Rotation {
     Rotation(rotation.0 % PERIOD[tile as usize])
+}
+
+/// `CANONICAL_CODES[route code]`: the code of the same tile at its canonical rotation.
+const CANONICAL_CODES: [TileCode; 30] = {
+    let mut table = [0; 30];
+    let mut code = 0;
+    while code < 30 {
+        table[code] = (code - code % 6 + code % 6 % PERIOD[code / 6] as usize) as TileCode;
+        code += 1;
+    }
+    table
+};
+
+/// The code of `tile` laid at `rotation`, canonical: a table lookup, no division.
+#[inline]
+pub(crate) const fn canonical_code(tile: TileType, rotation: Rotation) -> TileCode {
+    CANONICAL_CODES[route_code(tile, rotation) as usize]
 }
 
 /// The three edge pairs of `tile` at `rotation`, each ascending, sorted.
@@ -218,8 +253,25 @@ mod tests {
     }
 
     #[test]
+    fn canonical_codes_match_canonical_rotations() {
+        for t in TileType::ALL {
+            for r in 0..6 {
+                let rotation = Rotation(r);
+                assert_eq!(
+                    canonical_code(t, rotation),
+                    route_code(t, canonical_rotation(t, rotation))
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_tile_joins_all_six_edges() {
+        for (code, row) in PARTNERS.iter().enumerate() {
+            assert_eq!(usize::from(row[CODE_BYTE]), code);
+        }
         for row in &PARTNERS[..30] {
+            assert_eq!(row[7], NO_EXIT);
             for e in 0..6u8 {
                 let p = row[e as usize];
                 assert_ne!(p, e);

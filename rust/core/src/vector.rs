@@ -16,7 +16,7 @@
 use std::fmt;
 
 use crate::action::{ACTION_COUNT, Action};
-use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, Position, Utility};
+use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, ObservationValue, Position, Utility};
 use crate::rules::Rules;
 use crate::setup::shuffled_pile;
 use crate::simulate::game_seed;
@@ -75,11 +75,32 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
+/// The observation buffer: `f32`, or `u8` for the compact form (the same layout).
+#[derive(Debug)]
+pub enum Observations<'a> {
+    /// `f32` values.
+    F32(&'a mut [f32]),
+    /// `u8` values: a quarter of the memory.
+    U8(&'a mut [u8]),
+}
+
+impl Observations<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Observations::F32(buffer) => buffer.len(),
+            Observations::U8(buffer) => buffer.len(),
+        }
+    }
+}
+
 /// Buffers a step writes, each flat and row-major over the games.
 #[derive(Debug)]
 pub struct Outputs<'a> {
     /// `num_envs x OBSERVATION_SIZE`.
-    pub observations: &'a mut [f32],
+    pub observations: Observations<'a>,
+    /// Whether `observations` and `masks` hold only zeros (as fresh arrays do): then only
+    /// their non-zero entries are written.
+    pub zeroed: bool,
     /// `num_envs x ACTION_COUNT`, true where the action is legal.
     pub masks: &'a mut [bool],
     /// `num_envs x players`.
@@ -236,20 +257,16 @@ impl VectorGames {
 
     /// Writes every game's view; `ended` says which games just finished (they get rewards).
     fn write_all(&self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
+        match &mut out.observations {
+            Observations::F32(buffer) => self.write_views(buffer, out.zeroed, out.masks),
+            Observations::U8(buffer) => self.write_views(buffer, out.zeroed, out.masks),
+        }
         let players = usize::from(self.rules.players());
         let rows = out
-            .observations
-            .chunks_exact_mut(OBSERVATION_SIZE)
-            .zip(out.masks.chunks_exact_mut(ACTION_COUNT))
-            .zip(out.rewards.chunks_exact_mut(players))
+            .rewards
+            .chunks_exact_mut(players)
             .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()));
-        for (slot, (((obs, mask), rewards), (terminated, to_play))) in self.slots.iter().zip(rows) {
-            let info = slot.position.information(slot.viewer);
-            let obs: &mut [f32; OBSERVATION_SIZE] = obs
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
-            info.observation(obs);
-            info.legal_action_set().write_mask(mask);
+        for (slot, (rewards, (terminated, to_play))) in self.slots.iter().zip(rows) {
             *terminated = ended(slot);
             let returns: [f64; MAX_PLAYERS] = if *terminated {
                 slot.position.returns(self.utility)
@@ -260,6 +277,32 @@ impl VectorGames {
                 *r = v as f32;
             }
             *to_play = slot.viewer as i8;
+        }
+    }
+
+    /// Every game's observation and action mask, from its viewer's information; into zeroed
+    /// buffers only the non-zero entries are written.
+    fn write_views<V: ObservationValue>(
+        &self,
+        observations: &mut [V],
+        zeroed: bool,
+        masks: &mut [bool],
+    ) {
+        let rows = observations
+            .chunks_exact_mut(OBSERVATION_SIZE)
+            .zip(masks.chunks_exact_mut(ACTION_COUNT));
+        for (slot, (obs, mask)) in self.slots.iter().zip(rows) {
+            let obs: &mut [V; OBSERVATION_SIZE] = obs
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
+            let info = slot.position.information(slot.viewer);
+            if zeroed {
+                info.write_observation(obs);
+                info.legal_action_set().mark_mask(mask);
+            } else {
+                info.observation(obs);
+                info.legal_action_set().write_mask(mask);
+            }
         }
     }
 }
@@ -311,7 +354,8 @@ mod tests {
 
         fn outputs(&mut self) -> Outputs<'_> {
             Outputs {
-                observations: &mut self.observations,
+                observations: Observations::F32(&mut self.observations),
+                zeroed: false,
                 masks: &mut self.masks,
                 rewards: &mut self.rewards,
                 terminations: &mut self.terminations,
@@ -383,6 +427,44 @@ mod tests {
             assert_eq!(games.episodes(), episodes.to_vec());
         }
         assert!(episodes.iter().all(|&e| e >= 2), "{episodes:?}");
+    }
+
+    /// Compact (`u8`) observations and writes into zeroed buffers give the same values as
+    /// `f32` observations written over stale buffers.
+    #[test]
+    fn compact_and_zeroed_outputs_match() {
+        let rules = Rules::new(4, 2).unwrap();
+        let n = 4;
+        let mut full = VectorGames::new(rules, n, Utility::Points, 3);
+        let mut compact = full.clone();
+        let mut stale = Buffers::new(n, 4);
+        stale.observations.fill(7.0);
+        stale.masks.fill(true);
+        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        for _ in 0..120 {
+            let actions: Vec<i64> = full
+                .positions()
+                .map(|p| {
+                    let legal = p.legal_action_set();
+                    legal
+                        .nth(below(&mut rng, legal.len().max(1)))
+                        .map_or(0, |a| a.index() as i64)
+                })
+                .collect();
+            full.step(&actions, &mut stale.outputs()).unwrap();
+            let mut fresh = Buffers::new(n, 4);
+            let mut bytes = vec![0u8; n * OBSERVATION_SIZE];
+            let mut out = fresh.outputs();
+            out.observations = Observations::U8(&mut bytes);
+            out.zeroed = true;
+            compact.step(&actions, &mut out).unwrap();
+            let widened: Vec<f32> = bytes.iter().map(|&b| f32::from(b)).collect();
+            assert_eq!(widened, stale.observations);
+            assert_eq!(fresh.masks, stale.masks);
+            assert_eq!(fresh.rewards, stale.rewards);
+            assert_eq!(fresh.terminations, stale.terminations);
+            assert_eq!(fresh.to_play, stale.to_play);
+        }
     }
 
     #[test]

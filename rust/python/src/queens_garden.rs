@@ -399,7 +399,7 @@ impl Game {
         Rules(*self.0.rules())
     }
 
-    /// The set-up seed, ``None`` for a game read from a record.
+    /// The seed that deals the game's chance, ``None`` for a game read from a record.
     #[getter]
     fn seed(&self) -> Option<u64> {
         self.0.seed()

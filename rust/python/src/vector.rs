@@ -2,7 +2,7 @@
 //! Rust per step with the GIL released.
 
 use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::vector::{Outputs, VectorError, VectorGames as CoreVector};
+use indigo_core::vector::{Observations, Outputs, VectorError, VectorGames as CoreVector};
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
@@ -20,11 +20,19 @@ pub(crate) struct VectorGames {
     /// Fixed at construction, so arrays are made without the lock.
     num_envs: usize,
     rules: CoreRules,
+    /// Observations as `uint8`, not `float32`.
+    compact: bool,
+}
+
+/// A step's observation array, in the dtype the vector was made with.
+enum ObservationArray<'py> {
+    F32(Bound<'py, PyArray2<f32>>),
+    U8(Bound<'py, PyArray2<u8>>),
 }
 
 /// Fresh arrays for one step's results.
 struct Arrays<'py> {
-    observations: Bound<'py, PyArray2<f32>>,
+    observations: ObservationArray<'py>,
     masks: Bound<'py, PyArray2<bool>>,
     rewards: Bound<'py, PyArray2<f32>>,
     terminations: Bound<'py, PyArray1<bool>>,
@@ -33,7 +41,7 @@ struct Arrays<'py> {
 
 /// `step`'s result: observations, masks, rewards, terminations, to_play.
 type StepArrays<'py> = (
-    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArray2<bool>>,
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<bool>>,
@@ -42,15 +50,20 @@ type StepArrays<'py> = (
 
 /// `reset`'s result: observations, masks, to_play.
 type ResetArrays<'py> = (
-    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArray2<bool>>,
     Bound<'py, PyArray1<i8>>,
 );
 
 impl<'py> Arrays<'py> {
-    fn new(py: Python<'py>, games: usize, players: usize) -> Self {
+    fn new(py: Python<'py>, games: usize, players: usize, compact: bool) -> Self {
+        let shape = [games, OBSERVATION_SIZE];
         Arrays {
-            observations: PyArray2::zeros(py, [games, OBSERVATION_SIZE], false),
+            observations: if compact {
+                ObservationArray::U8(PyArray2::zeros(py, shape, false))
+            } else {
+                ObservationArray::F32(PyArray2::zeros(py, shape, false))
+            },
             masks: PyArray2::zeros(py, [games, ACTION_COUNT], false),
             rewards: PyArray2::zeros(py, [games, players], false),
             terminations: PyArray1::zeros(py, games, false),
@@ -65,13 +78,23 @@ impl<'py> Arrays<'py> {
         games: &ProcessLock<CoreVector>,
         fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
     ) -> PyResult<()> {
-        let mut observations = self.observations.readwrite();
+        let (mut floats, mut bytes) = match &self.observations {
+            ObservationArray::F32(array) => (Some(array.readwrite()), None),
+            ObservationArray::U8(array) => (None, Some(array.readwrite())),
+        };
+        let observations = match (&mut floats, &mut bytes) {
+            (Some(array), _) => Observations::F32(array.as_slice_mut()?),
+            (_, Some(array)) => Observations::U8(array.as_slice_mut()?),
+            (None, None) => unreachable!("one of the two is made"),
+        };
         let mut masks = self.masks.readwrite();
         let mut rewards = self.rewards.readwrite();
         let mut terminations = self.terminations.readwrite();
         let mut to_play = self.to_play.readwrite();
+        // Fresh numpy zeros: only the non-zero entries need writing.
         let mut out = Outputs {
-            observations: observations.as_slice_mut()?,
+            observations,
+            zeroed: true,
             masks: masks.as_slice_mut()?,
             rewards: rewards.as_slice_mut()?,
             terminations: terminations.as_slice_mut()?,
@@ -86,8 +109,12 @@ impl<'py> Arrays<'py> {
     }
 
     fn into_tuple(self) -> StepArrays<'py> {
+        let observations = match self.observations {
+            ObservationArray::F32(array) => array.into_any(),
+            ObservationArray::U8(array) => array.into_any(),
+        };
         (
-            self.observations,
+            observations,
             self.masks,
             self.rewards,
             self.terminations,
@@ -125,7 +152,12 @@ fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
 
 impl VectorGames {
     fn arrays<'py>(&self, py: Python<'py>) -> Arrays<'py> {
-        Arrays::new(py, self.num_envs, usize::from(self.rules.players()))
+        Arrays::new(
+            py,
+            self.num_envs,
+            usize::from(self.rules.players()),
+            self.compact,
+        )
     }
 }
 
@@ -133,15 +165,25 @@ impl VectorGames {
 impl VectorGames {
     #[new]
     #[pyo3(
-        signature = (num_envs, rules=None, *, seed=None, utility="win"),
-        text_signature = "(num_envs, rules=None, *, seed=None, utility='win')"
+        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32"),
+        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32')"
     )]
     fn new(
         num_envs: Int,
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         utility: &str,
+        observation_dtype: &str,
     ) -> PyResult<Self> {
+        let compact = match observation_dtype {
+            "float32" => false,
+            "uint8" => true,
+            other => {
+                return Err(IndigoError::new_err(format!(
+                    "observation_dtype must be 'float32' or 'uint8', not {other:?}"
+                )));
+            }
+        };
         let num_envs = in_range("num_envs", num_envs, 1, 1 << 16)? as usize;
         let rules = match rules {
             Some(r) => r.0,
@@ -153,6 +195,7 @@ impl VectorGames {
             games: ProcessLock::new(games),
             num_envs,
             rules,
+            compact,
         })
     }
 
@@ -165,6 +208,12 @@ impl VectorGames {
     #[getter]
     fn rules(&self) -> Rules {
         Rules(self.rules)
+    }
+
+    /// `"float32"` or `"uint8"`: the dtype of the observations.
+    #[getter]
+    fn observation_dtype(&self) -> &'static str {
+        if self.compact { "uint8" } else { "float32" }
     }
 
     /// `"points"`, `"win"` or `"rank"`: what a finished game rewards.

@@ -85,6 +85,13 @@ impl Game {
         }
     }
 
+    /// Records which seed set the game up (kept in records; changes nothing else).
+    #[must_use]
+    pub fn with_seed(mut self, seed: Option<u64>) -> Game {
+        self.seed = seed;
+        self
+    }
+
     /// The current position.
     #[inline]
     pub const fn position(&self) -> &Position {
@@ -97,9 +104,19 @@ impl Game {
         self.position.rules()
     }
 
-    /// The seed of a seeded game.
+    /// The seed that deals this game's chance (bag, expansions, refills); `None` when the
+    /// randomness was given, as in a game read from a record.
     #[inline]
     pub const fn seed(&self) -> Option<u64> {
+        match self.position.chance() {
+            Chance::Seeded(seed) => Some(*seed),
+            Chance::Listed(_) => None,
+        }
+    }
+
+    /// The seed a record names: the dealing seed, or a record's informational `seed`.
+    #[inline]
+    pub const fn record_seed(&self) -> Option<u64> {
         self.seed
     }
 

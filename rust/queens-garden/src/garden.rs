@@ -106,6 +106,62 @@ fn component(start: u64, within: u64) -> u64 {
     group
 }
 
+/// Every kind, as a bit mask over kind ids.
+const ALL_KINDS: u64 = (1 << KIND_COUNT) - 1;
+/// The kinds of each colour, and of each value (index value - 1), as bit masks.
+const COLOUR_KINDS: [u64; 6] = {
+    let mut out = [0; 6];
+    let mut c = 0;
+    while c < 6 {
+        out[c] = 0b11_1111 << (6 * c);
+        c += 1;
+    }
+    out
+};
+const VALUE_KINDS: [u64; 6] = {
+    let mut out = [0; 6];
+    let mut v = 0;
+    while v < 6 {
+        let mut c = 0;
+        while c < 6 {
+            out[v] |= 1 << (6 * c + v);
+            c += 1;
+        }
+        v += 1;
+    }
+    out
+};
+
+/// The colour groups and pattern groups of a garden, labelled (see [`Garden::groups`]).
+struct Groups {
+    /// Each hexagon's colour group and pattern group.
+    colour_group: [u8; CELL_COUNT],
+    value_group: [u8; CELL_COUNT],
+    /// The kinds (bit per kind id) of each group.
+    kinds: [u64; 2 * CELL_COUNT],
+}
+
+impl Groups {
+    /// The kinds of the distinct groups holding the cells of `next_to` (labelled by `labels`),
+    /// if those groups hold pairwise different kinds; else `Err` with the kinds found twice.
+    fn joined(&self, next_to: u64, labels: &[u8; CELL_COUNT]) -> Result<u64, u64> {
+        let mut seen = 0u64;
+        let mut twice = 0u64;
+        let mut joined = [u8::MAX; 6];
+        for (i, c) in cells_of(next_to).enumerate() {
+            let label = labels[usize::from(c.index())];
+            if joined.contains(&label) {
+                continue;
+            }
+            joined[i] = label;
+            let kinds = self.kinds[usize::from(label)];
+            twice |= seen & kinds;
+            seen |= kinds;
+        }
+        if twice == 0 { Ok(seen) } else { Err(twice) }
+    }
+}
+
 /// One garden: the fountain board and six areas.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Garden {
@@ -210,34 +266,102 @@ impl Garden {
     /// # Errors
     /// Which rule fails.
     pub fn check_rules(&self, kind: Kind, cell: Cell) -> Result<(), PlacementError> {
-        let bit = 1u64 << cell.index();
-        let around = NEIGHBOUR_MASKS[usize::from(cell.index())];
+        let around = NEIGHBOUR_MASKS[usize::from(cell.index())] & self.hexagon_mask();
         let colour = usize::from(kind.colour().index());
         let value = usize::from(kind.value().get() - 1);
         let (same_colour, same_value) = (self.colours[colour], self.values[value]);
-        if around & self.hexagon_mask() != 0 && around & (same_colour | same_value) == 0 {
+        if around != 0 && around & (same_colour | same_value) == 0 {
             return Err(PlacementError::NoSharedNeighbour { kind, cell });
         }
-        for (within, is_colour) in [(same_colour, true), (same_value, false)] {
-            if around & within == 0 {
-                continue;
-            }
-            let group = component(bit, within | bit) & !bit;
-            let mut seen = 1u64 << kind.id();
-            for c in cells_of(group) {
-                let k = self.cells[usize::from(c.index())];
-                if seen & (1 << k) != 0 {
-                    return Err(PlacementError::DuplicateInGroup {
-                        kind,
-                        cell,
-                        duplicate: Kind::new(k).unwrap_or(kind),
-                        colour: is_colour,
-                    });
-                }
-                seen |= 1 << k;
+        let groups = self.groups_of(&[same_colour], &[same_value]);
+        for (within, labels, is_colour) in [
+            (same_colour, &groups.colour_group, true),
+            (same_value, &groups.value_group, false),
+        ] {
+            let twice = match groups.joined(around & within, labels) {
+                Ok(kinds) => kinds & (1 << kind.id()),
+                Err(twice) => twice,
+            };
+            if twice != 0 {
+                return Err(PlacementError::DuplicateInGroup {
+                    kind,
+                    cell,
+                    duplicate: Kind::new(twice.trailing_zeros() as u8).unwrap_or(kind),
+                    colour: is_colour,
+                });
             }
         }
         Ok(())
+    }
+
+    /// Labels every colour group and pattern group once.
+    fn groups(&self) -> Groups {
+        self.groups_of(&self.colours, &self.values)
+    }
+
+    /// Labels the groups of the given colours' and values' cell masks (the other cells keep
+    /// label 0, which callers never look at).
+    fn groups_of(&self, colours: &[u64], values: &[u64]) -> Groups {
+        let mut groups = Groups {
+            colour_group: [0; CELL_COUNT],
+            value_group: [0; CELL_COUNT],
+            kinds: [0; 2 * CELL_COUNT],
+        };
+        let mut next = 0;
+        for (masks, labels) in [
+            (colours, &mut groups.colour_group),
+            (values, &mut groups.value_group),
+        ] {
+            for &mask in masks {
+                let mut left = mask;
+                while left != 0 {
+                    let group = component(left & left.wrapping_neg(), mask);
+                    left &= !group;
+                    for c in cells_of(group) {
+                        labels[usize::from(c.index())] = next as u8;
+                        groups.kinds[next] |= 1 << self.cells[usize::from(c.index())];
+                    }
+                    next += 1;
+                }
+            }
+        }
+        groups
+    }
+
+    /// For each cell of `candidates`, the kinds [`Garden::check_rules`] allows there, as a bit
+    /// mask over kind ids (0 for other cells), from the groups labelled once. Per cell: a kind
+    /// must share an attribute with a neighbouring hexagon (if any), and the groups of its
+    /// colour (of its pattern) around the cell must hold pairwise different kinds, none of them
+    /// the kind itself.
+    pub(crate) fn allowed_kinds(&self, candidates: u64) -> [u64; CELL_COUNT] {
+        let groups = self.groups();
+        let hexagons = self.hexagon_mask();
+        let mut out = [0u64; CELL_COUNT];
+        for cell in cells_of(candidates) {
+            let around = NEIGHBOUR_MASKS[usize::from(cell.index())] & hexagons;
+            let allowed = if around == 0 {
+                ALL_KINDS
+            } else {
+                let mut share = 0;
+                let mut bad = 0;
+                for (masks, labels, family) in [
+                    (&self.colours, &groups.colour_group, &COLOUR_KINDS),
+                    (&self.values, &groups.value_group, &VALUE_KINDS),
+                ] {
+                    for (mask, &kinds_of) in masks.iter().zip(family) {
+                        let next_to = around & mask;
+                        if next_to == 0 {
+                            continue;
+                        }
+                        share |= kinds_of;
+                        bad |= groups.joined(next_to, labels).unwrap_or(kinds_of);
+                    }
+                }
+                share & !bad
+            };
+            out[usize::from(cell.index())] = allowed;
+        }
+        out
     }
 
     /// Puts `kind` on `cell` (no checks).

@@ -12,7 +12,7 @@
 //! * [`Position`]: [`Position::legal_moves`] / [`Position::legal_moves_into`] (canonical
 //!   order of 15.3), [`Position::check`], [`Position::apply`] (validated, unchanged on error),
 //!   [`Position::apply_unchecked`] (trusted callers), accessors (`round`, `phase`, `to_move`,
-//!   `scores`, `storage`, `garden`, `stack`, `display`, `bag_len`, `tower`, `supply`,
+//!   `scores`, `storage(s)`, `garden(s)`, `stack`, `display`, `bag_len`, `tower`, `supply`,
 //!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
@@ -65,7 +65,7 @@ pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
 pub use moves::{Choices, Discards, Hexagon, Move, MoveParseError, Payment};
 pub use position::{
     Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, Phase, Position,
-    RefillError, SetupError, StackView, TILE_TOTAL, seeded_setup,
+    RefillError, SetupError, StackView, TILE_TOTAL, check_bag, check_expansions, seeded_setup,
 };
 pub use record::{ErrorAt, RecordError, read_record, read_record_value, snapshot, write_record};
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};

@@ -41,7 +41,7 @@ enum SlotState {
 }
 
 /// Where the refills come from (section 11.3).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Chance {
     /// Refill `k` (0-based) is the bag's and the tower's tiles sorted by kind, shuffled with
     /// CPython's `random.Random(seed + (k + 1) * 2**64)`.
@@ -376,8 +376,10 @@ pub enum DisplayExpansion {
     },
 }
 
-/// A full game position, hidden information (bag order, face-down kinds) included.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A full game position, hidden information (bag order, face-down kinds) included. Equal
+/// positions compare and hash equal (unused storage is kept zeroed); the move count and the
+/// last move are part of the position.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     rules: Rules,
     chance: Chance,
@@ -426,6 +428,41 @@ fn counts(ids: impl IntoIterator<Item = u8>) -> [u32; KIND_COUNT] {
     c
 }
 
+/// `Some` message if `kinds` is not `copies` of each of the 36 kinds (`what` names the list).
+fn multiset_error(kinds: &[Kind], copies: u32, what: &str) -> Option<String> {
+    let total = KIND_COUNT * copies as usize;
+    if kinds.len() != total {
+        return Some(format!(
+            "{what} must hold {total} kinds, not {}",
+            kinds.len()
+        ));
+    }
+    let c = counts(kinds.iter().map(|k| k.id()));
+    let k = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != copies)?;
+    Some(format!(
+        "{what} must hold each kind exactly {copies} times, but holds {} {} times",
+        kind(k),
+        c[usize::from(k)]
+    ))
+}
+
+/// Checks a bag: the 108 tiles, each kind three times.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_bag(bag: &[Kind]) -> Result<(), SetupError> {
+    multiset_error(bag, 3, "the bag").map_or(Ok(()), |m| Err(SetupError::Bag(m)))
+}
+
+/// Checks an expansion order: the 36 kinds, each once.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_expansions(expansions: &[Kind]) -> Result<(), SetupError> {
+    multiset_error(expansions, 1, "the expansions")
+        .map_or(Ok(()), |m| Err(SetupError::Expansions(m)))
+}
+
 /// The seeded set-up (crate docs): the bag, then the expansions, from one `random.Random(seed)`.
 pub fn seeded_setup(seed: u64) -> ([Kind; TILE_TOTAL], [Kind; EXPANSION_TOTAL]) {
     let mut rng = PyRandom::from_u64(seed);
@@ -452,34 +489,8 @@ impl Position {
         expansions: &[Kind],
         chance: Chance,
     ) -> Result<Position, SetupError> {
-        if bag.len() != TILE_TOTAL {
-            return Err(SetupError::Bag(format!(
-                "the bag must hold {TILE_TOTAL} tiles, not {}",
-                bag.len()
-            )));
-        }
-        let c = counts(bag.iter().map(|k| k.id()));
-        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 3) {
-            return Err(SetupError::Bag(format!(
-                "the bag must hold each kind 3 times, but holds {} {} times",
-                kind(k),
-                c[usize::from(k)]
-            )));
-        }
-        if expansions.len() != EXPANSION_TOTAL {
-            return Err(SetupError::Expansions(format!(
-                "there must be {EXPANSION_TOTAL} expansions, not {}",
-                expansions.len()
-            )));
-        }
-        let c = counts(expansions.iter().map(|k| k.id()));
-        if let Some(k) = (0..KIND_COUNT as u8).find(|&k| c[usize::from(k)] != 1) {
-            return Err(SetupError::Expansions(format!(
-                "the expansions must hold each kind once, but hold {} {} times",
-                kind(k),
-                c[usize::from(k)]
-            )));
-        }
+        check_bag(bag)?;
+        check_expansions(expansions)?;
         let stack = rules.stack_size();
         let mut p = Position {
             rules,
@@ -589,6 +600,16 @@ impl Position {
     /// Per seat, the score.
     pub fn scores(&self) -> &[u32] {
         &self.scores[..self.seats()]
+    }
+
+    /// Every seat's storage, by seat.
+    pub fn storages(&self) -> &[Storage] {
+        &self.storages[..self.seats()]
+    }
+
+    /// Every seat's garden, by seat.
+    pub fn gardens(&self) -> &[Garden] {
+        &self.gardens[..self.seats()]
     }
 
     /// A seat's storage.
@@ -897,51 +918,51 @@ impl Position {
         let seat = usize::from(self.to_move);
         let storage = &self.storages[seat];
         let garden = &self.gardens[seat];
+        // Petals of empty areas take a stored expansion's printed hexagon.
+        let petals = if storage.expansion_count() == 0 {
+            0
+        } else {
+            Area::all()
+                .filter(|&a| garden.area(a) == AreaState::Empty)
+                .fold(0u64, |m, a| {
+                    m | (0b111_1111 << a.centre().index()) & !(1 << a.centre().index())
+                })
+        };
+        let allowed = garden.allowed_kinds(garden.free_mask() | petals);
+        // The cells of `within` where kind `k` may go.
+        let cells_for = |k: Kind, within: u64| {
+            cells_of(within).filter(move |c| allowed[usize::from(c.index())] >> k.id() & 1 != 0)
+        };
         let mut payments = PaymentBuffer::new();
         for k in Kind::all() {
             if storage.count(k) == 0 {
                 continue;
             }
-            let mut cells = cells_of(garden.free_mask())
-                .filter(|&c| garden.check_rules(k, c).is_ok())
-                .peekable();
+            let mut cells = cells_for(k, garden.free_mask()).peekable();
             if cells.peek().is_none() {
                 continue;
             }
             payments.fill(storage, k);
             for cell in cells {
-                for &payment in payments.as_slice() {
-                    out.push(Move::Tile {
-                        kind: k,
-                        cell,
-                        payment,
-                    });
-                }
+                out.extend(payments.as_slice().iter().map(|&payment| Move::Tile {
+                    kind: k,
+                    cell,
+                    payment,
+                }));
             }
         }
         for k in storage.expansions() {
-            let mut filled = false;
-            for area in Area::all() {
-                if garden.area(area) != AreaState::Empty {
-                    continue;
-                }
-                for petal in 0..6 {
-                    let cell = area.petal(petal);
-                    if garden.check_rules(k, cell).is_err() {
-                        continue;
-                    }
-                    if !filled {
-                        payments.fill(storage, k);
-                        filled = true;
-                    }
-                    for &payment in payments.as_slice() {
-                        out.push(Move::Exp {
-                            kind: k,
-                            cell,
-                            payment,
-                        });
-                    }
-                }
+            let mut cells = cells_for(k, petals).peekable();
+            if cells.peek().is_none() {
+                continue;
+            }
+            payments.fill(storage, k);
+            for cell in cells {
+                out.extend(payments.as_slice().iter().map(|&payment| Move::Exp {
+                    kind: k,
+                    cell,
+                    payment,
+                }));
             }
         }
     }
@@ -1171,9 +1192,10 @@ impl Position {
             }
     }
 
-    /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]).
-    /// An illegal move leaves the position meaningless but never panics on the engine's side
-    /// of the contract.
+    /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]),
+    /// without checking it: for search. An illegal move leaves the position meaningless (and
+    /// may trip an overflow check in a debug build); use [`Position::apply`] for anything a
+    /// caller did not get from the legal-move list.
     ///
     /// # Errors
     /// Only a [`Chance::Listed`] position can fail, when the refill it needs is missing or
@@ -1301,6 +1323,7 @@ impl Position {
                 let len = usize::from(self.slot_len[s]);
                 if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
                     self.slot_tiles[s].copy_within(i + 1..len, i);
+                    self.slot_tiles[s][len - 1] = 0;
                     self.slot_len[s] -= 1;
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
@@ -1345,6 +1368,7 @@ impl Position {
                 .refill(usize::from(self.refills), &sorted[..n], &mut order[..n])?;
             on_refill(&order[..n]);
             self.bag[..n].copy_from_slice(&order[..n]);
+            self.bag[n..].fill(0);
             self.bag_start = 0;
             self.bag_end = n as u8;
             self.tower = [0; KIND_COUNT];
@@ -1455,6 +1479,7 @@ impl Position {
         self.first_passer = NOBODY;
         self.passed = [false; MAX_PLAYERS];
         self.slots = [SlotState::Stack; MAX_STACK];
+        self.slot_tiles = [[0; 4]; MAX_STACK];
         self.slot_len = [0; MAX_STACK];
         self.top = 0;
         self.give_tiles(on_refill)
@@ -1560,69 +1585,63 @@ impl PaymentBuffer {
             self.push(Payment::EMPTY);
             return;
         }
-        // Candidate codes sharing the colour, and sharing the pattern; ascending.
-        let mut colour = [0u8; 12];
-        let mut nc = 0;
-        let mut pattern = [0u8; 12];
-        let mut np = 0;
-        for k in Kind::all() {
-            if k == placed {
-                continue;
-            }
-            let list: (&mut [u8; 12], &mut usize) = if k.colour() == placed.colour() {
-                (&mut colour, &mut nc)
-            } else if k.value() == placed.value() {
-                (&mut pattern, &mut np)
-            } else {
-                continue;
+        // The candidate discards in code order: (code, whether it shares the colour rather than
+        // the pattern). A payment takes all of its hexagons from one of the two families. In
+        // kind order the pattern's kinds come one per colour, the colour's six together.
+        let mut candidates = [(0u8, false); 20];
+        let mut n = 0;
+        let colour = placed.colour().index();
+        let mut consider = |k: u8, same_colour: bool| {
+            let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
+                return;
             };
             for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
                 if storage.holds(h) {
-                    list.0[*list.1] = h.code();
-                    *list.1 += 1;
+                    candidates[n] = (h.code(), same_colour);
+                    n += 1;
                 }
             }
+        };
+        for c in 0..6u8 {
+            if c == colour {
+                for value in 0..6 {
+                    consider(6 * c + value, true);
+                }
+            } else {
+                consider(6 * c + placed.value().get() - 1, false);
+            }
         }
+        let candidates = &candidates[..n];
         let jokers = usize::from(storage.jokers());
         for j in 0..=v.min(jokers) {
-            let m = v - j;
-            let start = self.len;
-            if m == 0 {
-                self.push(Payment::from_sorted_codes(&[], j as u8));
-                continue;
-            }
             let mut chosen = [0u8; MAX_PAYMENT];
-            for list in [&colour[..nc], &pattern[..np]] {
-                self.combinations(list, m, 0, &mut chosen, 0, j as u8);
-            }
-            self.items[start..self.len].sort_unstable_by_key(|p| {
-                let mut key = [0u8; MAX_PAYMENT];
-                key[..p.codes().len()].copy_from_slice(p.codes());
-                key
-            });
+            self.combinations(candidates, (v - j, j as u8), 0, &mut chosen, 0, false);
         }
     }
 
-    /// Every `m`-subset of `list` (codes of different kinds), lexicographic.
+    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) whose hexagons are an
+    /// `m`-subset of `candidates` of pairwise different kinds and one family, in lexicographic
+    /// order of codes (the candidates are sorted by code).
     fn combinations(
         &mut self,
-        list: &[u8],
-        m: usize,
+        candidates: &[(u8, bool)],
+        shape: (usize, u8),
         from: usize,
         chosen: &mut [u8; MAX_PAYMENT],
         depth: usize,
-        jokers: u8,
+        family: bool,
     ) {
+        let (m, jokers) = shape;
         if depth == m {
             self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
             return;
         }
-        for i in from..list.len() {
-            if depth > 0 && list[i] / 2 == chosen[depth - 1] / 2 {
+        for (i, &(code, same_colour)) in candidates.iter().enumerate().skip(from) {
+            if depth > 0 && (same_colour != family || code / 2 == chosen[depth - 1] / 2) {
                 continue;
             }
-            chosen[depth] = list[i];
-            self.combinations(list, m, i + 1, chosen, depth + 1, jokers);
+            chosen[depth] = code;
+            self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
         }
     }
 }

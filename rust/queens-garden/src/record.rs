@@ -11,7 +11,9 @@ use crate::garden::AreaState;
 use crate::geometry::Area;
 use crate::kind::{Attribute, Kind};
 use crate::moves::Move;
-use crate::position::{DisplayExpansion, EXPANSION_TOTAL, IllegalMove, Position, TILE_TOTAL};
+use crate::position::{
+    DisplayExpansion, IllegalMove, Position, SetupError, check_bag, check_expansions,
+};
 use crate::rules::{Jokers, Rules, Wheel};
 
 /// The `format` value of a game record.
@@ -109,17 +111,15 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
         None => return fail("format", format!("missing: must be \"{RECORD_FORMAT}\"")),
     }
     let rules = read_rules(record.get("rules"))?;
-    let bag = read_kinds(record.get("bag"), "bag", TILE_TOTAL)?;
-    let expansions = read_kinds(record.get("expansions"), "expansions", EXPANSION_TOTAL)?;
+    let bag = read_kinds(record.get("bag"), "bag", check_bag)?;
+    let expansions = read_kinds(record.get("expansions"), "expansions", check_expansions)?;
     let refills = read_refills(record.get("refills"))?;
     let Some(Value::Array(moves)) = record.get("moves") else {
         return fail("moves", "must be a list of move strings (possibly empty)");
     };
-    let mut game = match Game::new(rules, &bag, &expansions, refills) {
-        Ok(game) => game,
-        Err(crate::position::SetupError::Bag(m)) => return fail("bag", m),
-        Err(crate::position::SetupError::Expansions(m)) => return fail("expansions", m),
-    };
+    let mut game = Game::new(rules, &bag, &expansions, refills)
+        .unwrap_or_else(|_| unreachable!("the bag and the expansions were checked"))
+        .with_seed(record.get("seed").and_then(Value::as_u64));
     for (i, value) in moves.iter().enumerate() {
         let at = ErrorAt::Move(i);
         let err = |message: String| RecordError {
@@ -278,31 +278,16 @@ fn read_kind_list(value: &Value) -> Result<Vec<Kind>, String> {
         .collect()
 }
 
-fn read_kinds(value: Option<&Value>, field: &str, len: usize) -> Result<Vec<Kind>, RecordError> {
+fn read_kinds(
+    value: Option<&Value>,
+    field: &str,
+    check: fn(&[Kind]) -> Result<(), SetupError>,
+) -> Result<Vec<Kind>, RecordError> {
     let Some(value) = value else {
-        return fail(
-            field,
-            format!("missing: must be a list of {len} kind strings"),
-        );
+        return fail(field, "missing: must be a list of kind strings");
     };
     let kinds = read_kind_list(value).or_else(|m| fail(field, m))?;
-    if kinds.len() != len {
-        return fail(field, format!("must hold {len} kinds, not {}", kinds.len()));
-    }
-    let copies = len / 36;
-    let mut counts = [0usize; 36];
-    for k in &kinds {
-        counts[usize::from(k.id())] += 1;
-    }
-    if let Some(k) = Kind::all().find(|k| counts[usize::from(k.id())] != copies) {
-        return fail(
-            field,
-            format!(
-                "must hold each kind exactly {copies} times, but holds {k} {} times",
-                counts[usize::from(k.id())]
-            ),
-        );
-    }
+    check(&kinds).or_else(|e| fail(field, e.to_string()))?;
     Ok(kinds)
 }
 
@@ -370,7 +355,7 @@ pub fn write_record(game: &Game) -> Value {
             .map(|m| Value::from(m.to_string()))
             .collect(),
     );
-    if let Some(seed) = game.seed() {
+    if let Some(seed) = game.record_seed() {
         record.insert("seed".into(), seed.into());
     }
     if position.is_over() {

@@ -581,6 +581,10 @@ fn a_record_round_trips_through_the_writer() {
     assert_eq!(again.to_record()["moves"], record["moves"]);
     assert_eq!(again.to_record()["refills"], record["refills"]);
     assert_eq!(record["seed"], 11);
+    // The record's seed is kept for its record; the replay deals from the listed refills.
+    assert_eq!(again.record_seed(), Some(11));
+    assert_eq!(again.seed(), None);
+    assert_eq!(again.to_record(), record);
 }
 
 #[test]
@@ -816,4 +820,88 @@ fn moves_play_from_notation() {
     assert_eq!(game.last_move(), Some(mv("buy a2")));
     assert_eq!(game.moves_played(), 1);
     assert!(game.position().is_legal(&Move::PASS));
+}
+
+/// Sections 7.2 and 7.3 read plainly, as a test oracle: with `kind` on `cell`, some neighbour
+/// shares an attribute (if any neighbour holds a hexagon), and the colour group and the pattern
+/// group holding `cell`, found by a breadth-first search, hold no kind twice.
+fn oracle_allows(g: &crate::Garden, kind: Kind, cell: Cell) -> bool {
+    let at = |c: Cell| if c == cell { Some(kind) } else { g.hexagon(c) };
+    let neighbours: Vec<Kind> = cell.neighbours().filter_map(|c| g.hexagon(c)).collect();
+    if !neighbours.is_empty()
+        && !neighbours
+            .iter()
+            .any(|n| n.colour() == kind.colour() || n.value() == kind.value())
+    {
+        return false;
+    }
+    let same = [
+        &(|k: Kind| k.colour() == kind.colour()) as &dyn Fn(Kind) -> bool,
+        &|k: Kind| k.value() == kind.value(),
+    ];
+    same.iter().all(|same| {
+        let mut group = vec![cell];
+        let mut i = 0;
+        while i < group.len() {
+            for n in group[i].neighbours() {
+                if !group.contains(&n) && at(n).is_some_and(same) {
+                    group.push(n);
+                }
+            }
+            i += 1;
+        }
+        let mut kinds: Vec<Kind> = group.iter().filter_map(|&c| at(c)).collect();
+        kinds.sort();
+        kinds.windows(2).all(|w| w[0] != w[1])
+    })
+}
+
+/// The bulk placement check of the move generator and `check_rules` agree with the oracle on
+/// every free cell and petal of an empty area, for every kind, along random seeded games.
+#[test]
+fn placement_checks_agree_with_the_oracle() {
+    for seed in 0..3u64 {
+        let mut game = Game::from_seed(rules(2 + (seed % 3) as u8), seed);
+        let mut rng = pyrandom::PyRandom::from_u64(seed);
+        while !game.position().is_over() {
+            for seat in 0..game.rules().players() {
+                let g = game.position().garden(seat);
+                let candidates: Vec<Cell> = Cell::all()
+                    .filter(|&c| {
+                        g.is_free(c)
+                            || c.area().is_some_and(|a| {
+                                c.petal().is_some() && g.area(a) == AreaState::Empty
+                            })
+                    })
+                    .collect();
+                let mask = candidates.iter().fold(0u64, |m, c| m | 1 << c.index());
+                let allowed = g.allowed_kinds(mask);
+                for cell in candidates {
+                    for kind in Kind::all() {
+                        let want = oracle_allows(g, kind, cell);
+                        assert_eq!(
+                            allowed[usize::from(cell.index())] >> kind.id() & 1 != 0,
+                            want,
+                            "{kind} on {cell}"
+                        );
+                        assert_eq!(g.check_rules(kind, cell).is_ok(), want, "{kind} on {cell}");
+                    }
+                }
+            }
+            // Prefer placements so that gardens fill up.
+            let legal = game.legal_moves();
+            let placements: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Tile { .. } | Move::Exp { .. }))
+                .collect();
+            let pool = if placements.is_empty() || rng.randbelow(4) == 0 {
+                &legal
+            } else {
+                &placements
+            };
+            let mv = pool[rng.randbelow(pool.len() as u32) as usize];
+            game.play(&mv).unwrap();
+        }
+    }
 }

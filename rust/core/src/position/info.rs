@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use rand_pcg::Pcg64Mcg;
 
 use super::{CHANCE, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
-use crate::board::{CELL_COUNT, Cell, GATE_OF, NO_GATE};
+use crate::board::{CELL_COUNT, Cell};
 use crate::bots::below;
 use crate::gem::Gem;
 use crate::tile::{CENTRE_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
@@ -40,6 +40,45 @@ pub const OBSERVATION_LAYOUT: [(&str, usize, &[usize]); 16] = [
     ("chance_node", 34 * CELL_COUNT + 52, &[1]),
 ];
 
+/// A value of the observation tensor: `f32`, or `u8` for the compact form.
+pub trait ObservationValue: Copy {
+    /// Zero.
+    const ZERO: Self;
+    /// A count as a value (`u8` saturates at 255; no count of a game comes near it).
+    fn count(n: u16) -> Self;
+}
+
+impl ObservationValue for f32 {
+    const ZERO: f32 = 0.0;
+    #[inline]
+    fn count(n: u16) -> f32 {
+        f32::from(n)
+    }
+}
+
+impl ObservationValue for u8 {
+    const ZERO: u8 = 0;
+    #[inline]
+    fn count(n: u16) -> u8 {
+        u8::try_from(n).unwrap_or(u8::MAX)
+    }
+}
+
+/// `GATE_CELLS[gate]`: its three cells' indices.
+const GATE_CELLS: [[usize; 3]; 6] = {
+    let mut table = [[0; 3]; 6];
+    let mut gate = 0;
+    while gate < 6 {
+        let mut j = 0;
+        while j < 3 {
+            table[gate][j] = Cell::gate_cell(gate as u8, j as u8 + 1).index();
+            j += 1;
+        }
+        gate += 1;
+    }
+    table
+};
+
 /// One seat's information: the public position plus its own hand (and every hand when the
 /// rules open them). Hidden tiles are blanked, so this value cannot leak them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -67,11 +106,10 @@ impl Position {
         }
         position.pile = [HIDDEN; TILE_TOTAL];
         let mut unseen = TILE_COUNTS;
-        let seen = position
-            .tiles
-            .iter()
-            .filter(|&&c| c < CENTRE_CODE)
-            .map(|&c| c / 6);
+        let seen = (0..CELL_COUNT)
+            .map(|cell| position.code(cell))
+            .filter(|&c| c < CENTRE_CODE)
+            .map(|c| c / 6);
         let held = position
             .hands
             .iter()
@@ -184,57 +222,81 @@ impl Information {
         (usize::from(self.observer) + k) % usize::from(self.position.rules.players())
     }
 
-    /// The observer's view as a flat tensor laid out as [`OBSERVATION_LAYOUT`] says.
-    pub fn observation(&self, out: &mut [f32; OBSERVATION_SIZE]) {
-        out.fill(0.0);
+    /// The observer's view as a flat tensor laid out as [`OBSERVATION_LAYOUT`] says, as
+    /// `f32` or, compact, as `u8` (every entry is a count below 256).
+    pub fn observation<V: ObservationValue>(&self, out: &mut [V; OBSERVATION_SIZE]) {
+        out.fill(V::ZERO);
+        self.write_observation(out);
+    }
+
+    /// [`Information::observation`] into a buffer that holds zeros: only the non-zero entries
+    /// are written.
+    pub(crate) fn write_observation<V: ObservationValue>(&self, out: &mut [V; OBSERVATION_SIZE]) {
+        let one = V::count(1);
         let p = &self.position;
         let players = usize::from(p.rules.players());
-        let relative = |seat: usize| (seat + players - usize::from(self.observer)) % players;
-        for cell in Cell::all() {
-            let i = cell.index();
-            let code = p.tiles[i];
-            if cell.is_route() && code == crate::tile::EMPTY_CODE {
-                out[i] = 1.0;
+        // Each seat counted from the observer, worked out once (a modulo is a division).
+        let mut relative = [0; MAX_PLAYERS];
+        for k in 0..players {
+            relative[self.seat_after(k)] = k;
+        }
+        for i in 0..CELL_COUNT {
+            let code = p.code(i);
+            if code == crate::tile::EMPTY_CODE {
+                out[i] = one;
             } else if code < CENTRE_CODE {
-                out[(1 + usize::from(code / 6)) * CELL_COUNT + i] = 1.0;
-                out[(6 + usize::from(code % 6)) * CELL_COUNT + i] = 1.0;
+                out[(1 + usize::from(code / 6)) * CELL_COUNT + i] = one;
+                out[(6 + usize::from(code % 6)) * CELL_COUNT + i] = one;
             }
-            for (e, &slot) in p.gems[i].iter().enumerate() {
+        }
+        // Resting gems, found by the cells they look at: few rows hold any.
+        for (looked_at, row) in p.facing[..CELL_COUNT].iter().enumerate() {
+            if u64::from_le_bytes(*row) == 0 {
+                continue;
+            }
+            for (f, &slot) in row[..6].iter().enumerate() {
                 if slot != 0 {
+                    let rest = crate::board::ACROSS[looked_at][f];
                     let gem = Gem::from_slot(slot) as usize;
-                    out[(12 + gem * 6 + e) * CELL_COUNT + i] = 1.0;
+                    let plane = 12 + gem * 6 + usize::from(rest.edge);
+                    out[plane * CELL_COUNT + usize::from(rest.cell)] = one;
                 }
             }
-            let gate = GATE_OF[i];
-            if gate != NO_GATE {
+        }
+        for gate in 0..6u8 {
+            for &cell in &GATE_CELLS[usize::from(gate)] {
                 for seat in p.rules.gate_owners(gate) {
-                    out[(30 + relative(usize::from(seat))) * CELL_COUNT + i] = 1.0;
+                    out[(30 + relative[usize::from(seat)]) * CELL_COUNT + cell] = one;
                 }
             }
         }
         let scalars = &mut out[OBSERVATION_PLANES * CELL_COUNT..];
         for k in 0..players {
             let seat = self.seat_after(k);
-            for &t in &p.hands[seat] {
-                if t < HIDDEN {
-                    scalars[if k == 0 { 0 } else { 5 * k } + usize::from(t)] += 1.0;
-                }
+            let hand = p.hands[seat];
+            let first = if k == 0 { 0 } else { 5 * k };
+            let mut held = [0u16; TILE_TYPE_COUNT];
+            for &t in hand.iter().filter(|&&t| t < HIDDEN) {
+                held[usize::from(t)] += 1;
             }
-            scalars[20 + k] = p.hands[seat].iter().filter(|&&t| t != NO_TILE).count() as f32;
-            scalars[24 + k] = f32::from(p.scores[seat]);
+            for (t, &n) in held.iter().enumerate().filter(|&(_, &n)| n > 0) {
+                scalars[first + t] = V::count(n);
+            }
+            scalars[20 + k] = V::count(hand.iter().filter(|&&t| t != NO_TILE).count() as u16);
+            scalars[24 + k] = V::count(p.scores[seat]);
             for (g, &n) in p.collected[seat].iter().enumerate() {
-                scalars[28 + 3 * k + g] = f32::from(n);
+                scalars[28 + 3 * k + g] = V::count(n.into());
             }
         }
-        scalars[40] = (super::CENTRE_ORDER.len() - usize::from(p.released)) as f32;
-        scalars[41] = f32::from(p.pile_left());
+        scalars[40] = V::count((super::CENTRE_ORDER.len() - usize::from(p.released)) as u16);
+        scalars[41] = V::count(p.pile_left().into());
         for (t, &n) in self.unseen.iter().enumerate() {
-            scalars[42 + t] = f32::from(n);
+            scalars[42 + t] = V::count(n.into());
         }
         match p.to_move {
-            NOBODY => scalars[51] = 1.0,
-            CHANCE => scalars[52] = 1.0,
-            seat => scalars[47 + relative(usize::from(seat))] = 1.0,
+            NOBODY => scalars[51] = one,
+            CHANCE => scalars[52] = one,
+            seat => scalars[47 + relative[usize::from(seat)]] = one,
         }
     }
 
