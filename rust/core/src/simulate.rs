@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below_u32};
-use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
+use crate::ismcts::{Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
 use crate::rules::Rules;
@@ -45,95 +45,45 @@ pub enum BotSpec {
 }
 
 /// Why a bot spec was refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BotSpecError(pub String);
-
-impl fmt::Display for BotSpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BotSpecError {}
+pub use indigo_search::BotSpecError;
 
 /// Simulations of an `ismcts` spec that names none.
 pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
 
+impl From<indigo_search::BotSpec> for BotSpec {
+    fn from(spec: indigo_search::BotSpec) -> BotSpec {
+        match spec {
+            indigo_search::BotSpec::Random => BotSpec::Random,
+            indigo_search::BotSpec::Greedy => BotSpec::Greedy,
+            indigo_search::BotSpec::Playout => BotSpec::Playout,
+            indigo_search::BotSpec::Ismcts(config) => BotSpec::Ismcts(config),
+        }
+    }
+}
+
+impl From<BotSpec> for indigo_search::BotSpec {
+    fn from(spec: BotSpec) -> indigo_search::BotSpec {
+        match spec {
+            BotSpec::Random => indigo_search::BotSpec::Random,
+            BotSpec::Greedy => indigo_search::BotSpec::Greedy,
+            BotSpec::Playout => indigo_search::BotSpec::Playout,
+            BotSpec::Ismcts(config) => indigo_search::BotSpec::Ismcts(config),
+        }
+    }
+}
+
+/// The specs of every game ([`indigo_search::BotSpec`]): one parser, one error text.
 impl FromStr for BotSpec {
     type Err = BotSpecError;
 
     fn from_str(text: &str) -> Result<BotSpec, BotSpecError> {
-        let fail = |why: String| {
-            BotSpecError(format!(
-                "bad bot {text:?}: {why} (expected random, greedy, playout, ismcts, \
-                 ismcts:1000, ismcts:time=0.5 or ismcts:1000,c=0.7,threads=2)"
-            ))
-        };
-        let (name, args) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
-        match name.to_ascii_lowercase().as_str() {
-            "random" | "greedy" | "playout" if !args.is_empty() => {
-                Err(fail(format!("{name} takes no settings")))
-            }
-            "random" => Ok(BotSpec::Random),
-            "greedy" => Ok(BotSpec::Greedy),
-            "playout" => Ok(BotSpec::Playout),
-            "ismcts" => {
-                let mut budget = Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS);
-                let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
-                let mut threads = 1;
-                for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
-                    let (key, value) = arg.split_once('=').unwrap_or(("simulations", arg));
-                    let key = key.trim();
-                    let number = value
-                        .trim()
-                        .parse::<f64>()
-                        .map_err(|_| fail(format!("{key} must be a number, not {value:?}")))?;
-                    // A whole number as an integer (saturating: the bounds then refuse it).
-                    let whole = || {
-                        (number.fract() == 0.0)
-                            .then_some(number as i64)
-                            .ok_or_else(|| fail(format!("{key} must be a whole number")))
-                    };
-                    match key {
-                        "simulations" | "sims" => {
-                            budget = Budget::simulations(whole()?).map_err(|e| fail(e.0))?;
-                        }
-                        "time" => budget = Budget::seconds(number).map_err(|e| fail(e.0))?,
-                        "c" | "exploration" => exploration = number,
-                        "threads" => threads = whole()?,
-                        other => return Err(fail(format!("unknown setting {other:?}"))),
-                    }
-                }
-                IsmctsConfig::new(budget, exploration, threads)
-                    .map(BotSpec::Ismcts)
-                    .map_err(|e| fail(e.0))
-            }
-            _ => Err(fail(format!("unknown bot {name:?}"))),
-        }
+        text.parse::<indigo_search::BotSpec>().map(BotSpec::from)
     }
 }
 
 impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BotSpec::Random => f.write_str("random"),
-            BotSpec::Greedy => f.write_str("greedy"),
-            BotSpec::Playout => f.write_str("playout"),
-            BotSpec::Ismcts(config) => {
-                // Every value written here reads back to the same settings.
-                match config.budget() {
-                    Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
-                    Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
-                }
-                if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
-                    write!(f, ",c={}", config.exploration())?;
-                }
-                if config.threads() != 1 {
-                    write!(f, ",threads={}", config.threads())?;
-                }
-                Ok(())
-            }
-        }
+        indigo_search::BotSpec::from(*self).fmt(f)
     }
 }
 

@@ -488,17 +488,31 @@ impl Ismcts {
         &mut self,
         state: &G,
         every: Duration,
+        cancel: impl FnMut() -> bool,
+    ) -> Option<SearchResult<G::Action>> {
+        let Turn::Player(seat) = state.turn() else {
+            return None;
+        };
+        self.search_watched_information::<G>(&state.information(seat), every, cancel)
+    }
+
+    /// [`Ismcts::search_watched`] from a seat's information.
+    pub fn search_watched_information<G: Game>(
+        &mut self,
+        info: &G::Information,
+        every: Duration,
         mut cancel: impl FnMut() -> bool,
     ) -> Option<SearchResult<G::Action>> {
+        let unstopped = AtomicBool::new(false);
         if matches!(self.config.budget, Budget::Simulations(n) if n <= Self::UNWATCHED_SIMULATIONS)
         {
-            return self.search(state);
+            return self.search_information::<G>(info, &unstopped);
         }
         let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
         let caller = std::thread::current();
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new().spawn_scoped(scope, || {
-                let found = self.search_until(state, &stop);
+                let found = self.search_information::<G>(info, &stop);
                 done.store(true, Ordering::Release);
                 caller.unpark();
                 found
@@ -518,7 +532,7 @@ impl Ismcts {
                     .unwrap_or_else(|e| std::panic::resume_unwind(e)),
             )
         })
-        .unwrap_or_else(|| self.search(state))
+        .unwrap_or_else(|| self.search_information::<G>(info, &unstopped))
     }
 
     /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;
