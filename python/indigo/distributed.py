@@ -96,15 +96,18 @@ class RunSettings:
     ) -> dict[str, Any]:
         """The keyword arguments of :func:`~indigo.simulate` and :func:`~indigo.self_play`
         that play ``span`` of these games."""
-        return {
+        arguments: dict[str, Any] = {
             "rules": self.rules,
-            "game": self.game,
             "seed": self.seed,
             "lineups": self.seatings,
             "start": span.start,
             "threads": threads,
             "progress": None if report is None else lambda done, _total: report(done),
         }
+        if self.game != "indigo":
+            # Only simulate plays other games (self_play takes no game).
+            arguments["game"] = self.game
+        return arguments
 
 
 class Work(Protocol[R_co]):
