@@ -8,10 +8,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use indigo_core::bench::playouts;
-use indigo_core::bots::{random_placement, random_playout};
-use indigo_core::setup::shuffled_pile;
+use indigo_core::playouts;
+use indigo_core::shuffled_pile;
 use indigo_core::{Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Position, Rules};
+use indigo_core::{random_placement, random_playout};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -23,7 +23,7 @@ fn midgame(rules: Rules) -> Position {
         let Some(mv) = random_placement(&p, &mut rng) else {
             break;
         };
-        p.apply(mv, &mut ());
+        p.play_unchecked(mv, &mut ());
     }
     p
 }
@@ -64,13 +64,8 @@ fn bench(c: &mut Criterion) {
             playouts(rules, black_box(2026), next..next + games)
         });
     });
-    let batch = Batch {
-        rules,
-        bots: vec![BotSpec::Playout],
-        lineups: vec![vec![0, 0]],
-        seed: 2026,
-        deal: Deal::Pcg,
-    };
+    let batch = Batch::new(rules, vec![BotSpec::Playout], None, 2026, Deal::Pcg)
+        .unwrap_or_else(|e| unreachable!("one bot for every seat: {e}"));
     group.bench_function("batch_200_games_1_thread", |b| {
         b.iter(|| {
             next += games;

@@ -36,7 +36,7 @@ def test_legal_moves(benchmark: Benchmark, midgame: indigo.Game) -> None:
 
 def test_legal_action_mask(benchmark: Benchmark, midgame: indigo.Game) -> None:
     mask = benchmark(midgame.legal_action_mask)
-    assert np.flatnonzero(mask).tolist() == midgame.legal_actions
+    assert np.flatnonzero(mask).tolist() == midgame.legal_actions()
 
 
 def test_play_and_undo(benchmark: Benchmark, midgame: indigo.Game) -> None:
@@ -55,7 +55,7 @@ def test_play_and_undo(benchmark: Benchmark, midgame: indigo.Game) -> None:
 
 def test_play_action(benchmark: Benchmark, midgame: indigo.Game) -> None:
     game = midgame.clone()
-    action = game.legal_actions[0]
+    action = game.legal_actions()[0]
 
     def play_and_undo() -> None:
         game.play(action)

@@ -1,7 +1,7 @@
 """Shared fixtures and helpers for the indigo test suite.
 
 The rules tables and ``RefGame`` come from ``indigo.reference``, a pure-Python reference
-engine copied from ``shared/spec/RULES.md`` on purpose, not read from the engine: the tests compare
+engine copied from ``docs/spec/RULES.md`` on purpose, not read from the engine: the tests compare
 the engine with an independent statement of the rules. They are re-exported here for the tests.
 """
 
@@ -131,7 +131,7 @@ def normalise(value: Any) -> Any:
 
 
 def restrict(snapshot: dict[str, Any], expected: dict[str, Any]) -> dict[str, Any]:
-    """The fields of ``snapshot`` that FORMATS.md defines (the keys of ``expected``)."""
+    """The fields of ``snapshot`` that docs/spec/FORMATS.md defines (the keys of ``expected``)."""
     missing = sorted(set(expected) - set(snapshot))
     assert not missing, f"snapshot lacks fields {missing}"
     return normalise({k: snapshot[k] for k in expected})
@@ -150,7 +150,8 @@ def move_tuple(m: indigo.Move) -> tuple[int, int, int, int]:
 
 
 def illegal_moves(game: indigo.Game) -> dict[str, list[indigo.Move]]:
-    """Moves of every illegal kind for the seat to move, by kind (RULES.md 6, FORMATS.md)."""
+    """Moves of every illegal kind for the seat to move, by kind (docs/spec/RULES.md 6,
+    docs/spec/FORMATS.md)."""
     seat = game.to_move
     assert seat is not None
     hand = game.hand(seat)

@@ -1,5 +1,5 @@
 """Shared helpers for the Queen's Garden tests: the vectors, and the spec's invariants restated
-from ``shared/spec/QUEENS_GARDEN.md`` (geometry, conservation, storage limits, group rule)
+from ``docs/spec/QUEENS_GARDEN.md`` (geometry, conservation, storage limits, group rule)
 independently of the engine."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ GAME_NAMES = [p.name for p in GAME_FILES]
 
 STACK_SIZE = {2: 5, 3: 7, 4: 8}
 MOVE_BOUND = {2: 216, 3: 314, 4: 392}
-"""QUEENS_GARDEN.md section 14: at most 4 (5S + P) + 54P moves."""
+"""docs/spec/QUEENS_GARDEN.md section 14: at most 4 (5S + P) + 54P moves."""
 
 COLOURS = ("bl", "ye", "lg", "dg", "lp", "dp")
 KINDS = tuple(c + str(v) for c in COLOURS for v in range(1, 7))
@@ -55,7 +55,7 @@ def check_snapshot(got: dict[str, Any], expected: dict[str, Any], where: str) ->
 
 
 def position(cell: str) -> tuple[int, int]:
-    """Axial coordinates of a cell name (QUEENS_GARDEN.md section 2.4)."""
+    """Axial coordinates of a cell name (docs/spec/QUEENS_GARDEN.md section 2.4)."""
     if cell[0] == "f":
         return D[int(cell[1])]
     a = int(cell[1])

@@ -623,7 +623,7 @@ INT_PARAMETERS: list[tuple[str, Callable[[Any], object], int, bool]] = [
     ("tile-at-r", lambda n: mid_game().tile_at(-4, n), 1, False),
     ("snapshot-seat", lambda n: mid_game().snapshot(seat=n), 1, False),
     ("snapshot-json-seat", lambda n: mid_game().snapshot_json(seat=n), 0, False),
-    ("play", lambda n: _snapshot(_played(n)), mid_game().legal_actions[-1], False),
+    ("play", lambda n: _snapshot(_played(n)), mid_game().legal_actions()[-1], False),
     ("is-legal", lambda n: mid_game().is_legal(n), 2, False),
     ("apply-chance", lambda n: _snapshot(_drawn(n)), 3, False),
     ("observation", lambda n: mid_game().observation(n).tolist(), 1, False),

@@ -17,6 +17,8 @@ from indigo import _native, reference
 from indigo.bench import SEED, TARGETS, report, run
 from indigo.cli import main
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 # The keys issue 4 asks `indigo bench --json` for.
 REQUIRED = {
     "native_placements_per_s",

@@ -35,6 +35,8 @@ from indigo import (
     simulate,
 )
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 THREADS = 8
 SEEDS = list(range(12))
 VECTOR_RECORDS = [json.dumps(load_vector(p.name)["record"]) for p in GAME_FILES]

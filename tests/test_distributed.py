@@ -43,6 +43,8 @@ from indigo.distributed import (
 from indigo.selfplay import run_selfplay
 from indigo.tournament import lineups, play_games, run_tournament
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 RAY = [sys.executable, "-m", "ray.scripts.scripts"]
 TASK_TITLE = "ray::_run_task"
 """The process title Ray gives a worker while it runs one of our tasks."""

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 DOCS = sorted((Path(__file__).parent.parent / "docs").glob("*.md"))
 
 
@@ -17,6 +19,7 @@ def test_docs_exist() -> None:
         "search.md",
         "envs.md",
         "queens-garden.md",
+        "embedding.md",
     }
 
 

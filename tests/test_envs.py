@@ -24,6 +24,8 @@ from indigo.envs import GYMNASIUM_ID, indigo_v0
 from indigo.envs.gymnasium_env import IndigoEnv
 from indigo.envs.vector import IndigoVectorEnv
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 RULES = [Rules.indigo(2), Rules(3, 2), Rules(4, 1)]
 
 
@@ -71,7 +73,7 @@ def test_pettingzoo_full_game_matches_the_core(rules: Rules, utility: indigo.Uti
             continue
         assert game.to_move == seat
         legal = observation["action_mask"].nonzero()[0].tolist()
-        assert legal == game.legal_actions
+        assert legal == game.legal_actions()
         env.step(picks.choice(legal))
     game = env.unwrapped.game
     core = replay(rules, 11, game.moves)
@@ -168,7 +170,7 @@ def test_gymnasium_full_game_matches_the_core(seat: int) -> None:
         assert game.to_move == seat
         np.testing.assert_array_equal(observation, game.observation(seat))
         legal = np.flatnonzero(info["action_mask"]).tolist()
-        assert legal == game.legal_actions
+        assert legal == game.legal_actions()
         observation, reward, terminated, truncated, info = env.step(picks.choice(legal))
         assert not truncated
     core = replay(Rules.indigo(3), 21, env.game.moves)
@@ -202,7 +204,7 @@ def test_gymnasium_opponents_are_seeded_bots() -> None:
         def value(move: indigo.Move, before: Game = before) -> int:
             after = before.clone()
             after.play(move)
-            return after.rewards[1] * 1000 - after.rewards[0]
+            return after.rewards()[1] * 1000 - after.rewards()[0]
 
         assert value(reply) == max(value(m) for m in before.legal_moves)
 

@@ -11,11 +11,14 @@ import copy
 import pickle
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from indigo import queens_garden as qg
 from qg_support import MOVE_BOUND, check_invariants
+
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
 GAMES = settings(
     max_examples=25,

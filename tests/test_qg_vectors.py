@@ -45,7 +45,7 @@ def test_vector_step_by_step(name: str) -> None:
         legal = [str(m) for m in game.legal_moves]
         move = qg.Move.parse(text)
         assert game.is_legal(text)
-        # Passes are listed once, without discards (QUEENS_GARDEN.md 15.3).
+        # Passes are listed once, without discards (docs/spec/QUEENS_GARDEN.md 15.3).
         listed = "pass" if move.action == "pass" else str(move)
         assert listed in legal, f"{name} move {i}: {text!r} is not listed"
         played = game.play(text)

@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import indigo
 import indigo._native
+
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
 ROOT = Path(__file__).resolve().parent.parent
 STUBS = ["_native.pyi", "_native/queens_garden.pyi"]

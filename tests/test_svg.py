@@ -154,7 +154,8 @@ def test_repr_svg_is_game_svg() -> None:
 
 
 def test_edges_meet_their_neighbours() -> None:
-    """Edge e of a cell is drawn where edge e+3 of its neighbour is (RULES.md section 2)."""
+    """Edge e of a cell is drawn where edge e+3 of its neighbour is (docs/spec/RULES.md
+    section 2)."""
     for q, r in indigo.CELLS:
         for e, (dq, dr) in enumerate(D):
             a = edge_point(q, r, e)
@@ -180,7 +181,7 @@ def test_route_joins_edge_midpoints(pair: tuple[int, int]) -> None:
 
 
 def test_gem_paths_run_from_start_to_rest() -> None:
-    # RULES.md 10: 4@0 at (0,-3) carries the north amber to ((0,-3), 5).
+    # docs/spec/RULES.md 10: 4@0 at (0,-3) carries the north amber to ((0,-3), 5).
     pile = [t for t in range(5) for _ in range(indigo.TILE_COUNTS[t])]
     pile.remove(4)
     pile.remove(1)

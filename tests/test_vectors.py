@@ -1,7 +1,7 @@
 """The conformance vectors of ``shared/vectors`` (copied unchanged into ``tests/vectors``).
 
 Each game is replayed move by move and every snapshot is compared with the reference one,
-restricted to the fields FORMATS.md defines; bad records must be rejected naming the first
+restricted to the fields docs/spec/FORMATS.md defines; bad records must be rejected naming the first
 offending field or move.
 """
 

@@ -198,7 +198,7 @@ def test_human_move_then_bot(client: TestClient) -> None:
 
 def test_move_paths_carry_svg_tracks(client: TestClient) -> None:
     state = _new(client, seats=["human", "human"], seed=1)
-    # 1@0 next to the centre (RULES.md 10) releases an emerald, if the hand holds a 1.
+    # 1@0 next to the centre (docs/spec/RULES.md 10) releases an emerald, if the hand holds a 1.
     game = _engine(client, state["id"])
     while game.hand(game.to_move or 0)[0] != 1 or not game.is_legal("1@0:0,-1"):
         game.play(next(m for m in game.legal_moves if m.cell not in {(0, -1), (0, -2)}))

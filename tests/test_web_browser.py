@@ -22,6 +22,8 @@ import indigo
 from indigo.web.app import TOKEN_HEADER
 from web_server import live_server
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",

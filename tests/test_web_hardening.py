@@ -33,6 +33,8 @@ from indigo.web.app import MAX_BODY, TOKEN_HEADER, ApiError, GameStore, SearchPo
 from indigo.web.limits import ServerLimits, limits_from_args
 from web_server import keyed_client
 
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
 
 def _store(client: TestClient) -> GameStore:
     store: GameStore = client.app.state.store  # type: ignore[attr-defined]

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 
 import indigo
 from indigo.web.app import MAX_BODY, TOKEN_HEADER
 from web_server import live_server
+
+pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
 GAMES = 40
 CLIENTS = 20

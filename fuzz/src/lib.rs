@@ -4,7 +4,7 @@
 //!   a record that reads writes back and reads again to the same game.
 //! * [`differential`]: bytes choose the rules, the pile and a sequence of plays, undos and
 //!   probes; after every step the core's snapshot and legal moves must equal those of
-//!   [`reference::RefGame`], an engine written separately from RULES.md.
+//!   [`reference::RefGame`], an engine written separately from docs/spec/RULES.md.
 //!
 //! * [`qg::record`]: the same for Queen's Garden records, plus the move-notation parser on
 //!   every line of the input (see [`qg`]).
@@ -17,9 +17,9 @@ pub mod reference;
 
 use std::fmt::Write;
 
-use indigo_core::record::{self, read_record, read_record_value, write_record};
-use indigo_core::tile::TILE_COUNTS;
+use indigo_core::TILE_COUNTS;
 use indigo_core::{Cell, Game, GateVariant, Move, PathEnd, Position, Rules, TieBreak, TileType};
+use indigo_core::{read_record, read_record_value, snapshot, write_record};
 use serde_json::Value;
 
 use reference::{Outcome, RefGame, State, canonical_rotation};
@@ -203,7 +203,7 @@ pub fn differential(data: &[u8]) {
                     .collect();
                 // The unchecked fast path must do exactly what the checked one did.
                 let mut fast = before;
-                fast.apply(mv, &mut ());
+                fast.play_unchecked(mv, &mut ());
                 assert_eq!(&fast, game.position(), "apply and play differ on {mv}");
                 history.push(reference.clone());
                 reference.play((tile, rotation, q, r));
@@ -294,7 +294,7 @@ fn compare(game: &Game, reference: &RefGame, when: impl Fn() -> String) {
 }
 
 fn compare_snapshots(game: &Game, reference: &RefGame, when: &str) {
-    let got = record::snapshot(game.position(), None, false);
+    let got = snapshot(game.position(), None, false);
     let want = reference.snapshot();
     if got != want {
         let mut diff = String::new();

@@ -1,7 +1,7 @@
-//! A straightforward Indigo engine written directly from `shared/spec/RULES.md`, to check the
+//! A straightforward Indigo engine written directly from `docs/spec/RULES.md`, to check the
 //! fast core against. It shares no code with `indigo-core`: every table is copied from the
 //! spec, cells are plain `(q, r)` pairs in ordered maps, and [`RefGame::play`] follows the
-//! reference algorithm of RULES.md section 7 line by line. Slow and obviously correct.
+//! reference algorithm of docs/spec/RULES.md section 7 line by line. Slow and obviously correct.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 /// An axial cell `(q, r)`.
 pub type Cell = (i32, i32);
 
-/// RULES.md section 2: the neighbour across edge `e` is `cell + D[e]`.
+/// docs/spec/RULES.md section 2: the neighbour across edge `e` is `cell + D[e]`.
 pub const D: [Cell; 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)];
 /// Section 2.1.
 pub const CENTRE: Cell = (0, 0);
@@ -158,7 +158,7 @@ pub struct State {
     pub winners: Vec<usize>,
 }
 
-/// A game following RULES.md sections 4 to 8.
+/// A game following docs/spec/RULES.md sections 4 to 8.
 #[derive(Clone, Debug)]
 pub struct RefGame {
     players: usize,

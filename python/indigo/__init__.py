@@ -7,6 +7,8 @@ and for Azul: Queen's Garden (:mod:`indigo.queens_garden`).
 >>> garden = indigo.queens_garden.Game(indigo.queens_garden.Rules(players=2), seed=1)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from indigo import queens_garden
 from indigo._native import (
     ACTION_COUNT,
@@ -43,7 +45,15 @@ from indigo._native import (
     simulate,
 )
 from indigo.bots import Bot, make_bot, play_game
-from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
+from indigo.types import (
+    ChanceMode,
+    GateVariant,
+    GemName,
+    GemOutcome,
+    ThemeName,
+    TieBreak,
+    Utility,
+)
 
 __all__ = [
     "ACTION_COUNT",
@@ -62,6 +72,7 @@ __all__ = [
     "Game",
     "GateVariant",
     "GemName",
+    "GemOutcome",
     "GemPath",
     "GreedyBot",
     "IllegalMoveError",
@@ -70,7 +81,6 @@ __all__ = [
     "Move",
     "MoveError",
     "MoveResult",
-    "Outcome",
     "PlayoutBot",
     "RandomBot",
     "RecordError",
@@ -90,3 +100,15 @@ __all__ = [
     "self_play",
     "simulate",
 ]
+
+if TYPE_CHECKING:
+    from indigo.types import Outcome as Outcome  # deprecated until 0.3.0: GemOutcome
+else:
+
+    def __getattr__(name: str) -> Any:
+        if name == "Outcome":
+            from indigo._deprecation import warn
+
+            warn("indigo.Outcome", "indigo.GemOutcome")
+            return GemOutcome
+        raise AttributeError(f"module 'indigo' has no attribute {name!r}")

@@ -10,8 +10,9 @@ from typing import Any, Literal, SupportsIndex, final
 import numpy as np
 import numpy.typing as npt
 
+from indigo._deprecation import IsChanceNode, LegalActions, Rewards
 from indigo._native import queens_garden as queens_garden
-from indigo.types import ChanceMode, GateVariant, GemName, Outcome, ThemeName, TieBreak, Utility
+from indigo.types import ChanceMode, GateVariant, GemName, GemOutcome, ThemeName, TieBreak, Utility
 
 __all__ = [
     "ACTION_COUNT",
@@ -118,6 +119,10 @@ class Rules:
     @staticmethod
     def butterfly_garden(players: int = 2) -> Rules:
         """Butterfly Garden: hands of two tiles, its own names and colours."""
+    @staticmethod
+    def preset(theme: str, players: int = 2) -> Rules:
+        """A theme's preset: ``indigo`` for "indigo", ``butterfly_garden`` for
+        "butterfly-garden"."""
     @property
     def players(self) -> int: ...
     @property
@@ -204,7 +209,7 @@ class GemPath:
     @property
     def steps(self) -> list[tuple[int, int, int, int]]: ...
     @property
-    def outcome(self) -> Outcome: ...
+    def outcome(self) -> GemOutcome: ...
     @property
     def end(self) -> tuple[int, int, int] | None:
         """Where it rests, when ``outcome == "rested"``."""
@@ -309,8 +314,10 @@ class Game:
     def removed(self) -> int:
         """Gems that left the game in collisions."""
     @property
-    def over(self) -> bool: ...
-    def is_over(self) -> bool: ...
+    def over(self) -> bool:
+        """Whether the game has ended."""
+    def is_over(self) -> bool:
+        """Deprecated (until 0.3.0): read :attr:`over`."""
     @property
     def winners(self) -> list[int]:
         """Winning seats, ascending; empty until the game is over."""
@@ -331,8 +338,10 @@ class Game:
         """The moves played so far, as given."""
     @property
     def last_result(self) -> MoveResult | None: ...
-    def clone(self) -> Game: ...
-    def copy(self) -> Game: ...
+    def clone(self) -> Game:
+        """An independent copy (also ``copy.copy`` and ``copy.deepcopy``)."""
+    def copy(self) -> Game:
+        """Deprecated (until 0.3.0): call :meth:`clone`."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object) -> Game: ...
     def __eq__(self, value: object, /) -> bool: ...
@@ -343,8 +352,9 @@ class Game:
     def explicit_chance(self) -> bool:
         """Whether draws are chance nodes the caller applies (``chance="explicit"``)."""
     @property
-    def is_chance_node(self) -> bool:
-        """Whether a draw waits for :meth:`apply_chance`."""
+    def is_chance_node(self) -> IsChanceNode:
+        """``is_chance_node()``: whether a draw waits for :meth:`apply_chance` (OpenSpiel's
+        method; until 0.3.0 the attribute also reads as a ``bool``, with a warning)."""
     @property
     def chance_seat(self) -> int | None:
         """The seat that draws at a chance node, else ``None``."""
@@ -353,8 +363,10 @@ class Game:
     def apply_chance(self, tile: int) -> None:
         """Give the drawing seat a tile of this type. Raises :class:`IllegalMoveError`."""
     @property
-    def legal_actions(self) -> list[int]:
-        """The legal action numbers, ascending (the order of :attr:`legal_moves`)."""
+    def legal_actions(self) -> LegalActions:
+        """``legal_actions()``: the legal action numbers, ascending (the order of
+        :attr:`legal_moves`); OpenSpiel's method (until 0.3.0 the attribute also reads as a
+        list, with a warning)."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A boolean array of ``ACTION_COUNT`` entries, true where the action is legal."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
@@ -376,8 +388,10 @@ class Game:
         """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1) or ``"rank"``
         (share of opponents beaten, ties half). Win and rank are 0 until the game is over."""
     @property
-    def rewards(self) -> list[int]:
-        """Points each seat gained with the last move (zeros before the first)."""
+    def rewards(self) -> Rewards:
+        """``rewards()``: the points each seat gained with the last move (zeros before the
+        first); OpenSpiel's method (until 0.3.0 the attribute also reads as a list, with a
+        warning)."""
     def _repr_svg_(self) -> str:
         """The board as SVG (for Jupyter), drawn by ``indigo.render.svg.game_svg``."""
 

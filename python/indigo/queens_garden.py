@@ -1,7 +1,7 @@
 """Azul: Queen's Garden (Michael Kiesling, Plan B Games 2021), played exactly by the Rust engine.
 
-The rules are ``shared/spec/QUEENS_GARDEN.md`` in our words in ``docs/queens-garden.md``; the
-records and snapshots are ``shared/spec/QG_FORMATS.md``. A game from a seed:
+The rules are ``docs/spec/QUEENS_GARDEN.md`` in our words in ``docs/queens-garden.md``; the
+records and snapshots are ``docs/spec/QG_FORMATS.md``. A game from a seed:
 
 >>> from indigo import queens_garden as qg
 >>> game = qg.Game(qg.Rules(players=2), seed=7)

@@ -6,7 +6,7 @@ is accepted or refused the same way everywhere:
 * at most :data:`MAX_RECORD_BYTES` (a whole game's record is about 4 KiB); a stream is read to
   at most one byte more than the limit, so ``/dev/zero`` is refused at once;
 * UTF-8 only: a UTF-8 byte-order mark and UTF-16/UTF-32 text are refused, with a message that
-  says so (FORMATS.md: records are UTF-8 JSON);
+  says so (docs/spec/FORMATS.md: records are UTF-8 JSON);
 * strict JSON: no ``NaN``/``Infinity``, no integer of more than 4,300 digits, nesting that the
   parser can follow, and strings that are text (no lone surrogate such as ``"\\ud800"``);
 * a JSON object at the top.

@@ -1,10 +1,10 @@
-"""A pure-Python reference engine for Indigo, written straight from ``shared/spec/RULES.md``.
+"""A pure-Python reference engine for Indigo, written straight from ``docs/spec/RULES.md``.
 
 It is slow, short and obviously correct on purpose: every table is copied from the spec (nothing
 is derived from the engine under test, and nothing here imports the rest of ``indigo``), and
-:meth:`RefGame.play` follows the reference algorithm of RULES.md section 7 line by line. It is the
-oracle of the property and stateful tests, a differential oracle for other engines and a speed
-baseline.
+:meth:`RefGame.play` follows the reference algorithm of docs/spec/RULES.md section 7 line by line.
+It is the oracle of the property and stateful tests, a differential oracle for other engines and
+a speed baseline.
 
 API: ``RefGame.from_rules(rules, pile)`` (or ``RefGame.from_record(record)``), ``legal_moves()``,
 ``is_legal(move)``, ``play(move)`` and ``snapshot(legal=...)`` (an ``indigo-snapshot/1`` dict).
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # --------------------------------------------------------------------------------------------
-# RULES.md, copied
+# docs/spec/RULES.md, copied
 # --------------------------------------------------------------------------------------------
 
 D = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]  # section 2: edge e -> neighbour offset
@@ -34,7 +34,7 @@ GATE_CELLS = [  # section 2.2
     [(-4, 3), (-4, 2), (-4, 1)],
     [(-3, -1), (-2, -2), (-1, -3)],
 ]
-GATE_EXITS = [(k, (k + 1) % 6) for k in range(6)]  # as in RULES.md: (5, 0) for gate 5
+GATE_EXITS = [(k, (k + 1) % 6) for k in range(6)]  # as in docs/spec/RULES.md: (5, 0) for gate 5
 GATE_EXIT_PAIRS = [tuple(sorted(p)) for p in GATE_EXITS]  # ascending, like rotated_pairs
 GATE_OF_CELL = {cell: k for k, cells in enumerate(GATE_CELLS) for cell in cells}
 
@@ -120,7 +120,7 @@ def equivalent_rotations(tile: int, rotation: int) -> list[int]:
 
 
 def joins_gate_exits(tile: int, rotation: int, cell: tuple[int, int]) -> bool:
-    """RULES.md 6.2: on a gate cell a path may not join that gate's two exits."""
+    """docs/spec/RULES.md 6.2: on a gate cell a path may not join that gate's two exits."""
     k = GATE_OF_CELL.get(cell)
     return k is not None and GATE_EXIT_PAIRS[k] in _rotated_pairs(tile, rotation)
 
@@ -150,7 +150,7 @@ def as_tuple(move: Any) -> MoveTuple:
 
 
 class RefGame:
-    """RULES.md sections 4-8, written for clarity, not speed."""
+    """docs/spec/RULES.md sections 4-8, written for clarity, not speed."""
 
     def __init__(
         self,
@@ -254,7 +254,7 @@ class RefGame:
         return False
 
     def play(self, move: Any) -> None:
-        """Play a legal move (asserted) and move the gems as RULES.md section 7 says."""
+        """Play a legal move (asserted) and move the gems as docs/spec/RULES.md section 7 says."""
         tile, rotation, q, r = as_tuple(move)
         assert self.is_legal((tile, rotation, q, r)), f"illegal move {(tile, rotation, q, r)}"
         seat = self.to_move

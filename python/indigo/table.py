@@ -50,21 +50,14 @@ def demo_rules(
     players: int, theme: str, hand_size: int | None = None, gates: str = "shared"
 ) -> Rules:
     """The rules of ``indigo demo``: the theme's preset unless a hand size or variant is given."""
-    if theme == "butterfly-garden":
-        if hand_size is None and gates == "shared":
-            return Rules.butterfly_garden(players)
-        hand = 2 if hand_size is None else hand_size
-        return Rules(
-            players,
-            hand,
-            three_player_gates="exclusive" if gates == "exclusive" else "shared",
-            theme="butterfly-garden",
-        )
+    preset = Rules.preset(theme, players)
     if hand_size is None and gates == "shared":
-        return Rules.indigo(players)
-    hand = 1 if hand_size is None else hand_size
+        return preset
     return Rules(
-        players, hand, three_player_gates="exclusive" if gates == "exclusive" else "shared"
+        players,
+        preset.hand_size if hand_size is None else hand_size,
+        three_player_gates="exclusive" if gates == "exclusive" else "shared",
+        theme=preset.theme,
     )
 
 

@@ -16,6 +16,8 @@
     Play in the terminal, people and bots at one table.
 ``indigo serve [--host H] [--port P]`` (:mod:`indigo.cli.serve`)
     The web app.
+``indigo engine`` (:mod:`indigo.cli.engine`)
+    Drive the bots over a line protocol on stdin/stdout, in the spirit of UCI.
 
 Errors in the input (a bad record, an unreadable file, invalid JSON, a value out of range, a
 place that cannot be written) print one line ``indigo: error: ...`` on standard error and exit
@@ -30,12 +32,12 @@ import argparse
 import sys
 
 from indigo import __version__
-from indigo.cli import bench, demo, play, render, replay, selfplay, serve, tournament
+from indigo.cli import bench, demo, engine, play, render, replay, selfplay, serve, tournament
 from indigo.cli._common import PROG, CliError, Parser, silence_stdout
 
 __all__ = ["CliError", "build_parser", "main"]
 
-COMMANDS = (replay, demo, tournament, selfplay, bench, render, play, serve)
+COMMANDS = (replay, demo, tournament, selfplay, bench, render, play, serve, engine)
 """Each command's module, in the order of ``indigo --help``: ``add_parser(sub)`` adds its
 subcommand, whose ``run(args)`` carries it out."""
 

@@ -111,16 +111,16 @@ class IndigoState(pyspiel.State):  # type: ignore[misc]
         game = self.indigo_game
         if game.to_move is not None:
             return game.to_move
-        return int(pyspiel.PlayerId.CHANCE if game.is_chance_node else pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE if game.is_chance_node() else pyspiel.PlayerId.TERMINAL)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.indigo_game.legal_actions
+        return self.indigo_game.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.indigo_game.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.indigo_game.is_chance_node:
+        if self.indigo_game.is_chance_node():
             self.indigo_game.apply_chance(action)
         else:
             self.indigo_game.play(action)

@@ -3,7 +3,7 @@
 Everything here is pure: functions take a :class:`~indigo.Game` (or plain values) and return
 strings. Geometry: a flat-top hex of circumradius :data:`SIZE`, cell ``(q, r)`` centred at
 ``x = 1.5 * SIZE * q``, ``y = sqrt(3) * SIZE * (r + q / 2)`` (y down), so edge ``e`` faces
-``-90 + 60 * e`` degrees: 0 = N, 1 = NE, ... clockwise, as RULES.md section 2 draws it.
+``-90 + 60 * e`` degrees: 0 = N, 1 = NE, ... clockwise, as docs/spec/RULES.md section 2 draws it.
 
 Every drawn thing carries a class and ``data-*`` attributes so programs (tests, the web page)
 can find and count them:

@@ -5,7 +5,7 @@
 //! (defaults 10000, 2026, 2 players, hand 1: the bench's games).
 
 use indigo_core::Rules;
-use indigo_core::bench::playouts;
+use indigo_core::playouts;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -243,3 +243,55 @@ impl Position {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::action::{ACTION_COUNT, Action};
+    use crate::moves::Move;
+    use crate::testing::random_positions;
+
+    #[test]
+    fn every_action_round_trips_through_its_move_and_text() {
+        for n in 0..ACTION_COUNT {
+            let action = Action::new(n as i64).unwrap();
+            let mv = action.to_move();
+            assert_eq!(mv, mv.canonical(), "action {n} names a canonical move");
+            let text = mv.to_string();
+            let parsed: Move = text.parse().unwrap();
+            assert_eq!(Action::from_move(parsed), Some(action), "{text}");
+        }
+        assert_eq!(ACTION_COUNT, 810);
+        assert!(Action::new(ACTION_COUNT as i64).is_err());
+        assert!(Action::new(-1).is_err());
+    }
+
+    #[test]
+    fn equivalent_rotations_share_one_action() {
+        // Type 1 (three straights) looks the same after a half turn.
+        let a: Move = "1@4:0,-3".parse().unwrap();
+        let b: Move = "1@1:0,-3".parse().unwrap();
+        assert_eq!(Action::from_move(a), Action::from_move(b));
+        let c: Move = "0@0:0,0".parse().unwrap();
+        assert_eq!(Action::from_move(c), None, "the centre is no route cell");
+    }
+
+    #[test]
+    fn legal_actions_agree_with_the_legal_moves() {
+        for p in random_positions(3) {
+            let moves = p.legal_moves();
+            let actions = p.legal_actions();
+            let from_moves: Vec<Action> = moves
+                .iter()
+                .map(|&m| Action::from_move(m).unwrap())
+                .collect();
+            assert_eq!(actions, from_moves, "same actions, same order");
+            let set = p.legal_action_set();
+            assert_eq!(set.len(), actions.len());
+            assert_eq!(set.iter().collect::<Vec<_>>(), actions);
+            for (k, &a) in actions.iter().enumerate() {
+                assert_eq!(set.nth(k), Some(a));
+                assert_eq!(p.check(a.to_move()), Ok(()));
+            }
+        }
+    }
+}

@@ -11,8 +11,9 @@ use rand_pcg::Pcg64Mcg;
 use crate::bots::random_placement;
 use crate::moves::Move;
 use crate::position::{MAX_PLAYERS, Position};
+use crate::rng::{game_seed, mix, pcg_pile};
 use crate::rules::Rules;
-use crate::simulate::{Outcome, game_seed, mix, pcg_pile};
+use crate::simulate::Outcome;
 
 /// What a run of games came to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -61,7 +62,7 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
             let Some(mv) = random_placement(&position, &mut rngs[usize::from(seat)]) else {
                 break;
             };
-            position.apply(mv, &mut ());
+            position.play_unchecked(mv, &mut ());
         }
         summary = summary.with(&Outcome::of(&position));
     }
@@ -90,7 +91,7 @@ pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts
         let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, index));
         while let Some(mv) = random_placement(&position, &mut rng) {
             positions.push((position, mv));
-            position.apply(mv, &mut ());
+            position.play_unchecked(mv, &mut ());
         }
     }
     let time = |f: &mut dyn FnMut(&(Position, Move))| {
@@ -117,6 +118,9 @@ pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts
         }),
     }
 }
+
+/// Most games, and most rounds, [`call_costs`] takes from a caller that checks its input.
+pub const MAX_COST_GAMES: u64 = 1 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,4 @@
-//! Board geometry (RULES.md section 2): the 61 cells, their neighbours, corners, gates and exits.
+//! Board geometry (docs/spec/RULES.md section 2): the 61 cells, their neighbours, corners, gates and exits.
 //!
 //! Cells are indexed 0..61 in `(q, r)` order, so iterating indices visits cells sorted as the
 //! snapshot format requires. All tables are built at compile time.
@@ -12,7 +12,7 @@ pub const ROUTE_CELL_COUNT: usize = 54;
 /// Board radius: every cell at distance <= 4 from the centre.
 pub const RADIUS: i32 = 4;
 
-/// Axial offset across edge `e` (0 = N, clockwise), RULES.md section 2.
+/// Axial offset across edge `e` (0 = N, clockwise), docs/spec/RULES.md section 2.
 pub const DIRECTIONS: [(i32, i32); 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)];
 
 /// The edge across the boundary: edge `e` of a cell is edge `opposite(e)` of its neighbour.

@@ -7,6 +7,7 @@ use crate::action::Action;
 use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
 use crate::moves::Move;
 use crate::position::{ALLOWED, Information, Position};
+use crate::rng::below;
 use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
 
 /// Something that picks a move for the seat to move, from what that seat knows: a bot is
@@ -37,12 +38,6 @@ impl RandomBot {
     }
 }
 
-/// A uniform index below `n` (n > 0), by multiply-shift (Lemire; bias below 2^-50 here).
-pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
-    use rand::Rng as _;
-    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
-}
-
 impl Bot for RandomBot {
     fn choose(&mut self, info: &Information) -> Option<Move> {
         // Actions ascend in legal-move order, so the k-th action is the k-th legal move.
@@ -50,13 +45,6 @@ impl Bot for RandomBot {
         let count = legal.len();
         (count > 0).then(|| legal.nth(below(&mut self.rng, count)).map(Action::to_move))?
     }
-}
-
-/// `bits`, uniform over 32 bits, mapped to a uniform index below `n` by multiply-shift (bias
-/// below `n / 2^32`).
-#[inline]
-pub(crate) fn below_u32(bits: u32, n: usize) -> usize {
-    ((u64::from(bits) * n as u64) >> 32) as usize
 }
 
 /// Maximises its own immediate points, then minimises its opponents'; ties broken at random.
@@ -88,7 +76,7 @@ impl Bot for GreedyBot {
         let mut ties = 0usize;
         position.for_each_legal(|mv| {
             let mut next = *position;
-            next.apply(mv, &mut ());
+            next.play_unchecked(mv, &mut ());
             let after = next.scores();
             let mut value = 0i32;
             for (s, (a, b)) in after.iter().zip(before).enumerate() {
@@ -237,8 +225,120 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
     let mut placements = 0;
     while let Some(mv) = random_placement(position, rng) {
-        position.apply(mv, &mut ());
+        position.play_unchecked(mv, &mut ());
         placements += 1;
     }
     placements
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bots::Bot;
+    use crate::ismcts::IsmctsConfig;
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::simulate::{BotSpec, Deal, play_game};
+    use crate::testing::all_configurations;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn bots_play_only_legal_moves_in_every_configuration() {
+        let specs: [BotSpec; 3] = [
+            BotSpec::Random,
+            BotSpec::Greedy,
+            BotSpec::Ismcts(IsmctsConfig::simulations(30)),
+        ];
+        for rules in all_configurations() {
+            let players = usize::from(rules.players());
+            let seats: Vec<BotSpec> = (0..players).map(|s| specs[s % 3]).collect();
+            for index in 0..2 {
+                // play_game stops early on an illegal move; a full game proves every move legal.
+                let outcome = play_game(
+                    rules,
+                    &seats,
+                    11,
+                    index,
+                    Deal::Python,
+                    &AtomicBool::new(false),
+                );
+                let mut p =
+                    Position::new(rules, &shuffled_pile(crate::rng::game_seed(11, index))).unwrap();
+                let mut bots: Vec<crate::simulate::NativeBot> = (0..)
+                    .zip(&seats)
+                    .map(|(s, spec)| {
+                        spec.build(crate::rng::mix(crate::rng::game_seed(11, index), s))
+                    })
+                    .collect();
+                while let Some(seat) = p.to_move() {
+                    let mv = bots[usize::from(seat)]
+                        .choose(&p.information(seat))
+                        .unwrap();
+                    p.play(mv).unwrap();
+                }
+                assert_eq!(outcome.scores, p.scores());
+                assert_eq!(outcome.placements, p.placed());
+            }
+        }
+    }
+
+    #[test]
+    fn playout_bot_reads_only_what_the_mover_sees() {
+        use crate::bots::PlayoutBot;
+        for rules in all_configurations() {
+            for seed in 0..10u64 {
+                let mut p = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
+                let (mut direct, mut informed) = (PlayoutBot::new(seed), PlayoutBot::new(seed));
+                while let Some(seat) = p.to_move() {
+                    let mv = direct.choose_in(&p).unwrap();
+                    assert_eq!(informed.choose(&p.information(seat)), Some(mv));
+                    p.play(mv).unwrap();
+                }
+                assert!(p.is_over());
+            }
+        }
+    }
+
+    #[test]
+    fn playout_policy_plays_only_legal_moves_to_the_end() {
+        use crate::bots::random_placement;
+        use rand::SeedableRng;
+        for (c, rules) in all_configurations().into_iter().enumerate() {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
+            for seed in 0..50 {
+                let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
+                while let Some(m) = random_placement(&p, &mut rng) {
+                    p.play(m).unwrap();
+                }
+                assert!(p.is_over());
+                assert_eq!(p.gems_left(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn broadword_select_finds_the_kth_set_bit_of_any_word() {
+        use rand::{Rng as _, SeedableRng};
+        let naive = |mut word: u64, k: usize| {
+            for _ in 0..k {
+                word &= word - 1;
+            }
+            word.trailing_zeros() as usize
+        };
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut words = vec![1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, (1 << 54) - 1];
+        for _ in 0..20_000 {
+            // Sparse and dense words: AND/OR of random words.
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
+        }
+        for word in words.into_iter().filter(|&w| w != 0) {
+            for k in 0..word.count_ones() as usize {
+                assert_eq!(
+                    crate::bots::nth_bit(word, k),
+                    naive(word, k),
+                    "{word:#x} k={k}"
+                );
+            }
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! Gems (RULES.md section 1).
+//! Gems (docs/spec/RULES.md section 1).
 
 use std::fmt;
 use std::str::FromStr;

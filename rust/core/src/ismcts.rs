@@ -14,7 +14,7 @@
 //! [`Move`]) and re-exports its settings.
 //!
 //! ```
-//! use indigo_core::{Ismcts, IsmctsConfig, Position, Rules, bots::Bot, setup::shuffled_pile};
+//! use indigo_core::{Bot, Ismcts, IsmctsConfig, Position, Rules, shuffled_pile};
 //! let position = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(1)).unwrap();
 //! let mut bot = Ismcts::new(IsmctsConfig::simulations(1000), 7);
 //! let info = position.information(position.to_move().unwrap());
@@ -118,5 +118,182 @@ impl Ismcts {
 impl Bot for Ismcts {
     fn choose(&mut self, info: &Information) -> Option<Move> {
         self.search(info).map(|result| result.best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ismcts::{Budget, Ismcts, IsmctsConfig};
+    use crate::position::Information;
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::rules::Rules;
+    use crate::simulate::{Batch, BotSpec, Deal};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    #[test]
+    fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
+        let p = Position::new(Rules::tactical(3).unwrap(), &shuffled_pile(8)).unwrap();
+        let info: Information = p.information(0);
+        for threads in [1, 2] {
+            let config = IsmctsConfig::new(Budget::Simulations(400), 0.7, threads).unwrap();
+            let a = Ismcts::new(config, 42).search(&info).unwrap();
+            let b = Ismcts::new(config, 42).search(&info).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.simulations, 400);
+            assert_eq!(
+                a.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),
+                400
+            );
+            assert!(
+                a.visits
+                    .iter()
+                    .all(|&(action, _)| p.check(action.to_move()).is_ok())
+            );
+        }
+        let timed = IsmctsConfig::new(Budget::seconds(0.02).unwrap(), 0.7, 1).unwrap();
+        let r = Ismcts::new(timed, 1).search(&info).unwrap();
+        assert!(r.simulations > 0 && p.check(r.best).is_ok());
+        assert!(
+            Ismcts::new(timed, 1).search(&p.information(1)).is_none(),
+            "not seat 1's turn"
+        );
+    }
+
+    #[test]
+    fn ismcts_beats_random_play() {
+        // Seeded, so this always plays the same 20 games; a broken search loses many of them.
+        let batch = Batch::new(
+            Rules::indigo(2).unwrap(),
+            vec![
+                BotSpec::Ismcts(IsmctsConfig::simulations(300)),
+                BotSpec::Random,
+            ],
+            Some(&[vec![0, 1], vec![1, 0]]),
+            5,
+            Deal::Python,
+        )
+        .unwrap();
+        let outcomes = batch
+            .run(0..20, 0, &AtomicU64::new(0), &AtomicBool::new(false))
+            .unwrap();
+        let wins = (0..)
+            .zip(&outcomes)
+            .filter(|&(i, o)| o.winners & (1 << (i % 2)) != 0)
+            .count();
+        assert!(wins >= 18, "ISMCTS won only {wins} of 20");
+    }
+
+    #[test]
+    fn ismcts_settings_accept_their_bounds_and_refuse_beyond() {
+        let max_time = IsmctsConfig::MAX_TIME.as_secs_f64();
+        let min_time = IsmctsConfig::MIN_TIME.as_secs_f64();
+        let accepted = [
+            "ismcts:1".to_owned(),
+            format!("ismcts:{}", IsmctsConfig::MAX_SIMULATIONS),
+            format!("ismcts:time={min_time}"),
+            format!("ismcts:time={max_time}"),
+            "ismcts:time=0.123456789".to_owned(),
+            "ismcts:5,c=1e-45".to_owned(),
+            format!("ismcts:5,c={}", IsmctsConfig::MAX_EXPLORATION),
+            "ismcts:5,c=0.1".to_owned(),
+            "ismcts:5,threads=1".to_owned(),
+            format!("ismcts:5,threads={}", IsmctsConfig::MAX_THREADS),
+        ];
+        for text in &accepted {
+            let spec: BotSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let again: BotSpec = spec.to_string().parse().unwrap();
+            assert_eq!(
+                again, spec,
+                "{text} prints as {spec}, which reads back differently"
+            );
+            assert_eq!(again.to_string(), spec.to_string());
+        }
+        let refused = [
+            "ismcts:0".to_owned(),
+            format!("ismcts:{}", IsmctsConfig::MAX_SIMULATIONS + 1),
+            "ismcts:1e30".to_owned(),
+            "ismcts:time=0".to_owned(),
+            "ismcts:time=1e-7".to_owned(),
+            format!("ismcts:time={}", max_time * 1.000_001),
+            "ismcts:time=1e19".to_owned(),
+            "ismcts:time=inf".to_owned(),
+            "ismcts:time=nan".to_owned(),
+            "ismcts:5,c=0".to_owned(),
+            "ismcts:5,c=1e-50".to_owned(),
+            "ismcts:5,c=-1".to_owned(),
+            "ismcts:5,c=1e39".to_owned(),
+            "ismcts:5,c=100.001".to_owned(),
+            "ismcts:5,threads=0".to_owned(),
+            format!("ismcts:5,threads={}", IsmctsConfig::MAX_THREADS + 1),
+            "ismcts:5,threads=1.5".to_owned(),
+        ];
+        for text in &refused {
+            assert!(text.parse::<BotSpec>().is_err(), "{text} was accepted");
+        }
+        // The constructor shares the bounds, and direct budgets are checked too.
+        assert!(IsmctsConfig::new(Budget::Time(std::time::Duration::MAX), 0.7, 1).is_err());
+        assert!(IsmctsConfig::new(Budget::Simulations(0), 0.7, 1).is_err());
+        assert!(IsmctsConfig::new(Budget::Simulations(u64::MAX), 0.7, 1).is_err());
+        let inf = IsmctsConfig::new(Budget::Simulations(5), 1e39, 1).unwrap_err();
+        assert!(inf.0.contains("not inf"), "{inf}");
+        let zero = IsmctsConfig::new(Budget::Simulations(5), 1e-50, 1).unwrap_err();
+        assert!(zero.0.contains("not 0"), "{zero}");
+    }
+
+    #[test]
+    fn a_stopped_search_ends_early_with_what_it_found() {
+        let p = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(3)).unwrap();
+        let info = p.information(0);
+        let stop = AtomicBool::new(true);
+        for budget in [
+            Budget::Simulations(IsmctsConfig::MAX_SIMULATIONS),
+            Budget::Time(IsmctsConfig::MAX_TIME),
+        ] {
+            for threads in [1, 2] {
+                let config = IsmctsConfig::new(budget, 0.7, threads).unwrap();
+                let found = Ismcts::new(config, 1).search_until(&info, &stop).unwrap();
+                assert!(
+                    found.simulations <= 32 * threads as u64,
+                    "{}",
+                    found.simulations
+                );
+            }
+        }
+        let mut calls = 0;
+        let config = IsmctsConfig::new(Budget::Time(IsmctsConfig::MAX_TIME), 0.7, 2).unwrap();
+        let found = Ismcts::new(config, 1)
+            .search_watched(&info, std::time::Duration::from_millis(1), || {
+                calls += 1;
+                calls == 3
+            })
+            .unwrap();
+        assert_eq!(calls, 3);
+        assert!(p.check(found.best).is_ok());
+        // A short search runs on the calling thread, unwatched, and whole.
+        let short = IsmctsConfig::simulations(Ismcts::UNWATCHED_SIMULATIONS);
+        let found = Ismcts::new(short, 1)
+            .search_watched(&info, std::time::Duration::ZERO, || {
+                unreachable!("not watched")
+            })
+            .unwrap();
+        assert_eq!(found.simulations, Ismcts::UNWATCHED_SIMULATIONS);
+    }
+
+    #[test]
+    fn a_budget_is_given_as_simulations_or_time() {
+        assert_eq!(
+            Budget::given(None, None),
+            Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS))
+        );
+        assert_eq!(Budget::given(Some(5), None), Budget::simulations(5));
+        assert_eq!(Budget::given(None, Some(0.5)), Budget::seconds(0.5));
+        assert!(
+            Budget::given(Some(5), Some(0.5))
+                .unwrap_err()
+                .0
+                .contains("not both")
+        );
+        assert!(Budget::given(Some(0), None).is_err());
     }
 }

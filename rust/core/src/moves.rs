@@ -36,24 +36,40 @@ impl Move {
     /// # Errors
     /// If `tile` is not 0..=4, `rotation` not 0..=5, or `(q, r)` off the board.
     pub fn from_parts(tile: i64, rotation: i64, q: i64, r: i64) -> Result<Move, MoveError> {
-        let tile = u8::try_from(tile)
-            .ok()
-            .and_then(TileType::from_index)
-            .ok_or_else(|| MoveError(format!("tile must be a type 0..4, not {tile}")))?;
+        let tile = Move::tile_type(tile).map_err(|e| MoveError(format!("tile {e}")))?;
         let rotation = u8::try_from(rotation)
             .ok()
             .and_then(Rotation::new)
             .ok_or_else(|| MoveError(format!("rotation must be 0..5, not {rotation}")))?;
-        let cell = i32::try_from(q)
-            .ok()
-            .zip(i32::try_from(r).ok())
-            .and_then(|(q, r)| Cell::new(q, r))
-            .ok_or_else(|| MoveError(format!("cell ({q},{r}) is not on the board")))?;
+        let cell = Move::cell(q, r)?;
         Ok(Move {
             tile,
             rotation,
             cell,
         })
+    }
+
+    /// `n` as a tile type.
+    ///
+    /// # Errors
+    /// `n` is not `0..5`; the message reads after the value's name.
+    pub fn tile_type(n: i64) -> Result<TileType, MoveError> {
+        u8::try_from(n)
+            .ok()
+            .and_then(TileType::from_index)
+            .ok_or_else(|| MoveError(format!("must be a type 0..4, not {n}")))
+    }
+
+    /// The board cell `(q, r)`.
+    ///
+    /// # Errors
+    /// No such cell on the board.
+    pub fn cell(q: i64, r: i64) -> Result<Cell, MoveError> {
+        i32::try_from(q)
+            .ok()
+            .zip(i32::try_from(r).ok())
+            .and_then(|(q, r)| Cell::new(q, r))
+            .ok_or_else(|| MoveError(format!("cell ({q},{r}) is not on the board")))
     }
 
     /// The same placement with the smallest equivalent rotation.

@@ -1,5 +1,5 @@
 //! The `indigo-record/1` game record and the `indigo-snapshot/1` position snapshot
-//! (FORMATS.md), read with strict validation and written with sorted keys.
+//! (docs/spec/FORMATS.md), read with strict validation and written with sorted keys.
 
 use std::fmt;
 
@@ -9,8 +9,8 @@ use crate::board::Cell;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::rng::shuffled_pile;
 use crate::rules::{GateVariant, Rules, Theme, TieBreak};
-use crate::setup::shuffled_pile;
 use crate::tile::{TILE_TOTAL, TileType};
 
 /// The `format` value of a game record.

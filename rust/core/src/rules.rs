@@ -1,9 +1,12 @@
-//! Rules configuration (RULES.md sections 5, 8, 9) and the two themes.
+//! Rules configuration (docs/spec/RULES.md sections 5, 8, 9) and the two themes.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::gem::Gem;
+
+/// The most seats a game has (docs/spec/RULES.md section 1: 2 to 4 players).
+pub const MAX_PLAYERS: usize = 4;
 
 /// Who owns the gates in a three-player game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -63,7 +66,7 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
-/// Gate owners as seat bitmasks, copied from RULES.md section 5 (not derived from seating).
+/// Gate owners as seat bitmasks, copied from docs/spec/RULES.md section 5 (not derived from seating).
 const OWNERS_2: [u8; 6] = [0b01, 0b10, 0b01, 0b10, 0b01, 0b10];
 const OWNERS_3_SHARED: [u8; 6] = [0b001, 0b011, 0b100, 0b101, 0b010, 0b110];
 const OWNERS_3_EXCLUSIVE: [u8; 6] = [0b001, 0b010, 0b100, 0b001, 0b010, 0b100];
@@ -185,6 +188,52 @@ impl Rules {
         self.theme
     }
 
+    /// Whether seat `viewer` sees seat `seat`'s hand: its own always, any hand when hands
+    /// are open.
+    #[inline]
+    pub const fn sees_hand(self, viewer: u8, seat: u8) -> bool {
+        self.open_hands || viewer == seat
+    }
+
+    /// `seat` if it is a seat of these rules.
+    ///
+    /// # Errors
+    /// `seat` is not `0..players`.
+    pub fn seat(self, seat: i64) -> Result<u8, RulesError> {
+        u8::try_from(seat)
+            .ok()
+            .filter(|&s| s < self.players)
+            .ok_or_else(|| RulesError {
+                field: "seat",
+                message: format!("must be 0..{}, not {seat}", self.players - 1),
+            })
+    }
+
+    /// `gate` if it is a gate (0..6).
+    ///
+    /// # Errors
+    /// `gate` is not `0..6`.
+    pub fn gate(gate: i64) -> Result<u8, RulesError> {
+        u8::try_from(gate)
+            .ok()
+            .filter(|&g| g < 6)
+            .ok_or_else(|| RulesError {
+                field: "gate",
+                message: format!("must be 0..5, not {gate}"),
+            })
+    }
+
+    /// The preset of `theme` for `players`: [`Rules::indigo`] or [`Rules::butterfly_garden`].
+    ///
+    /// # Errors
+    /// If `players` is not 2..=4.
+    pub fn preset(theme: Theme, players: u8) -> Result<Rules, RulesError> {
+        match theme {
+            Theme::Indigo => Rules::indigo(players),
+            Theme::ButterflyGarden => Rules::butterfly_garden(players),
+        }
+    }
+
     /// The seats owning gate `gate` (0..6) as a bitmask: bit `s` set for seat `s`.
     #[inline]
     pub const fn gate_owner_mask(self, gate: u8) -> u8 {
@@ -201,6 +250,13 @@ impl Rules {
     pub fn gate_owners(self, gate: u8) -> impl Iterator<Item = u8> {
         let mask = self.gate_owner_mask(gate);
         (0..self.players).filter(move |s| mask & (1 << s) != 0)
+    }
+}
+
+impl Default for Rules {
+    /// Indigo's basic game for two: what a game, batch or vector gets when given no rules.
+    fn default() -> Rules {
+        Rules::new(2, 1).unwrap_or_else(|_| unreachable!("2 players, hands of 1 are valid"))
     }
 }
 
@@ -365,6 +421,36 @@ mod tests {
         pairs.sort_unstable();
         pairs.dedup();
         assert_eq!(pairs.len(), 6);
+    }
+
+    #[test]
+    fn presets_seats_and_gates() {
+        for players in 2..=4 {
+            let garden = Rules::preset(Theme::ButterflyGarden, players).unwrap();
+            assert_eq!(garden, Rules::butterfly_garden(players).unwrap());
+            assert_eq!(
+                (garden.hand_size(), garden.theme()),
+                (2, Theme::ButterflyGarden)
+            );
+            let indigo = Rules::preset(Theme::Indigo, players).unwrap();
+            assert_eq!(indigo, Rules::indigo(players).unwrap());
+            assert_eq!(indigo.hand_size(), 1);
+        }
+        assert_eq!(Rules::default(), Rules::indigo(2).unwrap());
+        let three = Rules::new(3, 1).unwrap();
+        assert_eq!(three.seat(2), Ok(2));
+        assert_eq!(
+            three.seat(3).unwrap_err().to_string(),
+            "seat: must be 0..2, not 3"
+        );
+        assert!(three.seat(-1).is_err());
+        assert_eq!(Rules::gate(5), Ok(5));
+        assert_eq!(
+            Rules::gate(6).unwrap_err().to_string(),
+            "gate: must be 0..5, not 6"
+        );
+        assert!(three.sees_hand(1, 1) && !three.sees_hand(0, 1));
+        assert!(three.with_open_hands(true).sees_hand(0, 1));
     }
 
     #[test]

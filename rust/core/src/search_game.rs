@@ -80,7 +80,7 @@ impl Game for Position {
         if self.is_chance_node() {
             let _ = self.apply_draw(TileType::ALL[action.index() % TileType::ALL.len()]);
         } else {
-            Position::apply(self, action.to_move(), &mut ());
+            self.play_unchecked(action.to_move(), &mut ());
         }
     }
 

@@ -15,7 +15,7 @@ use crate::board::ROUTE_CELL_COUNT;
 use crate::game::Game;
 use crate::position::{OBSERVATION_SIZE, Utility};
 use crate::record::write_record;
-use crate::simulate::{Batch, Outcome, game_seed, seat_bots};
+use crate::simulate::{Batch, Outcome, seat_bots};
 
 /// Training samples, one row per move, in flat row-major columns.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -129,8 +129,8 @@ impl Batch {
     /// cut short.
     pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayGame {
         let seats = self.seats(index);
-        let seed = game_seed(self.seed, index);
-        let mut game = Game::from_seed(self.rules, seed);
+        let seed = self.game_seed(index);
+        let mut game = Game::from_seed(self.rules(), seed);
         let mut bots = seat_bots(&seats, seed);
         let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
         let mut observation = [0f32; OBSERVATION_SIZE];
@@ -199,5 +199,121 @@ impl Batch {
         self.map(games, threads, done, cancel, |index| {
             self.self_play_game(index, cancel)
         })
+    }
+}
+
+#[cfg(test)]
+// Observation values, returns and shares are small exact numbers.
+#[allow(clippy::float_cmp)]
+mod tests {
+    use crate::action::{ACTION_COUNT, Action};
+    use crate::game::Game;
+    use crate::ismcts::IsmctsConfig;
+    use crate::position::OBSERVATION_SIZE;
+    use crate::rules::Rules;
+    use crate::selfplay::Samples;
+    use crate::simulate::{Batch, BotSpec, Deal, Outcome};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    fn self_play_batch(players: u8) -> Batch {
+        Batch::new(
+            Rules::indigo(players).unwrap(),
+            vec![
+                BotSpec::Ismcts(IsmctsConfig::simulations(40)),
+                BotSpec::Greedy,
+                BotSpec::Random,
+                BotSpec::Playout,
+            ],
+            Some(&[
+                (0..i64::from(players)).collect(),
+                (0..i64::from(players)).rev().collect(),
+            ]),
+            11,
+            Deal::Python,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn self_play_plays_the_batch_games() {
+        for players in [2, 3, 4] {
+            let batch = self_play_batch(players);
+            let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+            let outcomes = batch.run(5..11, 2, &done, &cancel).unwrap();
+            let games = batch.self_play(5..11, 2, &done, &cancel).unwrap();
+            assert_eq!(done.into_inner(), 12);
+            let kept: Vec<_> = games.iter().map(|g| g.outcome).collect();
+            assert_eq!(kept, outcomes);
+        }
+    }
+
+    #[test]
+    fn self_play_samples_describe_every_move_of_the_record() {
+        let batch = self_play_batch(3);
+        let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+        let mut all = Samples::default();
+        let games = batch.self_play(20..24, 1, &done, &cancel).unwrap();
+        for (index, played) in (20..24).zip(&games) {
+            let samples = &played.samples;
+            let game = crate::record::read_record_value(&played.record).unwrap();
+            assert_eq!(played.record["game"], index);
+            assert_eq!(
+                played.record["players_names"][0],
+                batch.seats(index)[0].to_string()
+            );
+            assert_eq!(Outcome::of(game.position()), played.outcome);
+            assert_eq!(samples.len(), game.moves().len());
+            assert!(samples.game.iter().all(|&g| g == index));
+            let mut replay = Game::from_seed(batch.rules(), batch.game_seed(index));
+            for (row, mv) in game.moves().enumerate() {
+                let position = replay.position();
+                let seat = position.to_move().unwrap();
+                assert_eq!(samples.ply[row] as usize, row);
+                assert_eq!(samples.seat[row], seat);
+                let mut observation = [0f32; OBSERVATION_SIZE];
+                position.information(seat).observation(&mut observation);
+                let rows = row * OBSERVATION_SIZE..(row + 1) * OBSERVATION_SIZE;
+                assert_eq!(samples.observations[rows], observation);
+                let action = Action::from_move(mv).unwrap();
+                assert_eq!(samples.action[row] as usize, action.index());
+                let mask = &samples.legal_masks[row * ACTION_COUNT..(row + 1) * ACTION_COUNT];
+                let legal: Vec<usize> =
+                    position.legal_actions().iter().map(|a| a.index()).collect();
+                let masked: Vec<usize> = (0..ACTION_COUNT).filter(|&a| mask[a]).collect();
+                assert_eq!(masked, legal);
+                let visits =
+                    samples.visit_offsets[row] as usize..samples.visit_offsets[row + 1] as usize;
+                let searched = matches!(batch.seats(index)[usize::from(seat)], BotSpec::Ismcts(_));
+                assert_eq!(samples.searched[row], searched);
+                if searched {
+                    assert_eq!(samples.visit_counts[visits.clone()].iter().sum::<u32>(), 40);
+                    assert!(
+                        samples.visit_actions[visits]
+                            .iter()
+                            .all(|&a| mask[a as usize])
+                    );
+                } else {
+                    assert!(visits.is_empty());
+                }
+                let returns = game.position().returns(crate::position::Utility::Win);
+                assert_eq!(samples.outcome[row], returns[usize::from(seat)] as f32);
+                assert_eq!(
+                    samples.points[row],
+                    game.position().scores()[usize::from(seat)]
+                );
+                replay.play(mv).unwrap();
+            }
+            let before = all.len();
+            all.append(samples);
+            assert_eq!(all.len(), before + samples.len());
+            assert_eq!(
+                *all.visit_offsets.last().unwrap() as usize,
+                all.visit_actions.len()
+            );
+        }
+        assert_eq!(all.visit_offsets.len(), all.len() + 1);
+        assert_eq!(all.observations.len(), all.len() * OBSERVATION_SIZE);
+        let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();
+        assert_eq!(Samples::concat(&parts), all);
     }
 }

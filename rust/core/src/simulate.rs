@@ -8,27 +8,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below_u32};
+use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 use crate::ismcts::{Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
+use crate::rng::{game_seed, mix, pcg_pile, shuffled_pile};
 use crate::rules::Rules;
-use crate::setup::{box_in_type_order, shuffled_pile};
 use crate::tile::{TILE_TOTAL, TileType};
-
-/// A well-mixed 64-bit value from `seed` and `index` (SplitMix64's finaliser).
-pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `index` of a batch seeded with `seed`: it shuffles the pile (as
-/// [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(seed, index) >> 11 // 53 bits, so Python floats and JSON keep it exact
-}
 
 /// A bot by name and settings, as written on command lines: `random`, `greedy`, `playout`,
 /// `ismcts`, `ismcts:1000`, `ismcts:time=0.5`, `ismcts:2000,c=0.5,threads=2`.
@@ -46,9 +32,6 @@ pub enum BotSpec {
 
 /// Why a bot spec was refused.
 pub use indigo_search::BotSpecError;
-
-/// Simulations of an `ismcts` spec that names none.
-pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
 
 impl From<indigo_search::BotSpec> for BotSpec {
     fn from(spec: indigo_search::BotSpec) -> BotSpec {
@@ -192,23 +175,29 @@ impl FromStr for Deal {
     }
 }
 
-/// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
-/// draw makes two swaps, one from each 32-bit half mapped to its range by [`below_u32`].
-pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
-    use rand::{Rng as _, SeedableRng};
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-    let mut pile = box_in_type_order();
-    let mut i = TILE_TOTAL - 1;
-    while i >= 2 {
-        let bits = rng.next_u64();
-        pile.swap(i, below_u32(bits as u32, i + 1));
-        pile.swap(i - 1, below_u32((bits >> 32) as u32, i));
-        i -= 2;
+/// `value` if `low <= value <= high`, else an error naming the range.
+///
+/// # Errors
+/// `value` is out of the range.
+pub fn in_range(name: &str, value: i64, low: u64, high: u64) -> Result<u64, BatchError> {
+    u64::try_from(value)
+        .ok()
+        .filter(|v| (low..=high).contains(v))
+        .ok_or_else(|| {
+            BatchError(format!(
+                "{name} must be {low} to {}, not {value}",
+                shown(high)
+            ))
+        })
+}
+
+/// `n` as people read it: a large power of two as `2**k`.
+fn shown(n: u64) -> String {
+    if n >= 1 << 32 && n.is_power_of_two() {
+        format!("2**{}", n.trailing_zeros())
+    } else {
+        n.to_string()
     }
-    if i == 1 {
-        pile.swap(1, below_u32(rng.next_u64() as u32, 2));
-    }
-    pile
 }
 
 /// How one game ended.
@@ -281,31 +270,156 @@ pub fn play_game(
         // The core's bots choose only legal moves (tested in every configuration), so the
         // check runs in debug builds only.
         debug_assert_eq!(position.check(mv), Ok(()), "a native bot chose {mv}");
-        position.apply(mv, &mut ());
+        position.play_unchecked(mv, &mut ());
     }
     Outcome::of(&position)
 }
 
-/// A batch: the rules, the bots, and which bot sits where in each game.
+/// A batch: the rules, the bots, and which bot sits where in each game. Built checked by
+/// [`Batch::new`], so every game has a seating.
 #[derive(Clone, Debug)]
 pub struct Batch {
-    /// The rules of every game.
-    pub rules: Rules,
-    /// The bots taking part.
-    pub bots: Vec<BotSpec>,
-    /// Seatings: game `i` uses `lineups[i % lineups.len()]`, a bot index per seat.
-    pub lineups: Vec<Vec<usize>>,
-    /// The batch seed.
-    pub seed: u64,
-    /// How piles are shuffled from game seeds.
-    pub deal: Deal,
+    rules: Rules,
+    bots: Vec<BotSpec>,
+    /// Game `i` uses `lineups[i % lineups.len()]`, a bot index per seat; never empty.
+    lineups: Vec<Vec<usize>>,
+    seed: u64,
+    deal: Deal,
 }
 
+/// Why a batch, or the games asked of it, were refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BatchError(pub String);
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BatchError {}
+
 impl Batch {
+    /// Most games one call plays.
+    pub const MAX_GAMES: u64 = 1 << 32;
+    /// Highest first game index.
+    pub const MAX_START: u64 = 1 << 62;
+    /// Most worker threads.
+    pub const MAX_THREADS: u64 = 1024;
+
+    /// A batch of games under `rules` between `bots`, seeded with `seed`, piles dealt by
+    /// `deal`. `lineups` are the seatings (a bot index per seat; game `i` uses
+    /// `lineups[i % lineups.len()]`); without them, the bots sit in seat order when there is
+    /// one per seat, and a lone bot takes every seat.
+    ///
+    /// # Errors
+    /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
+    /// lineups; a lineup that is not one bot index per seat; an index that names no bot.
+    pub fn new(
+        rules: Rules,
+        bots: Vec<BotSpec>,
+        lineups: Option<&[Vec<i64>]>,
+        seed: u64,
+        deal: Deal,
+    ) -> Result<Batch, BatchError> {
+        let players = usize::from(rules.players());
+        if bots.is_empty() {
+            return Err(BatchError("give at least one bot".into()));
+        }
+        let lineups = match lineups {
+            Some([]) => return Err(BatchError("lineups must not be empty".into())),
+            Some(lineups) => lineups
+                .iter()
+                .map(|lineup| Batch::lineup_of(lineup, bots.len(), players))
+                .collect::<Result<_, _>>()?,
+            None if bots.len() == players => vec![(0..players).collect()],
+            None if bots.len() == 1 => vec![vec![0; players]],
+            None => {
+                return Err(BatchError(format!(
+                    "give one bot per seat ({players}), one bot for all seats, or lineups"
+                )));
+            }
+        };
+        Ok(Batch {
+            rules,
+            bots,
+            lineups,
+            seed,
+            deal,
+        })
+    }
+
+    /// `lineup` checked: one index below `bots` per seat.
+    fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
+        if lineup.len() != players {
+            return Err(BatchError(format!(
+                "each lineup needs one bot index per seat ({players}), not {}",
+                lineup.len()
+            )));
+        }
+        lineup
+            .iter()
+            .map(|&b| {
+                usize::try_from(b)
+                    .ok()
+                    .filter(|&b| b < bots)
+                    .ok_or_else(|| {
+                        BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1))
+                    })
+            })
+            .collect()
+    }
+
+    /// Games `start..start + count` and a thread count (0: one per core), checked against
+    /// [`Batch::MAX_START`], [`Batch::MAX_GAMES`] and [`Batch::MAX_THREADS`].
+    ///
+    /// # Errors
+    /// A value out of its range, named with the range.
+    pub fn games(start: i64, count: i64, threads: i64) -> Result<(Range<u64>, usize), BatchError> {
+        let count = in_range("games", count, 0, Batch::MAX_GAMES)?;
+        let start = in_range("start", start, 0, Batch::MAX_START)?;
+        let threads = in_range("threads", threads, 0, Batch::MAX_THREADS)?;
+        Ok((start..start + count, threads as usize))
+    }
+
+    /// The rules of every game.
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The bots taking part.
+    pub fn bots(&self) -> &[BotSpec] {
+        &self.bots
+    }
+
+    /// The batch seed.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How piles are shuffled from game seeds.
+    pub const fn deal(&self) -> Deal {
+        self.deal
+    }
+
+    /// Game `index`'s seating: the index into [`Batch::bots`] of each seat's bot.
+    pub fn lineup(&self, index: u64) -> &[usize] {
+        &self.lineups[(index % self.lineups.len() as u64) as usize]
+    }
+
     /// Game `index`'s bot per seat.
     pub fn seats(&self, index: u64) -> Vec<BotSpec> {
-        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
-        lineup.iter().map(|&b| self.bots[b]).collect()
+        self.lineup(index).iter().map(|&b| self.bots[b]).collect()
+    }
+
+    /// Game `index`'s seed ([`game_seed`]).
+    pub fn game_seed(&self, index: u64) -> u64 {
+        game_seed(self.seed, index)
+    }
+
+    /// Game `index`'s pile, as this batch deals it.
+    pub fn pile(&self, index: u64) -> [TileType; TILE_TOTAL] {
+        self.deal.pile(self.game_seed(index))
     }
 
     /// Plays games `games` on `threads` threads (0: one per core), counting finished games
@@ -352,5 +466,133 @@ impl Batch {
             Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
             Err(_) => games.map(play).collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rules;
+    use crate::simulate::{Batch, BatchError, BotSpec, Deal};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    #[test]
+    fn bot_specs_parse_and_print() {
+        for text in [
+            "random",
+            "greedy",
+            "playout",
+            "ismcts:1000",
+            "ismcts:time=0.5",
+            "ismcts:200,c=0.5,threads=2",
+        ] {
+            let spec: BotSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!(
+            "ismcts".parse::<BotSpec>().unwrap().to_string(),
+            "ismcts:1000"
+        );
+        for bad in [
+            "",
+            "minimax",
+            "random:3",
+            "playout:1",
+            "ismcts:-1",
+            "ismcts:1.5",
+            "ismcts:c=nan",
+            "ismcts:x=1",
+        ] {
+            let err = bad.parse::<BotSpec>().unwrap_err();
+            assert!(err.0.contains("expected random"), "{err}");
+        }
+    }
+
+    #[test]
+    fn batches_do_not_depend_on_threads_or_splitting() {
+        let batch = Batch::new(
+            Rules::indigo(2).unwrap(),
+            vec![BotSpec::Random, BotSpec::Greedy],
+            Some(&[vec![0, 1], vec![1, 0]]),
+            99,
+            Deal::Pcg,
+        )
+        .unwrap();
+        let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+        let whole = batch.run(0..40, 1, &done, &cancel).unwrap();
+        let mut split = batch.run(0..15, 2, &done, &cancel).unwrap();
+        split.extend(batch.run(15..40, 2, &done, &cancel).unwrap());
+        assert_eq!(whole, split);
+        assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 80);
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(batch.run(0..10, 1, &done, &cancel).is_none());
+    }
+
+    #[test]
+    fn native_playouts_are_the_batch_games_of_playout_bots() {
+        for rules in [Rules::indigo(2).unwrap(), Rules::tactical(4).unwrap()] {
+            let batch = Batch::new(rules, vec![BotSpec::Playout], None, 17, Deal::Pcg).unwrap();
+            let outcomes = batch
+                .run(3..203, 2, &AtomicU64::new(0), &AtomicBool::new(false))
+                .unwrap();
+            let native = crate::bench::playouts(rules, 17, 3..203);
+            assert_eq!(native, crate::bench::GamesSummary::of(&outcomes));
+            assert_eq!(native.games, 200);
+            // Every game ran to the end: 54 tiles or all gems gone.
+            assert!(
+                outcomes
+                    .iter()
+                    .all(|o| o.placements == 54 || o.scores.iter().sum::<u16>() > 0)
+            );
+            // The checksum sees a change in any game.
+            let shifted = crate::bench::playouts(rules, 17, 4..204);
+            assert_ne!(native.checksum, shifted.checksum);
+        }
+    }
+
+    #[test]
+    fn a_batch_is_checked_when_built() {
+        let rules = Rules::indigo(3).unwrap();
+        let new = |bots: Vec<BotSpec>, lineups: Option<&[Vec<i64>]>| {
+            Batch::new(rules, bots, lineups, 0, Deal::Python).map_err(|e| e.0)
+        };
+        let one = || vec![BotSpec::Random];
+        let err = |r: Result<Batch, String>| r.unwrap_err();
+        assert!(err(new(vec![], None)).contains("at least one bot"));
+        assert!(err(new(one(), Some(&[]))).contains("must not be empty"));
+        assert!(err(new(one(), Some(&[vec![0, 0]]))).contains("one bot index per seat (3), not 2"));
+        assert!(err(new(one(), Some(&[vec![0, 1, 0]]))).contains("index 1 is not 0..0"));
+        assert!(err(new(one(), Some(&[vec![0, -1, 0]]))).contains("index -1"));
+        let two = vec![BotSpec::Random, BotSpec::Greedy];
+        assert!(err(new(two.clone(), None)).contains("one bot per seat (3)"));
+        // Default seatings: a lone bot everywhere; one bot per seat in seat order.
+        assert_eq!(new(one(), None).unwrap().lineup(7), [0, 0, 0]);
+        let three = vec![BotSpec::Random, BotSpec::Greedy, BotSpec::Playout];
+        let batch = new(three, None).unwrap();
+        assert_eq!(batch.lineup(5), [0, 1, 2]);
+        let batch = new(two, Some(&[vec![0, 1, 1], vec![1, 0, 0]])).unwrap();
+        assert_eq!(batch.lineup(3), [1, 0, 0]);
+        assert_eq!(
+            batch.seats(4),
+            [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]
+        );
+    }
+
+    #[test]
+    fn a_batch_range_is_checked() {
+        assert_eq!(Batch::games(3, 4, 2), Ok((3..7, 2)));
+        let err = |r: Result<_, BatchError>| r.unwrap_err().0;
+        assert_eq!(
+            err(Batch::games(0, -1, 0)),
+            "games must be 0 to 2**32, not -1"
+        );
+        assert_eq!(
+            err(Batch::games(-5, 1, 0)),
+            "start must be 0 to 2**62, not -5"
+        );
+        assert_eq!(
+            err(Batch::games(0, 1, 1025)),
+            "threads must be 0 to 1024, not 1025"
+        );
+        assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
     }
 }

@@ -9,9 +9,9 @@ use rand::SeedableRng;
 use crate::bots::{Bot, RandomBot};
 use crate::ismcts::{Budget, Ismcts, IsmctsConfig};
 use crate::position::Position;
+use crate::rng::shuffled_pile;
 use crate::rules::Rules;
 use crate::search_game::IndigoSetup;
-use crate::setup::shuffled_pile;
 use crate::simulate::{Batch, BotSpec, Deal};
 
 /// Positions of random games of 2 to 4 players, every third placement.
@@ -115,21 +115,15 @@ fn the_generic_batch_plays_the_core_batch_games() {
     let core_specs: Vec<BotSpec> = names.iter().map(|s| s.parse().unwrap()).collect();
     let generic_specs: Vec<indigo_search::BotSpec> =
         names.iter().map(|s| s.parse().unwrap()).collect();
-    let lineups = vec![vec![0, 1, 2], vec![2, 0, 1]];
-    let core = Batch {
-        rules,
-        bots: core_specs,
-        lineups: lineups.clone(),
-        seed: 5,
-        deal: Deal::Python,
-    };
+    let lineups = [vec![0, 1, 2], vec![2, 0, 1]];
+    let core = Batch::new(rules, core_specs, Some(&lineups), 5, Deal::Python).unwrap();
     let generic = indigo_search::Batch::new(
         IndigoSetup {
             rules,
             deal: Deal::Python,
         },
         generic_specs,
-        lineups,
+        Some(&lineups),
         5,
     )
     .unwrap();

@@ -1,8 +1,8 @@
-//! Route tiles (RULES.md section 3) and the fixed treasure tiles, as edge-partner tables.
+//! Route tiles (docs/spec/RULES.md section 3) and the fixed treasure tiles, as edge-partner tables.
 
 use std::fmt;
 
-/// A route-tile type 0..=4 (RULES.md section 3).
+/// A route-tile type 0..=4 (docs/spec/RULES.md section 3).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum TileType {

@@ -17,9 +17,9 @@ use std::fmt;
 
 use crate::action::{ACTION_COUNT, Action};
 use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, ObservationValue, Position, Utility};
+use crate::rng::game_seed;
+use crate::rng::shuffled_pile;
 use crate::rules::Rules;
-use crate::setup::shuffled_pile;
-use crate::simulate::game_seed;
 
 /// One game of the vector.
 #[derive(Clone, Copy, Debug)]
@@ -121,6 +121,9 @@ pub struct VectorGames {
 }
 
 impl VectorGames {
+    /// Most games one vector holds.
+    pub const MAX_ENVS: u64 = 1 << 16;
+
     /// `num_envs` games seeded from `seed`, each at the start of its first episode.
     pub fn new(rules: Rules, num_envs: usize, utility: Utility, seed: u64) -> VectorGames {
         let mut games = VectorGames {
@@ -235,7 +238,7 @@ impl VectorGames {
                 }
                 Some((seat, mv)) => {
                     let slot = &mut self.slots[env];
-                    slot.position.apply(mv, &mut ());
+                    slot.position.play_unchecked(mv, &mut ());
                     slot.ended = slot.position.is_over();
                     slot.viewer = slot.position.to_move().unwrap_or(seat);
                 }
@@ -330,7 +333,7 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
 
     use super::*;
-    use crate::bots::below;
+    use crate::rng::below;
 
     /// Owned buffers for `n` games of `players` seats.
     struct Buffers {

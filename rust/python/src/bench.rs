@@ -2,12 +2,13 @@
 
 use std::time::Instant;
 
-use indigo_core::bench::{call_costs, playouts};
+use indigo_core::Batch;
+use indigo_core::{MAX_COST_GAMES, call_costs, playouts};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::search::in_range;
-use crate::{Int, Rules, extract_seed};
+use crate::{IndigoError, Int, Rules, extract_seed};
 
 /// Plays games `start .. start + games` of random playouts (every seat a `playout` bot, piles
 /// dealt with "pcg": the games `simulate(["playout"], ..., deal="pcg")` plays) in a plain Rust
@@ -25,12 +26,12 @@ fn native_playouts(
     start: Int,
 ) -> PyResult<(u64, u64, u64, f64)> {
     let seed = extract_seed(seed)?;
-    let games = in_range("games", games, 0, 1 << 32)?;
-    let start = in_range("start", start, 0, 1 << 62)?;
+    // The games a batch may play.
+    let (games, _) = Batch::games(start.0, games.0, 0).map_err(|e| IndigoError::new_err(e.0))?;
     let rules = rules.0;
     Ok(py.detach(|| {
         let clock = Instant::now();
-        let summary = playouts(rules, seed, start..start + games);
+        let summary = playouts(rules, seed, games);
         let seconds = clock.elapsed().as_secs_f64();
         (summary.games, summary.placements, summary.checksum, seconds)
     }))
@@ -47,8 +48,8 @@ fn native_call_costs<'py>(
     rounds: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
     let seed = extract_seed(seed)?;
-    let games = in_range("games", games, 1, 1 << 20)?;
-    let rounds = in_range("rounds", rounds, 1, 1 << 20)? as u32;
+    let games = in_range("games", games, 1, MAX_COST_GAMES)?;
+    let rounds = in_range("rounds", rounds, 1, MAX_COST_GAMES)? as u32;
     let rules = rules.0;
     let costs = py.detach(|| call_costs(rules, seed, games, rounds));
     let out = PyDict::new(py);

@@ -8,25 +8,26 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use indigo_core::board::ROUTE_CELLS;
-use indigo_core::bots::{
-    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
-};
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::record::{self, RecordError as CoreRecordError};
-use indigo_core::tile::{TILE_COUNTS, TILE_PATHS};
+use indigo_core::OBSERVATION_SIZE;
+use indigo_core::ROUTE_CELLS;
 use indigo_core::{
     ACTION_COUNT, Action, Cell, ErrorAt, Game as CoreGame, GateVariant, Gem, Information,
     Move as CoreMove, MoveEffects, PathEnd, Phase, Position, Rules as CoreRules, Theme, TieBreak,
-    TileType, Utility, trace,
+    TileType, Utility,
 };
+use indigo_core::{
+    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
+};
+use indigo_core::{
+    RecordError as CoreRecordError, move_to_json, read_record, rules_to_json, snapshot,
+    write_record,
+};
+use indigo_core::{TILE_COUNTS, TILE_PATHS};
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyString, PyType};
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
+use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyType};
 use shared::SharedBot;
 
 mod bench;
@@ -88,6 +89,31 @@ fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static JSON: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     JSON.get_or_try_init(py, || Ok(py.import("json")?.unbind()))
         .map(|m| m.bind(py))
+}
+
+/// A value of `indigo._deprecation`'s class `class` (an attribute on its way to being a
+/// method, or the reverse), made from `value`.
+fn transitional<'py>(
+    py: Python<'py>,
+    class: &str,
+    value: impl IntoPyObject<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    MODULE
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("indigo._deprecation")?.unbind())
+        })?
+        .bind(py)
+        .getattr(class)?
+        .call1((value,))
+}
+
+/// Warns that the old name `old` goes in the next release (`indigo._deprecation.warn`).
+fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    py.import("indigo._deprecation")?
+        .getattr("warn")?
+        .call((old, new), Some(&[("stacklevel", 2)].into_py_dict(py)?))?;
+    Ok(())
 }
 
 fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
@@ -193,19 +219,15 @@ impl Rules {
         open_hands: bool,
         theme: &str,
     ) -> PyResult<Self> {
-        let (Int(players), Int(hand_size)) = (players, hand_size);
-        let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
         let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
-            RulesError::new_err(format!(
-                "{}: must be {}, not {}",
-                e.field,
-                expected(e.field),
+            rules_error(
+                &e,
                 if e.field == "players" {
                     players
                 } else {
                     hand_size
-                }
-            ))
+                },
+            )
         })?;
         let gates: GateVariant = three_player_gates
             .parse()
@@ -228,26 +250,30 @@ impl Rules {
     #[staticmethod]
     #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn indigo(players: Int) -> PyResult<Self> {
-        Rules::new(players, Int(1), "shared", "most-gems", false, "indigo")
+        preset(players, CoreRules::indigo)
     }
 
     #[staticmethod]
     #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn tactical(players: Int) -> PyResult<Self> {
-        Rules::new(players, Int(2), "shared", "most-gems", false, "indigo")
+        preset(players, CoreRules::tactical)
     }
 
     #[staticmethod]
     #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
     fn butterfly_garden(players: Int) -> PyResult<Self> {
-        Rules::new(
-            players,
-            Int(2),
-            "shared",
-            "most-gems",
-            false,
-            "butterfly-garden",
-        )
+        preset(players, CoreRules::butterfly_garden)
+    }
+
+    /// The preset of a theme: `indigo` for "indigo", `butterfly_garden` for
+    /// "butterfly-garden".
+    #[staticmethod]
+    #[pyo3(signature = (theme, players=Int(2)), text_signature = "(theme, players=2)")]
+    fn preset(theme: &str, players: Int) -> PyResult<Self> {
+        let theme: Theme = theme
+            .parse()
+            .map_err(|m| RulesError::new_err(format!("theme: {m}")))?;
+        self::preset(players, |n| CoreRules::preset(theme, n))
     }
 
     #[getter]
@@ -281,11 +307,8 @@ impl Rules {
     }
 
     fn gate_owners(&self, gate: Int) -> PyResult<Vec<u32>> {
-        let Int(gate) = gate;
-        let gate = u8::try_from(gate)
-            .ok()
-            .filter(|g| *g < 6)
-            .ok_or_else(|| IndigoError::new_err(format!("gate must be 0..5, not {gate}")))?;
+        let gate = CoreRules::gate(gate.0)
+            .map_err(|e| IndigoError::new_err(format!("gate {}", e.message)))?;
         Ok(seats(self.0.gate_owner_mask(gate), self.0.players()))
     }
 
@@ -308,7 +331,7 @@ impl Rules {
     }
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &record::rules_to_json(self.0))
+        json_to_py(py, &rules_to_json(self.0))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, RulesArgs) {
@@ -343,25 +366,36 @@ impl Rules {
 /// `Rules(...)` arguments in order, for pickling.
 type RulesArgs = (u8, u8, &'static str, &'static str, bool, &'static str);
 
-fn expected(field: &str) -> &'static str {
-    if field == "players" {
-        "2, 3 or 4"
-    } else {
-        "1 or 2"
-    }
+/// A Python int as a `u8` for the core to check; one out of `u8`'s range becomes 255, which
+/// every check refuses (the message then names the value as given).
+fn small(Int(n): Int) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
+/// The core's refusal, naming the value the caller gave (not its `u8` stand-in).
+fn rules_error(e: &indigo_core::RulesError, Int(given): Int) -> PyErr {
+    let message = e
+        .message
+        .rsplit_once(", not ")
+        .map_or(e.message.as_str(), |(m, _)| m);
+    RulesError::new_err(format!("{}: {message}, not {given}", e.field))
+}
+
+/// The preset `make` builds for `players`.
+fn preset(
+    players: Int,
+    make: impl FnOnce(u8) -> Result<CoreRules, indigo_core::RulesError>,
+) -> PyResult<Rules> {
+    make(small(players))
+        .map(Rules)
+        .map_err(|e| rules_error(&e, players))
 }
 
 impl Rules {
     fn seat(&self, Int(seat): Int) -> PyResult<u8> {
-        u8::try_from(seat)
-            .ok()
-            .filter(|s| *s < self.0.players())
-            .ok_or_else(|| {
-                IndigoError::new_err(format!(
-                    "seat must be 0..{}, not {seat}",
-                    self.0.players() - 1
-                ))
-            })
+        self.0
+            .seat(seat)
+            .map_err(|e| IndigoError::new_err(format!("seat {}", e.message)))
     }
 }
 
@@ -420,7 +454,7 @@ impl Move {
     }
 
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &record::move_to_json(self.0))
+        json_to_py(py, &move_to_json(self.0))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u8, u8, i32, i32)) {
@@ -521,7 +555,7 @@ struct GemPath {
 }
 
 impl GemPath {
-    fn from_core(path: &trace::GemPath, players: u8) -> Self {
+    fn from_core(path: &indigo_core::GemPath, players: u8) -> Self {
         let (cell, edge) = path.start;
         let mut out = GemPath {
             gem: path.gem.as_str(),
@@ -637,12 +671,7 @@ fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
         .enumerate()
         .map(|(i, &Int(t))| {
-            u8::try_from(t)
-                .ok()
-                .and_then(TileType::from_index)
-                .ok_or_else(|| {
-                    IndigoError::new_err(format!("pile[{i}] must be a tile type 0..4, not {t}"))
-                })
+            CoreMove::tile_type(t).map_err(|e| IndigoError::new_err(format!("pile[{i}] {}", e.0)))
         })
         .collect()
 }
@@ -724,7 +753,7 @@ impl Game {
 
     fn snapshot_value(&self, legal: bool, seat: Option<Int>) -> PyResult<serde_json::Value> {
         let viewer = self.viewer(seat)?;
-        Ok(record::snapshot(&self.position(), viewer, legal))
+        Ok(snapshot(&self.position(), viewer, legal))
     }
 
     fn information(&self, seat: Int) -> PyResult<Information> {
@@ -737,40 +766,19 @@ impl Game {
 impl Game {
     #[new]
     #[pyo3(signature = (rules=None, *, seed=None, pile=None, chance="sampled"))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         pile: Option<Vec<Int>>,
         chance: &str,
     ) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) => r.0,
-            None => CoreRules::indigo(2).map_err(|e| RulesError::new_err(e.to_string()))?,
-        };
-        match chance {
-            "sampled" => {}
-            "explicit" if seed.is_none() && pile.is_none() => {
-                return Ok(Game::wrap(CoreGame::explicit_chance(rules)));
-            }
-            "explicit" => {
-                return Err(IndigoError::new_err(
-                    "chance='explicit' takes no seed or pile: the caller applies every draw",
-                ));
-            }
-            other => {
-                return Err(IndigoError::new_err(format!(
-                    "chance must be 'sampled' or 'explicit', not {other:?}"
-                )));
-            }
-        }
-        match (seed, pile) {
-            (Some(_), Some(_)) => Err(IndigoError::new_err("give a seed or a pile, not both")),
-            (None, Some(pile)) => CoreGame::from_pile(rules, &to_tiles(&pile)?)
-                .map(Game::wrap)
-                .map_err(|e| IndigoError::new_err(format!("pile: {e}"))),
-            (Some(seed), None) => Ok(Game::wrap(CoreGame::from_seed(rules, extract_seed(seed)?))),
-            (None, None) => Ok(Game::wrap(CoreGame::from_seed(rules, os_seed()))),
-        }
+        let rules = rules.map_or_else(CoreRules::default, |r| r.0);
+        let seed = seed.map(extract_seed).transpose()?;
+        let pile = pile.as_deref().map(to_tiles).transpose()?;
+        CoreGame::start(rules, chance, seed, pile.as_deref(), os_seed)
+            .map(Game::wrap)
+            .map_err(IndigoError::new_err)
     }
 
     #[staticmethod]
@@ -784,19 +792,19 @@ impl Game {
                 },
             )
         })?;
-        py.detach(|| record::read_record(&text))
+        py.detach(|| read_record(&text))
             .map(Game::wrap)
             .map_err(|e| record_error(py, &e))
     }
 
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // The record is made under the lock, turned into Python objects after it.
-        let record = record::write_record(&self.lock());
+        let record = write_record(&self.lock());
         json_to_py(py, &record)
     }
 
     fn record_json(&self) -> String {
-        record::write_record(&self.lock()).to_string()
+        write_record(&self.lock()).to_string()
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -860,15 +868,10 @@ impl Game {
 
     fn visible_hands(&self, seat: Int) -> PyResult<Vec<Vec<Option<u8>>>> {
         let viewer = self.seat(seat)?;
-        let position = self.position();
-        let open = position.rules().open_hands();
-        Ok((0..position.rules().players())
-            .map(|s| {
-                position
-                    .hand(s)
-                    .map(|t| (open || s == viewer).then_some(t.index()))
-                    .collect()
-            })
+        let hands = self.lock().visible_hands(viewer);
+        Ok(hands
+            .iter()
+            .map(|hand| hand.iter().map(|t| t.map(TileType::index)).collect())
             .collect())
     }
 
@@ -886,12 +889,7 @@ impl Game {
     }
 
     fn tile_at(&self, q: Int, r: Int) -> PyResult<Option<(u8, u8)>> {
-        let (Int(q), Int(r)) = (q, r);
-        let cell = i32::try_from(q)
-            .ok()
-            .zip(i32::try_from(r).ok())
-            .and_then(|(q, r)| Cell::new(q, r))
-            .ok_or_else(|| IndigoError::new_err(format!("cell ({q},{r}) is not on the board")))?;
+        let cell = CoreMove::cell(q.0, r.0).map_err(|e| IndigoError::new_err(e.0))?;
         Ok(self
             .position()
             .tile_at(cell)
@@ -948,8 +946,10 @@ impl Game {
         self.lock().position().is_over()
     }
 
-    fn is_over(&self) -> bool {
-        self.lock().position().is_over()
+    /// Deprecated: read `over`.
+    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
+        deprecated(py, "Game.is_over()", "Game.over")?;
+        Ok(self.lock().position().is_over())
     }
 
     #[getter]
@@ -1011,8 +1011,10 @@ impl Game {
         Clone::clone(self)
     }
 
-    fn copy(&self) -> Self {
-        Clone::clone(self)
+    /// Deprecated: call `clone()`.
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        deprecated(py, "Game.copy()", "Game.clone()")?;
+        Ok(Clone::clone(self))
     }
 
     fn __copy__(&self) -> Self {
@@ -1043,11 +1045,11 @@ impl Game {
     }
 
     fn __getstate__(&self) -> String {
-        record::write_record(&self.lock()).to_string()
+        write_record(&self.lock()).to_string()
     }
 
     fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
-        *self.lock() = record::read_record(state).map_err(|e| record_error(py, &e))?;
+        *self.lock() = read_record(state).map_err(|e| record_error(py, &e))?;
         Ok(())
     }
 
@@ -1058,10 +1060,12 @@ impl Game {
         self.lock().position().is_explicit_chance()
     }
 
-    /// Whether a draw waits for its outcome (explicit chance only).
+    /// Whether a draw waits for its outcome (explicit chance only): `is_chance_node()`, as in
+    /// OpenSpiel (for one release the attribute also reads as a bool, with a warning).
     #[getter]
-    fn is_chance_node(&self) -> bool {
-        self.lock().position().is_chance_node()
+    fn is_chance_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = self.lock().position().is_chance_node();
+        transitional(py, "IsChanceNode", value)
     }
 
     /// The seat that draws at a chance node, else `None`.
@@ -1075,35 +1079,31 @@ impl Game {
 
     /// At a chance node, each tile type still in the pile with its probability.
     fn chance_outcomes(&self) -> Vec<(u8, f64)> {
-        let p = self.position();
-        let total = f64::from(p.pile_left());
-        (0..)
-            .zip(p.chance_counts())
-            .filter(|&(_, n)| n > 0)
-            .map(|(t, n)| (t, f64::from(n) / total))
-            .collect()
+        let outcomes = self.lock().chance_outcomes();
+        outcomes.into_iter().map(|(t, p)| (t.index(), p)).collect()
     }
 
     /// Applies a chance outcome: the drawing seat takes a tile of this type.
     fn apply_chance(&self, tile: Int) -> PyResult<()> {
-        let tile = u8::try_from(tile.0)
-            .ok()
-            .and_then(TileType::from_index)
-            .ok_or_else(|| MoveError::new_err(format!("tile must be 0..4, not {}", tile.0)))?;
+        let tile =
+            CoreMove::tile_type(tile.0).map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
         self.lock()
             .apply_draw(tile)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
-    /// The legal action numbers, ascending (the order of `legal_moves`).
+    /// The legal action numbers, ascending (the order of `legal_moves`): `legal_actions()`, as
+    /// in OpenSpiel (for one release the attribute also reads as a list, with a warning).
     #[getter]
-    fn legal_actions(&self) -> Vec<usize> {
-        self.lock()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let actions: Vec<usize> = self
+            .lock()
             .position()
             .legal_actions()
             .into_iter()
             .map(Action::index)
-            .collect()
+            .collect();
+        transitional(py, "LegalActions", actions)
     }
 
     /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
@@ -1157,8 +1157,7 @@ impl Game {
     fn resample(&self, seat: Int, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let seat = self.seat(seat)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        Ok(Game::wrap(self.lock().resample(seat, &mut rng)))
+        Ok(Game::wrap(self.lock().resample_seeded(seat, seed)))
     }
 
     /// Each seat's return: `"points"` (so far), `"win"` (winners share 1) or `"rank"` (share
@@ -1171,13 +1170,13 @@ impl Game {
         Ok(position.returns(utility)[..players].to_vec())
     }
 
-    /// Points each seat gained with the last move (zeros before the first).
+    /// Points each seat gained with the last move (zeros before the first): `rewards()`, as in
+    /// OpenSpiel (for one release the attribute also reads as a list, with a warning).
     #[getter]
-    fn rewards(&self) -> Vec<u16> {
+    fn rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let game = self.lock();
         let players = usize::from(game.rules().players());
-        game.last_effects()
-            .map_or_else(|| vec![0; players], |e| e.points[..players].to_vec())
+        transitional(py, "Rewards", game.last_points()[..players].to_vec())
     }
 
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {

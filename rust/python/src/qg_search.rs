@@ -9,7 +9,7 @@ use indigo_search::{Batch, Bot as _, BotSpec, Outcome, SearchBot, mix};
 use pyo3::prelude::*;
 
 use crate::queens_garden::{Game, Move, Rules};
-use crate::search::{Simulation, batch_error, game_range, parse_lineups, parse_spec, run_batch};
+use crate::search::{Simulation, game_range, parse_spec, run_batch, search_batch_error};
 use crate::{IllegalMoveError, IndigoError, Int, Real, extract_seed, os_seed};
 
 /// A Queen's Garden bot from a spec (the same specs as Indigo's: ``random``, ``greedy``,
@@ -96,12 +96,13 @@ pub(crate) fn simulate(
         .map(|s| parse_spec(s))
         .collect::<PyResult<Vec<_>>>()?;
     let players = usize::from(rules.players());
-    if specs.is_empty() {
-        return Err(IndigoError::new_err("give at least one bot"));
-    }
-    let lineups = parse_lineups(lineups, specs.len(), players)?;
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .collect()
+    });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    let batch = Batch::new(rules, specs, lineups, seed).map_err(batch_error)?;
+    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(search_batch_error)?;
     let (range, threads) = game_range(games, start, threads)?;
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)

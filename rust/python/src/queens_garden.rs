@@ -5,10 +5,9 @@
 use std::collections::HashMap;
 
 use ::queens_garden::Action;
-use ::queens_garden::record::{self as qg_record, RECORD_FORMAT, SNAPSHOT_FORMAT};
 use ::queens_garden::{
-    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove,
-    RecordError as CoreRecordError, Rules as CoreRules, Wheel,
+    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
+    RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
 };
 use indigo_search::Game as _;
 use numpy::PyArray1;
@@ -21,9 +20,6 @@ use crate::{
     record_error_at, record_text,
 };
 
-/// The joker table's keys in the order of the record format.
-const ELEMENTS: [&str; 4] = ["fountain", "statue", "bench", "pavilion"];
-
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     match &e.at {
         ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
@@ -31,7 +27,7 @@ fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     }
 }
 
-/// A record that is not JSON text at all: named at `record` (QG_FORMATS.md check 1).
+/// A record that is not JSON text at all: named at `record` (docs/spec/QG_FORMATS.md check 1).
 fn not_json(py: Python<'_>, message: String) -> PyErr {
     record_error(
         py,
@@ -58,58 +54,6 @@ fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Rules(pub(crate) CoreRules);
 
-fn to_wheel(given: &[Vec<String>]) -> PyResult<Wheel> {
-    let shape = || {
-        RulesError::new_err(format!(
-            "wheel: must be 4 rounds of 3 categories each, not {} rounds of {:?}",
-            given.len(),
-            given.iter().map(Vec::len).collect::<Vec<_>>()
-        ))
-    };
-    let category = |name: &String| {
-        name.parse::<Attribute>()
-            .map_err(|e| RulesError::new_err(format!("wheel: {e}")))
-    };
-    let rounds = given
-        .iter()
-        .map(|round| match round.as_slice() {
-            [a, b, c] => Ok([category(a)?, category(b)?, category(c)?]),
-            _ => Err(shape()),
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let rounds: [[Attribute; 3]; 4] = rounds.try_into().map_err(|_| shape())?;
-    Wheel::new(rounds).map_err(|e| rules_error(&e))
-}
-
-fn to_jokers(table: &HashMap<String, Int>) -> PyResult<Jokers> {
-    let mut values = [0u8; 4];
-    for (value, element) in values.iter_mut().zip(ELEMENTS) {
-        let Int(n) = *table.get(element).ok_or_else(|| {
-            RulesError::new_err(format!(
-                "jokers: must give exactly {ELEMENTS:?}, and {element:?} is missing"
-            ))
-        })?;
-        *value = u8::try_from(n).map_err(|_| {
-            RulesError::new_err(format!(
-                "the {element} must pay 0..{} jokers, not {n}",
-                Jokers::MAX
-            ))
-        })?;
-    }
-    if let Some(extra) = table.keys().find(|k| !ELEMENTS.contains(&k.as_str())) {
-        return Err(RulesError::new_err(format!(
-            "jokers: {extra:?} is not an element (fountain, statue, bench, pavilion)"
-        )));
-    }
-    let [fountain, statue, bench, pavilion] = values;
-    Ok(Jokers {
-        fountain,
-        statue,
-        bench,
-        pavilion,
-    })
-}
-
 impl Rules {
     fn wheel_names(&self) -> Vec<Vec<String>> {
         self.0
@@ -123,7 +67,7 @@ impl Rules {
     fn joker_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let j = self.0.jokers();
         let d = PyDict::new(py);
-        for (element, value) in ELEMENTS
+        for (element, value) in Jokers::ELEMENTS
             .into_iter()
             .zip([j.fountain, j.statue, j.bench, j.pavilion])
         {
@@ -145,8 +89,14 @@ impl Rules {
         let Int(n) = players;
         let players = u8::try_from(n)
             .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
-        let wheel = wheel.map_or(Ok(Wheel::PLACEHOLDER), |w| to_wheel(&w))?;
-        let jokers = jokers.map_or(Ok(Jokers::DEFAULT), |j| to_jokers(&j))?;
+        let wheel = wheel
+            .map_or(Ok(Wheel::PLACEHOLDER), |w| Wheel::from_names(&w))
+            .map_err(RulesError::new_err)?;
+        let jokers = jokers
+            .map_or(Ok(Jokers::DEFAULT), |j| {
+                Jokers::from_table(j.iter().map(|(k, &Int(n))| (k.as_str(), n)))
+            })
+            .map_err(RulesError::new_err)?;
         CoreRules::new(players, wheel, jokers)
             .map(Rules)
             .map_err(|e| rules_error(&e))
@@ -177,7 +127,7 @@ impl Rules {
 
     /// The record's ``rules`` object.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &qg_record::rules_to_json(&self.0))
+        json_to_py(py, &::queens_garden::rules_to_json(&self.0))
     }
 
     #[allow(clippy::type_complexity)]
@@ -356,7 +306,7 @@ impl Game {
     /// The game a pickled state describes: its record, replayed from the seed when it had one
     /// (so later refills come from the seed, as before pickling).
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
-        let listed = qg_record::read_record(record)?;
+        let listed = ::queens_garden::read_record(record)?;
         let Some(seed) = seed else {
             return Ok(listed);
         };
@@ -376,10 +326,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (rules=None, *, seed=None))]
     fn new(rules: Option<Rules>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let rules = match rules {
-            Some(r) => r.0,
-            None => CoreRules::with_players(2).map_err(|e| rules_error(&e))?,
-        };
+        let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(Game(CoreGame::from_seed(rules, seed)))
     }
@@ -389,7 +336,7 @@ impl Game {
     #[staticmethod]
     fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = record_text(record, |message| not_json(py, message))?;
-        py.detach(|| qg_record::read_record(&text))
+        py.detach(|| ::queens_garden::read_record(&text))
             .map(Game)
             .map_err(|e| record_error(py, &e))
     }

@@ -4,11 +4,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
-use indigo_core::bench::GamesSummary;
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::simulate::game_seed;
+use indigo_core::GamesSummary;
+use indigo_core::OBSERVATION_SIZE;
+use indigo_core::game_seed;
 use indigo_core::{
-    ACTION_COUNT, Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
+    ACTION_COUNT, Batch, BatchError, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
     SettingsError,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -42,19 +42,13 @@ fn settings_error(e: SettingsError) -> PyErr {
     IndigoError::new_err(e.0)
 }
 
-/// `value` if `low <= value <= high`, else an error naming the range.
+/// `value` if `low <= value <= high`, else an error naming the range (checked by the core).
 pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
-    u64::try_from(value)
-        .ok()
-        .filter(|v| (low..=high).contains(v))
-        .ok_or_else(|| {
-            let high = if high >= 1 << 32 && high.is_power_of_two() {
-                format!("2**{}", high.trailing_zeros())
-            } else {
-                high.to_string()
-            };
-            IndigoError::new_err(format!("{name} must be {low} to {high}, not {value}"))
-        })
+    indigo_core::in_range(name, value, low, high).map_err(batch_error)
+}
+
+fn batch_error(e: BatchError) -> PyErr {
+    IndigoError::new_err(e.0)
 }
 
 fn positive(name: &str, Real(value): Real) -> PyResult<f64> {
@@ -151,15 +145,8 @@ impl IsmctsBot {
         threads: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let budget = match (simulations, time) {
-            (Some(_), Some(_)) => {
-                return Err(IndigoError::new_err("give simulations or time, not both"));
-            }
-            (Some(Int(n)), None) => Budget::simulations(n),
-            (None, Some(Real(t))) => Budget::seconds(t),
-            (None, None) => Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS)),
-        }
-        .map_err(settings_error)?;
+        let budget =
+            Budget::given(simulations.map(|n| n.0), time.map(|t| t.0)).map_err(settings_error)?;
         let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(settings_error)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(IsmctsBot::with(config, seed))
@@ -270,7 +257,7 @@ pub(crate) fn unknown_game(name: &str) -> PyErr {
 }
 
 /// A refused batch as the package's error.
-pub(crate) fn batch_error(e: indigo_search::BatchError) -> PyErr {
+pub(crate) fn search_batch_error(e: indigo_search::BatchError) -> PyErr {
     IndigoError::new_err(e.0)
 }
 
@@ -355,49 +342,7 @@ fn table<T: numpy::Element + Copy>(
     Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.unbind())
 }
 
-/// The seatings of a batch: given ones checked, or the default for `bots` bots.
-pub(crate) fn parse_lineups(
-    lineups: Option<Vec<Vec<Int>>>,
-    bots: usize,
-    players: usize,
-) -> PyResult<Vec<Vec<usize>>> {
-    Ok(match lineups {
-        Some(lineups) => lineups
-            .iter()
-            .map(|lineup| {
-                if lineup.len() != players {
-                    return Err(IndigoError::new_err(format!(
-                        "each lineup needs one bot index per seat ({players}), not {}",
-                        lineup.len()
-                    )));
-                }
-                lineup
-                    .iter()
-                    .map(|&Int(b)| {
-                        usize::try_from(b)
-                            .ok()
-                            .filter(|&b| b < bots)
-                            .ok_or_else(|| {
-                                IndigoError::new_err(format!(
-                                    "lineup bot index {b} is not 0..{}",
-                                    bots - 1
-                                ))
-                            })
-                    })
-                    .collect()
-            })
-            .collect::<PyResult<_>>()?,
-        None if bots == players => vec![(0..players).collect()],
-        None if bots == 1 => vec![vec![0; players]],
-        None => {
-            return Err(IndigoError::new_err(format!(
-                "give one bot per seat ({players}), one bot for all seats, or lineups"
-            )));
-        }
-    })
-}
-
-/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked.
+/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the core.
 fn batch_of(
     bots: &[String],
     rules: Option<Rules>,
@@ -406,41 +351,27 @@ fn batch_of(
     deal: &str,
 ) -> PyResult<Batch> {
     let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
-    let rules = match rules {
-        Some(r) => r.0,
-        None => indigo_core::Rules::indigo(2).unwrap_or_else(|_| unreachable!()),
-    };
-    let players = usize::from(rules.players());
+    let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
     let specs = bots
         .iter()
         .map(|s| parse_spec(s))
         .collect::<PyResult<Vec<_>>>()?;
-    if specs.is_empty() {
-        return Err(IndigoError::new_err("give at least one bot"));
-    }
-    let lineups = parse_lineups(lineups, specs.len(), players)?;
-    if lineups.is_empty() {
-        return Err(IndigoError::new_err("lineups must not be empty"));
-    }
-    Ok(Batch {
-        rules,
-        bots: specs,
-        lineups,
-        seed: seed.map(extract_seed).transpose()?.unwrap_or(0),
-        deal,
-    })
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .collect()
+    });
+    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
+    Batch::new(rules, specs, lineups.as_deref(), seed, deal).map_err(batch_error)
 }
 
-/// The games `start..start + games` and the thread count, checked.
+/// The games `start..start + games` and the thread count, checked by the core.
 pub(crate) fn game_range(
     games: Int,
     start: Int,
     threads: Int,
 ) -> PyResult<(std::ops::Range<u64>, usize)> {
-    let games = in_range("games", games, 0, 1 << 32)?;
-    let start = in_range("start", start, 0, 1 << 62)?;
-    let threads = in_range("threads", threads, 0, 1024)? as usize;
-    Ok((start..start + games, threads))
+    Batch::games(start.0, games.0, threads.0).map_err(batch_error)
 }
 
 /// Plays `games` complete games inside Rust on `threads` threads (0: every core), the GIL
@@ -503,12 +434,10 @@ pub(crate) fn simulate(
     })?;
     let (n, players, start) = (
         outcomes.len(),
-        usize::from(batch.rules.players()),
+        usize::from(batch.rules().players()),
         range.start,
     );
-    let seat_of = |i: usize, s: usize| {
-        batch.lineups[((start + i as u64) % batch.lineups.len() as u64) as usize][s] as i32
-    };
+    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
     Ok(Simulation {
         bots,
         scores: table(py, n, players, |i, s| i32::from(outcomes[i].scores[s]))?,
@@ -516,9 +445,9 @@ pub(crate) fn simulate(
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| i32::from(o.placements)))
             .unbind(),
         seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed, g))).unbind(),
-        deal: batch.deal,
-        seed: batch.seed,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| batch.game_seed(g))).unbind(),
+        deal: batch.deal(),
+        seed: batch.seed(),
         checksum: GamesSummary::of(&outcomes).checksum,
         start,
         games: n,
@@ -719,9 +648,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(self_play, m)?)?;
     m.add("ACTION_COUNT", ACTION_COUNT)?;
     let py = m.py();
-    m.add("OBSERVATION_SIZE", indigo_core::position::OBSERVATION_SIZE)?;
+    m.add("OBSERVATION_SIZE", indigo_core::OBSERVATION_SIZE)?;
     let layout = PyDict::new(py);
-    for (name, offset, shape) in indigo_core::position::OBSERVATION_LAYOUT {
+    for (name, offset, shape) in indigo_core::OBSERVATION_LAYOUT {
         layout.set_item(name, (offset, shape.to_vec()))?;
     }
     m.add("OBSERVATION_LAYOUT", layout)?;

@@ -1,9 +1,9 @@
 //! The vectorised games: numpy arrays in and out around `indigo_core::vector`, one call into
 //! Rust per step with the GIL released.
 
-use indigo_core::position::OBSERVATION_SIZE;
-use indigo_core::vector::{Observations, Outputs, VectorError, VectorGames as CoreVector};
+use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
+use indigo_core::{Observations, Outputs, VectorError, VectorGames as CoreVector};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -184,11 +184,8 @@ impl VectorGames {
                 )));
             }
         };
-        let num_envs = in_range("num_envs", num_envs, 1, 1 << 16)? as usize;
-        let rules = match rules {
-            Some(r) => r.0,
-            None => CoreRules::indigo(2).unwrap_or_else(|_| unreachable!("2 players is valid")),
-        };
+        let num_envs = in_range("num_envs", num_envs, 1, CoreVector::MAX_ENVS)? as usize;
+        let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
         Ok(VectorGames {

@@ -1,4 +1,4 @@
-//! The garden's geometry (QUEENS_GARDEN.md section 2): cells, areas, elements, adjacency and
+//! The garden's geometry (docs/spec/QUEENS_GARDEN.md section 2): cells, areas, elements, adjacency and
 //! element rings, all precomputed at compile time from the axial coordinates.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Colours, pattern values, hexagon kinds and attributes (QUEENS_GARDEN.md section 1).
+//! Colours, pattern values, hexagon kinds and attributes (docs/spec/QUEENS_GARDEN.md section 1).
 
 use std::fmt;
 use std::str::FromStr;

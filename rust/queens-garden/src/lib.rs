@@ -1,6 +1,6 @@
 //! `queens-garden`: the rules of Azul: Queen's Garden (Michael Kiesling, 2021), base game,
-//! exactly as `shared/spec/QUEENS_GARDEN.md` fixes them, and the `queens-garden-record/1` /
-//! `queens-garden-snapshot/1` formats of `shared/spec/QG_FORMATS.md`. No Python required.
+//! exactly as `docs/spec/QUEENS_GARDEN.md` fixes them, and the `queens-garden-record/1` /
+//! `queens-garden-snapshot/1` formats of `docs/spec/QG_FORMATS.md`. No Python required.
 //!
 //! # API
 //!
@@ -46,28 +46,38 @@
 //! assert_eq!(game.position().tile_total(), 108);
 //! ```
 
-pub mod action;
-pub mod game;
-pub mod garden;
-pub mod geometry;
-pub mod kind;
-pub mod moves;
-pub mod position;
-pub mod record;
-pub mod rules;
-pub mod search;
+// Private modules behind one flat facade: every public item has one path,
+// `queens_garden::Name`.
+mod action;
+mod game;
+mod garden;
+mod geometry;
+mod kind;
+mod moves;
+mod position;
+mod record;
+mod rules;
+mod search;
 
-pub use action::{ACTION_COUNT, Action, ActionOutOfRange};
+pub use action::{
+    ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
+};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
-pub use geometry::{Area, CELL_COUNT, Cell, Element, ElementKind};
+pub use geometry::{Area, CELL_COUNT, Cell, DIRECTIONS, ELEMENT_COUNT, Element, ElementKind};
 pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
-pub use moves::{Choices, Discards, Hexagon, Move, MoveParseError, Payment};
-pub use position::{
-    Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, Phase, Position,
-    RefillError, SetupError, StackView, TILE_TOTAL, check_bag, check_expansions, seeded_setup,
+pub use moves::{
+    Choices, Discards, Hexagon, MAX_PASS_DISCARDS, MAX_PAYMENT, Move, MoveParseError, Payment,
 };
-pub use record::{ErrorAt, RecordError, read_record, read_record_value, snapshot, write_record};
+pub use position::{
+    BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
+    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
+    check_expansions, seeded_setup,
+};
+pub use record::{
+    ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, read_record, read_record_value,
+    rules_to_json, snapshot, write_record,
+};
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
 pub use search::Information;
 

@@ -1,4 +1,4 @@
-//! Moves and their notation (QUEENS_GARDEN.md section 15). Every value is kept in canonical
+//! Moves and their notation (docs/spec/QUEENS_GARDEN.md section 15). Every value is kept in canonical
 //! form, so two moves are equal exactly when their canonical notations are.
 
 use std::fmt;

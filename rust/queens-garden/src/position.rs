@@ -50,7 +50,7 @@ pub enum Chance {
     Listed(Arc<[Vec<Kind>]>),
 }
 
-/// A refill that could not be made (section 11.3, QG_FORMATS.md `refills[k]`).
+/// A refill that could not be made (section 11.3, docs/spec/QG_FORMATS.md `refills[k]`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum RefillError {
     /// The record lists no refill `index`.

@@ -1,5 +1,5 @@
 //! The `queens-garden-record/1` game record and the `queens-garden-snapshot/1` position
-//! snapshot (QG_FORMATS.md), read with strict validation in the specified check order and
+//! snapshot (docs/spec/QG_FORMATS.md), read with strict validation in the specified check order and
 //! written with the specified fields.
 
 use std::fmt;
@@ -21,7 +21,7 @@ pub const RECORD_FORMAT: &str = "queens-garden-record/1";
 /// The `format` value of a snapshot.
 pub const SNAPSHOT_FORMAT: &str = "queens-garden-snapshot/1";
 
-/// Where a record first goes wrong (QG_FORMATS.md "Rejecting a bad record").
+/// Where a record first goes wrong (docs/spec/QG_FORMATS.md "Rejecting a bad record").
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ErrorAt {
     /// A field: `record`, `format`, `rules`, `rules.players`, `rules.wheel`, `rules.jokers`,
@@ -85,7 +85,7 @@ fn describe(value: &Value) -> String {
 /// Reads and replays a record given as JSON text. Nothing is returned unless all of it is valid.
 ///
 /// # Errors
-/// The first offending field or move, in the order of QG_FORMATS.md.
+/// The first offending field or move, in the order of docs/spec/QG_FORMATS.md.
 pub fn read_record(text: &str) -> Result<Game, RecordError> {
     let value: Value = serde_json::from_str(text)
         .or_else(|e| fail("record", format!("the record is not valid JSON ({e})")))?;
@@ -95,7 +95,7 @@ pub fn read_record(text: &str) -> Result<Game, RecordError> {
 /// Reads and replays a record given as parsed JSON.
 ///
 /// # Errors
-/// The first offending field or move, in the order of QG_FORMATS.md.
+/// The first offending field or move, in the order of docs/spec/QG_FORMATS.md.
 pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     let Some(record) = value.as_object() else {
         return fail("record", "a record must be a JSON object");

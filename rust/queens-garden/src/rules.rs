@@ -1,5 +1,5 @@
-//! Rules configuration: players, the scoring wheel and the joker rewards (QUEENS_GARDEN.md
-//! sections 4, 7.5, 10; QG_FORMATS.md `rules`).
+//! Rules configuration: players, the scoring wheel and the joker rewards (docs/spec/QUEENS_GARDEN.md
+//! sections 4, 7.5, 10; docs/spec/QG_FORMATS.md `rules`).
 
 use std::fmt;
 
@@ -43,6 +43,35 @@ impl Wheel {
         Ok(Wheel(rounds))
     }
 
+    /// A wheel from the names of each round's categories (`bl` .. `dp`, `1` .. `6`).
+    ///
+    /// # Errors
+    /// Not 4 rounds of 3, an unknown name, or a round that repeats a category; said for a
+    /// person, starting with `wheel:`.
+    pub fn from_names<S: AsRef<str>>(given: &[Vec<S>]) -> Result<Wheel, String> {
+        let shape = || {
+            format!(
+                "wheel: must be 4 rounds of 3 categories each, not {} rounds of {:?}",
+                given.len(),
+                given.iter().map(Vec::len).collect::<Vec<_>>()
+            )
+        };
+        let category = |name: &S| {
+            name.as_ref()
+                .parse::<Attribute>()
+                .map_err(|e| format!("wheel: {e}"))
+        };
+        let rounds = given
+            .iter()
+            .map(|round| match round.as_slice() {
+                [a, b, c] => Ok([category(a)?, category(b)?, category(c)?]),
+                _ => Err(shape()),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let rounds: [[Attribute; 3]; 4] = rounds.try_into().map_err(|_| shape())?;
+        Wheel::new(rounds).map_err(|e| e.to_string())
+    }
+
     /// The categories of `round` (1..4).
     pub fn round(&self, round: u8) -> [Attribute; 3] {
         self.0[usize::from(round.clamp(1, 4) - 1)]
@@ -84,6 +113,52 @@ impl Jokers {
 
     /// The most jokers one element may pay.
     pub const MAX: u8 = 12;
+
+    /// The elements in the order of the record format.
+    pub const ELEMENTS: [&str; 4] = ["fountain", "statue", "bench", "pavilion"];
+
+    /// A table from `(element, jokers)` pairs that name each of [`Jokers::ELEMENTS`] once.
+    ///
+    /// # Errors
+    /// A missing or unknown element, or a count out of `0..=MAX`; said for a person.
+    pub fn from_table<'a>(
+        table: impl IntoIterator<Item = (&'a str, i64)>,
+    ) -> Result<Jokers, String> {
+        let mut values: [Option<u8>; 4] = [None; 4];
+        for (element, n) in table {
+            let slot = Jokers::ELEMENTS
+                .iter()
+                .position(|&e| e == element)
+                .ok_or_else(|| {
+                    format!(
+                        "jokers: {element:?} is not an element (fountain, statue, bench, pavilion)"
+                    )
+                })?;
+            let value = u8::try_from(n)
+                .ok()
+                .filter(|&v| v <= Jokers::MAX)
+                .ok_or_else(|| {
+                    format!("the {element} must pay 0..{} jokers, not {n}", Jokers::MAX)
+                })?;
+            values[slot] = Some(value);
+        }
+        let mut out = [0u8; 4];
+        for ((value, given), element) in out.iter_mut().zip(values).zip(Jokers::ELEMENTS) {
+            *value = given.ok_or_else(|| {
+                format!(
+                    "jokers: must give exactly {:?}, and {element:?} is missing",
+                    Jokers::ELEMENTS
+                )
+            })?;
+        }
+        let [fountain, statue, bench, pavilion] = out;
+        Ok(Jokers {
+            fountain,
+            statue,
+            bench,
+            pavilion,
+        })
+    }
 
     /// The reward of an element of `kind`.
     pub const fn reward(&self, kind: ElementKind) -> u8 {
@@ -141,6 +216,17 @@ impl fmt::Display for RulesError {
                 "the {element} must pay 0..{} jokers, not {value}",
                 Jokers::MAX
             ),
+        }
+    }
+}
+
+impl Default for Rules {
+    /// Two players, the default wheel and joker table: what a game gets when given no rules.
+    fn default() -> Rules {
+        Rules {
+            players: 2,
+            wheel: Wheel::PLACEHOLDER,
+            jokers: Jokers::DEFAULT,
         }
     }
 }
@@ -209,5 +295,48 @@ impl Rules {
             3 => 7,
             _ => 8,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wheel_from_names() {
+        let names = [
+            ["bl", "dg", "1"],
+            ["ye", "2", "3"],
+            ["lg", "lp", "4"],
+            ["dp", "5", "6"],
+        ];
+        let given: Vec<Vec<&str>> = names.iter().map(|r| r.to_vec()).collect();
+        assert_eq!(Wheel::from_names(&given), Ok(Wheel::PLACEHOLDER));
+        let err = |given: &[Vec<&str>]| Wheel::from_names(given).unwrap_err();
+        assert!(err(&given[..3]).contains("not 3 rounds of [3, 3, 3]"));
+        assert!(err(&vec![vec!["bl", "ye"]; 4]).contains("4 rounds of 3"));
+        assert!(err(&vec![vec!["bl", "xx", "1"]; 4]).starts_with("wheel: "));
+        assert!(err(&vec![vec!["bl", "bl", "1"]; 4]).contains("round 1"));
+    }
+
+    #[test]
+    fn the_default_rules_are_two_players() {
+        assert_eq!(Rules::default(), Rules::with_players(2).unwrap());
+    }
+
+    #[test]
+    fn jokers_from_a_table() {
+        let table = [
+            ("pavilion", 3),
+            ("fountain", 1),
+            ("bench", 2),
+            ("statue", 2),
+        ];
+        assert_eq!(Jokers::from_table(table), Ok(Jokers::DEFAULT));
+        let err = |t: &[(&str, i64)]| Jokers::from_table(t.iter().copied()).unwrap_err();
+        assert!(err(&table[..3]).contains("\"statue\" is missing"));
+        assert!(err(&[("fountain", 1), ("swing", 1)]).contains("\"swing\" is not an element"));
+        assert!(err(&[("fountain", 13)]).contains("the fountain must pay 0..12 jokers, not 13"));
+        assert!(err(&[("fountain", -1)]).contains("not -1"));
     }
 }

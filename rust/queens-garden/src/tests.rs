@@ -1,4 +1,4 @@
-//! The worked examples of QUEENS_GARDEN.md section 16, built directly, and the seeded set-up
+//! The worked examples of docs/spec/QUEENS_GARDEN.md section 16, built directly, and the seeded set-up
 //! against CPython.
 
 use std::sync::Arc;
@@ -128,7 +128,7 @@ fn example_16_1_acquire_and_display_flow() {
             below: 3
         })
     );
-    // The snapshot of QG_FORMATS.md, legal list included.
+    // The snapshot of docs/spec/QG_FORMATS.md, legal list included.
     let legal = strings(&p.legal_moves());
     assert_eq!(
         legal,

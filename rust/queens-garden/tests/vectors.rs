@@ -10,7 +10,7 @@ use queens_garden::{ErrorAt, Game, Move, Position, read_record_value};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// The snapshot fields QG_FORMATS.md defines.
+/// The snapshot fields docs/spec/QG_FORMATS.md defines.
 const FIELDS: [&str; 25] = [
     "format",
     "players",

@@ -65,6 +65,20 @@ impl Budget {
         }
     }
 
+    /// The budget a caller asked for: a simulation count or a time, not both; neither is
+    /// [`IsmctsConfig::DEFAULT_SIMULATIONS`] simulations.
+    ///
+    /// # Errors
+    /// Both given, or the one given out of its bounds.
+    pub fn given(simulations: Option<i64>, seconds: Option<f64>) -> Result<Budget, SettingsError> {
+        match (simulations, seconds) {
+            (Some(_), Some(_)) => Err(SettingsError("give simulations or time, not both".into())),
+            (Some(n), None) => Budget::simulations(n),
+            (None, Some(t)) => Budget::seconds(t),
+            (None, None) => Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS)),
+        }
+    }
+
     /// Whether this budget is within the bounds of [`IsmctsConfig`].
     fn check(self) -> Result<Budget, SettingsError> {
         match self {

@@ -111,6 +111,25 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
+/// `lineup` checked: one index below `bots` per seat.
+fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
+    if lineup.len() != players {
+        return Err(BatchError(format!(
+            "each lineup needs one bot index per seat ({players}), not {}",
+            lineup.len()
+        )));
+    }
+    lineup
+        .iter()
+        .map(|&b| {
+            usize::try_from(b)
+                .ok()
+                .filter(|&b| b < bots)
+                .ok_or_else(|| BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1)))
+        })
+        .collect()
+}
+
 /// A batch: the set-up, the bots, and which bot sits where in each game. Valid by
 /// construction ([`Batch::new`]).
 #[derive(Clone, Debug)]
@@ -122,39 +141,38 @@ pub struct Batch<S> {
 }
 
 impl<S: Setup> Batch<S> {
-    /// A batch whose game `i` seats `lineups[i % lineups.len()]` (a bot index per seat).
+    /// A batch of games set up by `setup` between `bots`, seeded with `seed`. `lineups` are
+    /// the seatings (a bot index per seat; game `i` uses `lineups[i % lineups.len()]`);
+    /// without them, the bots sit in seat order when there is one per seat, and a lone bot
+    /// takes every seat. The same rules and messages as `indigo_core::Batch::new`.
     ///
     /// # Errors
-    /// If there is no bot or no lineup, a lineup's length is not the number of seats, or a
-    /// lineup names a bot that is not in `bots`.
+    /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
+    /// lineups; a lineup that is not one bot index per seat; an index that names no bot.
     pub fn new(
         setup: S,
         bots: Vec<BotSpec>,
-        lineups: Vec<Vec<usize>>,
+        lineups: Option<&[Vec<i64>]>,
         seed: u64,
     ) -> Result<Self, BatchError> {
-        if bots.is_empty() {
-            return Err(BatchError("a batch needs at least one bot".into()));
-        }
-        if lineups.is_empty() {
-            return Err(BatchError("a batch needs at least one lineup".into()));
-        }
         let players = setup.players();
-        for (i, lineup) in lineups.iter().enumerate() {
-            if lineup.len() != players {
-                return Err(BatchError(format!(
-                    "lineup {i} seats {} bots, but the game has {players} seats",
-                    lineup.len()
-                )));
-            }
-            if let Some(&b) = lineup.iter().find(|&&b| b >= bots.len()) {
-                return Err(BatchError(format!(
-                    "lineup {i} names bot {b}, but there are only {} bots (0 to {})",
-                    bots.len(),
-                    bots.len() - 1
-                )));
-            }
+        if bots.is_empty() {
+            return Err(BatchError("give at least one bot".into()));
         }
+        let lineups = match lineups {
+            Some([]) => return Err(BatchError("lineups must not be empty".into())),
+            Some(lineups) => lineups
+                .iter()
+                .map(|lineup| lineup_of(lineup, bots.len(), players))
+                .collect::<Result<_, _>>()?,
+            None if bots.len() == players => vec![(0..players).collect()],
+            None if bots.len() == 1 => vec![vec![0; players]],
+            None => {
+                return Err(BatchError(format!(
+                    "give one bot per seat ({players}), one bot for all seats, or lineups"
+                )));
+            }
+        };
         Ok(Batch {
             setup,
             bots,

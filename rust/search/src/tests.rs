@@ -196,12 +196,12 @@ fn batches_are_validated_reproducible_and_ismcts_beats_random() {
         .iter()
         .map(|s| s.parse().unwrap())
         .collect();
-    assert!(Batch::new(NimSetup, vec![], vec![vec![0, 0]], 1).is_err());
-    assert!(Batch::new(NimSetup, specs.clone(), vec![], 1).is_err());
-    assert!(Batch::new(NimSetup, specs.clone(), vec![vec![0]], 1).is_err());
-    let error = Batch::new(NimSetup, specs.clone(), vec![vec![0, 2]], 1).unwrap_err();
-    assert!(error.0.contains("names bot 2"), "{error}");
-    let batch = Batch::new(NimSetup, specs, vec![vec![0, 1], vec![1, 0]], 7).unwrap();
+    assert!(Batch::new(NimSetup, vec![], Some(&[vec![0, 0]]), 1).is_err());
+    assert!(Batch::new(NimSetup, specs.clone(), Some(&[]), 1).is_err());
+    assert!(Batch::new(NimSetup, specs.clone(), Some(&[vec![0]]), 1).is_err());
+    let error = Batch::new(NimSetup, specs.clone(), Some(&[vec![0, 2]]), 1).unwrap_err();
+    assert!(error.0.contains("index 2 is not 0..1"), "{error}");
+    let batch = Batch::new(NimSetup, specs, Some(&[vec![0, 1], vec![1, 0]]), 7).unwrap();
     let (done, cancel) = (
         std::sync::atomic::AtomicU64::default(),
         AtomicBool::new(false),

@@ -8,8 +8,8 @@ use rand_pcg::Pcg64Mcg;
 
 use super::{CHANCE, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{CELL_COUNT, Cell};
-use crate::bots::below;
 use crate::gem::Gem;
+use crate::rng::below;
 use crate::tile::{CENTRE_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
 /// Observation planes per cell; see [`OBSERVATION_LAYOUT`].
@@ -382,3 +382,112 @@ fn push_list<T: std::fmt::Display>(s: &mut String, items: impl Iterator<Item = T
 
 /// Seats are at most four; checked at compile time for the tensor's fixed seat slots.
 const _: () = assert!(MAX_PLAYERS == 4);
+
+#[cfg(test)]
+// Observation values, returns and shares are small exact numbers.
+#[allow(clippy::float_cmp)]
+mod tests {
+    use crate::position::OBSERVATION_SIZE;
+    use crate::position::Position;
+    use crate::rules::Rules;
+    use crate::testing::random_positions;
+    use crate::tile::TILE_TYPE_COUNT;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    #[test]
+    fn information_hides_exactly_the_hidden_tiles() {
+        for p in random_positions(2) {
+            for seat in 0..p.rules().players() {
+                let info = p.information(seat);
+                // Changing only what `seat` cannot see leaves its information unchanged.
+                let mut rng = Pcg64Mcg::seed_from_u64(u64::from(seat));
+                let other = info.sample(&mut rng);
+                if p.is_chance_node() {
+                    continue;
+                }
+                assert_eq!(
+                    other.information(seat),
+                    info,
+                    "resampling keeps the information"
+                );
+                assert_eq!(
+                    other.hand(seat).collect::<Vec<_>>(),
+                    p.hand(seat).collect::<Vec<_>>()
+                );
+                let mut unseen = [0u8; TILE_TYPE_COUNT];
+                for t in other.pile_rest() {
+                    unseen[t as usize] += 1;
+                }
+                for s in (0..p.rules().players()).filter(|&s| s != seat) {
+                    for t in other.hand(s) {
+                        unseen[t as usize] += 1;
+                    }
+                }
+                assert_eq!(
+                    unseen,
+                    info.unseen(),
+                    "the sample is drawn from the unseen tiles"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_determinization_does_not_depend_on_the_hidden_truth() {
+        // Two games that differ only in the pile and the opponent's hand look the same to seat 0.
+        let rules = Rules::indigo(2).unwrap();
+        let mut a = crate::rng::box_in_type_order().to_vec();
+        let mut b = a.clone();
+        a.swap(1, 53); // seat 1's tile differs
+        b.swap(2, 40); // the pile order differs
+        let pa = Position::new(rules, &a).unwrap();
+        let pb = Position::new(rules, &b).unwrap();
+        assert_eq!(pa.information(0), pb.information(0));
+        // The hidden tile's distribution over samples follows the unseen counts, whatever it is.
+        let info = pa.information(0);
+        let unseen = info.unseen();
+        let total: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let samples = 40_000;
+        let mut seen = [0u32; TILE_TYPE_COUNT];
+        for _ in 0..samples {
+            let t = info.sample(&mut rng).hand(1).next().unwrap();
+            seen[t as usize] += 1;
+        }
+        for t in 0..TILE_TYPE_COUNT {
+            let expected = f64::from(samples) * f64::from(unseen[t]) / f64::from(total);
+            let sd = (expected * (1.0 - expected / f64::from(samples))).sqrt();
+            assert!(
+                (f64::from(seen[t]) - expected).abs() < 5.0 * sd,
+                "type {t}: {} vs {expected:.0}",
+                seen[t]
+            );
+        }
+    }
+
+    #[test]
+    fn observation_tensors_differ_only_by_what_the_seat_sees() {
+        for p in random_positions(1) {
+            for seat in 0..p.rules().players() {
+                let mut a = [0f32; OBSERVATION_SIZE];
+                let mut b = [0f32; OBSERVATION_SIZE];
+                let info = p.information(seat);
+                info.observation(&mut a);
+                info.sample(&mut Pcg64Mcg::seed_from_u64(9))
+                    .information(seat)
+                    .observation(&mut b);
+                if !p.is_chance_node() {
+                    assert_eq!(a, b);
+                }
+                // Planes are one-hot where they say so: every route cell is empty or tiled.
+                let cells = crate::board::CELL_COUNT;
+                for cell in crate::board::Cell::all().filter(|c| c.is_route()) {
+                    let i = cell.index();
+                    let tiled: f32 = (1..6).map(|t| a[t * cells + i]).sum();
+                    assert_eq!(a[i] + tiled, 1.0);
+                }
+            }
+        }
+    }
+}

@@ -1,13 +1,15 @@
-//! Rule tests: the worked examples of RULES.md section 10, the gate restriction, the centre
-//! order, and invariants over many random games.
+//! Rule tests: the worked examples of docs/spec/RULES.md section 10, the gate restriction, the
+//! centre order, and invariants over many random games.
 
 use crate::board::Cell;
 use crate::bots::{Bot, RandomBot};
 use crate::gem::Gem;
 use crate::moves::Move;
-use crate::position::{GEM_TOTAL, IllegalMove, Position, apply_reversed};
-use crate::rules::{GateVariant, Rules};
-use crate::setup::box_in_type_order;
+use crate::position::placement::apply_reversed;
+use crate::position::{GEM_TOTAL, IllegalMove, Position};
+use crate::rng::box_in_type_order;
+use crate::rules::Rules;
+use crate::testing::all_configurations;
 use crate::tile::{Rotation, TILE_TOTAL, TileType};
 use crate::trace::{PathEnd, PathRecorder};
 
@@ -221,27 +223,12 @@ fn pile_must_be_the_box() {
     assert!(Position::new(Rules::new(2, 1).unwrap(), &pile[..53]).is_err());
 }
 
-pub(crate) fn all_configurations() -> Vec<Rules> {
-    let mut out = Vec::new();
-    for hand in 1..=2 {
-        out.push(Rules::new(2, hand).unwrap());
-        out.push(Rules::new(3, hand).unwrap());
-        out.push(
-            Rules::new(3, hand)
-                .unwrap()
-                .with_three_player_gates(GateVariant::Exclusive),
-        );
-        out.push(Rules::new(4, hand).unwrap());
-    }
-    out
-}
-
 #[test]
 fn random_games_keep_the_invariants() {
     for (c, rules) in all_configurations().into_iter().enumerate() {
         for g in 0..150u64 {
             let seed = c as u64 * 1000 + g;
-            let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
+            let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
             let mut bot = RandomBot::new(seed);
             let mut collected_once = 0u32;
             while let Some(m) = bot.choose_in(&p) {
@@ -291,11 +278,8 @@ fn random_games_keep_the_invariants() {
 #[test]
 fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
     for seed in 0..300u64 {
-        let mut p = Position::new(
-            Rules::new(2, 1).unwrap(),
-            &crate::setup::shuffled_pile(seed),
-        )
-        .unwrap();
+        let mut p =
+            Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(seed)).unwrap();
         let mut bot = RandomBot::new(seed);
         while let Some(m) = bot.choose_in(&p) {
             p.play(m).unwrap();
@@ -313,7 +297,7 @@ fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
 
 #[test]
 fn legal_moves_are_distinct_sorted_and_all_playable() {
-    let mut p = Position::new(Rules::new(3, 2).unwrap(), &crate::setup::shuffled_pile(5)).unwrap();
+    let mut p = Position::new(Rules::new(3, 2).unwrap(), &crate::rng::shuffled_pile(5)).unwrap();
     let mut bot = RandomBot::new(5);
     while !p.is_over() {
         let moves = p.legal_moves();
@@ -332,7 +316,7 @@ fn legal_moves_are_distinct_sorted_and_all_playable() {
 
 #[test]
 fn illegal_moves_change_nothing() {
-    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::setup::shuffled_pile(9)).unwrap();
+    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(9)).unwrap();
     let first = p.legal_moves()[0];
     p.play(first).unwrap();
     let before = p;
@@ -368,7 +352,7 @@ fn illegal_moves_change_nothing() {
 
 #[test]
 fn a_finished_game_accepts_no_move() {
-    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::setup::shuffled_pile(3)).unwrap();
+    let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(3)).unwrap();
     let mut bot = RandomBot::new(3);
     while let Some(m) = bot.choose_in(&p) {
         p.play(m).unwrap();
@@ -376,72 +360,4 @@ fn a_finished_game_accepts_no_move() {
     assert_eq!(p.to_move(), None);
     assert!(p.legal_moves().is_empty());
     assert_eq!(p.check(mv("0@0:1,1")), Err(IllegalMove::GameOver));
-}
-
-#[test]
-fn playout_policy_plays_only_legal_moves_to_the_end() {
-    use crate::bots::random_placement;
-    use rand::SeedableRng;
-    for (c, rules) in all_configurations().into_iter().enumerate() {
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
-        for seed in 0..50 {
-            let mut p = Position::new(rules, &crate::setup::shuffled_pile(seed)).unwrap();
-            while let Some(m) = random_placement(&p, &mut rng) {
-                p.play(m).unwrap();
-            }
-            assert!(p.is_over());
-            assert_eq!(p.gems_left(), 0);
-        }
-    }
-}
-
-#[test]
-fn broadword_select_finds_the_kth_set_bit_of_any_word() {
-    use rand::{Rng as _, SeedableRng};
-    let naive = |mut word: u64, k: usize| {
-        for _ in 0..k {
-            word &= word - 1;
-        }
-        word.trailing_zeros() as usize
-    };
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
-    let mut words = vec![1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, (1 << 54) - 1];
-    for _ in 0..20_000 {
-        // Sparse and dense words: AND/OR of random words.
-        let (a, b) = (rng.next_u64(), rng.next_u64());
-        words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
-    }
-    for word in words.into_iter().filter(|&w| w != 0) {
-        for k in 0..word.count_ones() as usize {
-            assert_eq!(
-                crate::bots::nth_bit(word, k),
-                naive(word, k),
-                "{word:#x} k={k}"
-            );
-        }
-    }
-}
-
-#[test]
-fn game_clones_share_history_but_move_on_alone() {
-    let mut game = crate::Game::from_seed(Rules::indigo(2).unwrap(), 4);
-    for _ in 0..10 {
-        let mv = game.position().legal_moves()[0];
-        game.play(mv).unwrap();
-    }
-    let mut other = game.clone();
-    let mv = other.position().legal_moves()[3];
-    other.play(mv).unwrap();
-    let tenth = game.moves().nth(9);
-    assert_eq!(game.undo(), tenth);
-    assert_eq!(game.moves().count(), 9);
-    assert_eq!(other.moves().count(), 11);
-    assert_eq!(other.last_effects().map(|e| e.mv), Some(mv));
-    assert_eq!(game.initial(), other.initial());
-    while other.undo().is_some() {}
-    assert_eq!(other.position(), game.initial());
-    assert_eq!(
-        other.public_information_string(),
-        crate::Game::from_seed(Rules::indigo(2).unwrap(), 4).public_information_string()
-    );
 }

@@ -1,0 +1,411 @@
+//! The ABI driven as a C program would drive it.
+
+use std::ffi::{CStr, CString, c_char};
+use std::ptr;
+
+use super::*;
+
+const TWO_PLAYERS: IndigoRules = IndigoRules {
+    players: 2,
+    hand_size: 1,
+    exclusive_gates: 0,
+    shared_ties: 0,
+    open_hands: 0,
+    butterfly_garden: 0,
+};
+
+fn last_error() -> String {
+    // SAFETY: the library returns a NUL-terminated string valid until the next call here.
+    unsafe { CStr::from_ptr(indigo_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn new_game(seed: u64) -> *mut IndigoGame {
+    let mut game = ptr::null_mut();
+    // SAFETY: both pointers are to live locals.
+    assert_eq!(
+        unsafe { indigo_game_new(&TWO_PLAYERS, seed, &raw mut game) },
+        INDIGO_OK
+    );
+    game
+}
+
+fn record(game: *const IndigoGame) -> String {
+    let mut length = 0;
+    // SAFETY: `game` is live; a null buffer of capacity 0 asks for the length.
+    let code = unsafe { indigo_game_record(game, ptr::null_mut(), 0, &raw mut length) };
+    assert_eq!(code, INDIGO_ERR_BUFFER_TOO_SMALL);
+    let mut buffer = vec![0 as c_char; length + 1];
+    // SAFETY: the buffer holds `length + 1` bytes.
+    let code =
+        unsafe { indigo_game_record(game, buffer.as_mut_ptr(), buffer.len(), &raw mut length) };
+    assert_eq!(code, INDIGO_OK, "{}", last_error());
+    // SAFETY: the library wrote a NUL-terminated string into the buffer.
+    unsafe { CStr::from_ptr(buffer.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn two_bots_play_a_whole_game_and_the_record_replays_it() {
+    let game = new_game(7);
+    let (mut greedy, mut ismcts) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: live locals and NUL-terminated literals throughout.
+    unsafe {
+        assert_eq!(
+            indigo_bot_new(c"greedy".as_ptr(), 1, &raw mut greedy),
+            INDIGO_OK
+        );
+        assert_eq!(
+            indigo_bot_new(c"ismcts:30".as_ptr(), 2, &raw mut ismcts),
+            INDIGO_OK
+        );
+    }
+    let mut moves = 0;
+    loop {
+        let mut seat = 0;
+        // SAFETY: live handle and local.
+        assert_eq!(
+            unsafe { indigo_game_to_move(game, &raw mut seat) },
+            INDIGO_OK
+        );
+        if seat < 0 {
+            break;
+        }
+        let bot = if seat == 0 { greedy } else { ismcts };
+        let mut text = [0 as c_char; 32];
+        let (mut length, mut action) = (0, 0);
+        // SAFETY: live handles; the buffer holds 32 bytes.
+        let code = unsafe {
+            indigo_bot_choose(
+                bot,
+                game,
+                text.as_mut_ptr(),
+                32,
+                &raw mut length,
+                &raw mut action,
+            )
+        };
+        assert_eq!(code, INDIGO_OK, "{}", last_error());
+        let mut legal = [0u32; 4000];
+        let mut count = 0;
+        // SAFETY: the array holds 4000 values.
+        let code =
+            unsafe { indigo_game_legal_actions(game, legal.as_mut_ptr(), 4000, &raw mut count) };
+        assert_eq!(code, INDIGO_OK);
+        assert!(legal[..count].contains(&action));
+        // Alternate the two ways of playing.
+        // SAFETY: live handle; `text` is NUL-terminated by the library.
+        let code = if moves % 2 == 0 {
+            unsafe { indigo_game_play(game, text.as_ptr()) }
+        } else {
+            unsafe { indigo_game_play_action(game, action) }
+        };
+        assert_eq!(code, INDIGO_OK, "{}", last_error());
+        moves += 1;
+    }
+    assert!(moves > 20);
+    let mut winners = 0;
+    let (mut scores, mut count) = ([0u32; 4], 0);
+    // SAFETY: live handle and locals.
+    unsafe {
+        assert_eq!(indigo_game_winners(game, &raw mut winners), INDIGO_OK);
+        assert_eq!(
+            indigo_game_scores(game, scores.as_mut_ptr(), 4, &raw mut count),
+            INDIGO_OK
+        );
+    }
+    assert_ne!(winners, 0);
+    assert_eq!(count, 2);
+    assert!(scores[0] + scores[1] > 0);
+
+    let json = CString::new(record(game)).unwrap();
+    let mut replayed = ptr::null_mut();
+    // SAFETY: NUL-terminated JSON and a live local.
+    assert_eq!(
+        unsafe { indigo_game_from_record(json.as_ptr(), &raw mut replayed) },
+        INDIGO_OK
+    );
+    assert_eq!(record(replayed), json.to_str().unwrap());
+    // SAFETY: the string was made by the library and is freed once; handles freed once.
+    unsafe {
+        let text = indigo_game_record_string(replayed);
+        assert_eq!(
+            CStr::from_ptr(text).to_str().unwrap(),
+            json.to_str().unwrap()
+        );
+        indigo_string_free(text);
+        indigo_game_free(replayed);
+        indigo_game_free(game);
+        indigo_bot_free(greedy);
+        indigo_bot_free(ismcts);
+    }
+}
+
+#[test]
+fn refusals_have_codes_and_messages_and_change_nothing() {
+    let game = new_game(3);
+    let before = record(game);
+    let mut bot = ptr::null_mut();
+    let mut out = ptr::null_mut();
+    let mut bad_rules = TWO_PLAYERS;
+    bad_rules.players = 5;
+    // SAFETY: live handles, locals and NUL-terminated literals; nulls where the test says so.
+    unsafe {
+        assert_eq!(
+            indigo_game_play(game, c"nonsense".as_ptr()),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert!(
+            last_error().contains("cannot read move"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            indigo_game_play(game, c"0@0:0,0".as_ptr()),
+            INDIGO_ERR_ILLEGAL_MOVE
+        );
+        assert_eq!(
+            indigo_game_play_action(game, 99_999),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(indigo_game_play(game, ptr::null()), INDIGO_ERR_NULL_POINTER);
+        assert_eq!(last_error(), "move is a null pointer");
+        assert_eq!(
+            indigo_game_play(ptr::null_mut(), c"1@0:0,-3".as_ptr()),
+            INDIGO_ERR_NULL_POINTER
+        );
+        assert_eq!(
+            indigo_game_play(game, c"\xff".as_ptr()),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(indigo_game_undo(game), INDIGO_ERR_NO_MOVE);
+        assert_eq!(
+            indigo_game_new(&raw const bad_rules, 1, &raw mut out),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("players"), "{}", last_error());
+        assert!(out.is_null());
+        assert_eq!(
+            indigo_game_from_record(c"{".as_ptr(), &raw mut out),
+            INDIGO_ERR_BAD_RECORD
+        );
+        assert!(out.is_null());
+        assert_eq!(
+            indigo_bot_new(c"ismcts:0".as_ptr(), 1, &raw mut bot),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert!(bot.is_null());
+        let mut legal = [0u32; 2];
+        let mut count = 0;
+        let code = indigo_game_legal_actions(game, legal.as_mut_ptr(), 2, &raw mut count);
+        assert_eq!(code, INDIGO_ERR_BUFFER_TOO_SMALL);
+        assert!(count > 2);
+        assert_eq!(legal, [0, 0]);
+        let mut length = 0;
+        let mut small = [0 as c_char; 4];
+        let code = indigo_game_legal_moves(game, small.as_mut_ptr(), 4, &raw mut length);
+        assert_eq!(code, INDIGO_ERR_BUFFER_TOO_SMALL);
+        assert!(length > 4);
+        assert_eq!(small, [0; 4]);
+    }
+    assert_eq!(record(game), before);
+    assert_eq!(last_error(), "");
+    // SAFETY: freed once.
+    unsafe { indigo_game_free(game) };
+}
+
+#[test]
+fn undo_takes_back_the_last_move() {
+    let game = new_game(5);
+    let before = record(game);
+    let mut legal = [0u32; 4000];
+    let mut count = 0;
+    // SAFETY: live handle and locals.
+    unsafe {
+        assert_eq!(
+            indigo_game_legal_actions(game, legal.as_mut_ptr(), 4000, &raw mut count),
+            INDIGO_OK
+        );
+        assert_eq!(indigo_game_play_action(game, legal[count - 1]), INDIGO_OK);
+    }
+    assert_ne!(record(game), before);
+    // SAFETY: live handle.
+    assert_eq!(unsafe { indigo_game_undo(game) }, INDIGO_OK);
+    assert_eq!(record(game), before);
+    // SAFETY: freed once.
+    unsafe { indigo_game_free(game) };
+}
+
+#[test]
+fn a_panic_inside_an_entry_becomes_an_internal_error() {
+    let code = status(|| panic!("boom"));
+    assert_eq!(code, INDIGO_ERR_INTERNAL);
+    assert!(last_error().contains("internal error"), "{}", last_error());
+    assert!(last_error().contains("boom"));
+    assert!(guarded(ptr::null::<u8>(), || panic!("{}", String::from("again"))).is_null());
+    assert!(last_error().contains("again"));
+}
+
+/// Every exported function's body is one call of `status`, `guarded` or `quiet`, which catch
+/// panics:
+/// checked on the source so that a new entry cannot forget it.
+#[test]
+fn every_entry_runs_under_catch_unwind() {
+    let source = [include_str!("lib.rs"), include_str!("garden.rs")].concat();
+    let mut entries = 0;
+    for (at, _) in source.match_indices("#[unsafe(no_mangle)]") {
+        let rest = &source[at..];
+        let body = &rest[rest.find('{').unwrap() + 1..];
+        let first = body.trim_start();
+        assert!(
+            ["status(", "guarded(", "quiet("]
+                .iter()
+                .any(|wrapper| first.starts_with(wrapper)),
+            "an entry does not start with status(, guarded( or quiet(: {}",
+            &rest[..rest.find('{').unwrap()]
+        );
+        entries += 1;
+    }
+    assert_eq!(entries, source.matches("extern \"C\" fn").count());
+    assert!(entries >= 29, "{entries}");
+}
+
+/// The hand-kept header declares every exported function and every status with its value.
+#[test]
+fn the_header_matches_the_library() {
+    let header = include_str!("../include/indigo.h");
+    let source = [include_str!("lib.rs"), include_str!("garden.rs")].concat();
+    for (at, _) in source.match_indices("extern \"C\" fn ") {
+        let rest = &source[at + "extern \"C\" fn ".len()..];
+        let name = &rest[..rest.find('(').unwrap()];
+        assert!(
+            header.contains(&format!("{name}(")),
+            "{name} is not in indigo.h"
+        );
+    }
+    let statuses = [
+        ("INDIGO_OK", INDIGO_OK),
+        ("INDIGO_ERR_NULL_POINTER", INDIGO_ERR_NULL_POINTER),
+        ("INDIGO_ERR_INVALID_ARGUMENT", INDIGO_ERR_INVALID_ARGUMENT),
+        ("INDIGO_ERR_ILLEGAL_MOVE", INDIGO_ERR_ILLEGAL_MOVE),
+        ("INDIGO_ERR_BAD_RECORD", INDIGO_ERR_BAD_RECORD),
+        ("INDIGO_ERR_BUFFER_TOO_SMALL", INDIGO_ERR_BUFFER_TOO_SMALL),
+        ("INDIGO_ERR_NO_MOVE", INDIGO_ERR_NO_MOVE),
+        ("INDIGO_ERR_INTERNAL", INDIGO_ERR_INTERNAL),
+    ];
+    for (name, value) in statuses {
+        assert!(
+            header.contains(&format!("#define {name} {value}\n")),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        header.matches("#define INDIGO_").count(),
+        statuses.len() + 1
+    );
+    assert_eq!(std::mem::size_of::<IndigoRules>(), 6);
+}
+
+fn garden_record(garden: *const IndigoGarden) -> String {
+    // SAFETY: a live handle; the string is the library's and freed once.
+    unsafe {
+        let text = indigo_garden_record_string(garden);
+        let record = CStr::from_ptr(text).to_str().unwrap().to_owned();
+        indigo_string_free(text);
+        record
+    }
+}
+
+#[test]
+fn a_queens_garden_game_plays_through_undoes_and_replays() {
+    let mut garden = ptr::null_mut();
+    // SAFETY: a live local.
+    assert_eq!(
+        unsafe { indigo_garden_new(2, 7, &raw mut garden) },
+        INDIGO_OK
+    );
+    let start = garden_record(garden);
+    let mut moves = 0;
+    let mut buffer = vec![0 as c_char; 1 << 16];
+    loop {
+        let mut seat = 0;
+        let mut length = 0;
+        // SAFETY: live handle and locals; the buffer holds its length.
+        unsafe {
+            assert_eq!(indigo_garden_to_move(garden, &raw mut seat), INDIGO_OK);
+            let code = indigo_garden_legal_moves(
+                garden,
+                buffer.as_mut_ptr(),
+                buffer.len(),
+                &raw mut length,
+            );
+            assert_eq!(code, INDIGO_OK, "{}", last_error());
+        }
+        // SAFETY: NUL-terminated by the library.
+        let legal = unsafe { CStr::from_ptr(buffer.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_owned();
+        if seat < 0 {
+            assert_eq!(legal, "");
+            break;
+        }
+        // The last legal move: `pass` comes last, so the game moves on.
+        let pick = CString::new(legal.lines().last().unwrap()).unwrap();
+        // SAFETY: live handle and a NUL-terminated move.
+        assert_eq!(
+            unsafe { indigo_garden_play(garden, pick.as_ptr()) },
+            INDIGO_OK,
+            "{}",
+            last_error()
+        );
+        moves += 1;
+        assert!(moves < 5000, "the game does not end");
+    }
+    let (mut scores, mut count, mut winners) = ([0u32; 4], 0, 0);
+    // SAFETY: live handle and locals; NUL-terminated literals.
+    unsafe {
+        assert_eq!(
+            indigo_garden_scores(garden, scores.as_mut_ptr(), 4, &raw mut count),
+            INDIGO_OK
+        );
+        assert_eq!(indigo_garden_winners(garden, &raw mut winners), INDIGO_OK);
+        assert_eq!(
+            indigo_garden_play(garden, c"pass".as_ptr()),
+            INDIGO_ERR_ILLEGAL_MOVE
+        );
+        assert_eq!(
+            indigo_garden_play(garden, c"take nothing".as_ptr()),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            indigo_garden_new(5, 1, &raw mut garden),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+    }
+    assert_eq!(count, 2);
+    assert_ne!(winners, 0);
+    let json = CString::new(garden_record(garden)).unwrap();
+    let mut replayed = ptr::null_mut();
+    // SAFETY: NUL-terminated JSON and a live local.
+    assert_eq!(
+        unsafe { indigo_garden_from_record(json.as_ptr(), &raw mut replayed) },
+        INDIGO_OK
+    );
+    assert_eq!(garden_record(replayed), json.to_str().unwrap());
+    for _ in 0..moves {
+        // SAFETY: a live handle.
+        assert_eq!(unsafe { indigo_garden_undo(replayed) }, INDIGO_OK);
+    }
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { indigo_garden_undo(replayed) }, INDIGO_ERR_NO_MOVE);
+    assert_eq!(garden_record(replayed), start);
+    // SAFETY: each freed once.
+    unsafe {
+        indigo_garden_free(replayed);
+        indigo_garden_free(garden);
+    }
+}

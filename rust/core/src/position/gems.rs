@@ -1,0 +1,103 @@
+//! Gem movement (docs/spec/RULES.md section 7): gems along the paths, collisions, gates and the centre.
+
+use super::{CENTRE_ORDER, GEM_TOTAL, Position, ROW_MASK, SLOT_ACROSS, SLOT_MASK, cell_at};
+use crate::board::{ACROSS, Across, CELL_COUNT, Cell, GATE_OF, NO_GATE};
+use crate::gem::Gem;
+use crate::tile::NO_EXIT;
+use crate::trace::Tracer;
+
+impl Position {
+    /// Gems that left the game in collisions.
+    #[inline]
+    pub const fn removed(&self) -> u8 {
+        self.removed
+    }
+
+    /// Gems still in play: on the board, in the centre or on corners.
+    #[inline]
+    pub const fn gems_left(&self) -> u8 {
+        self.gems_left
+    }
+
+    /// The gems still in the centre, in release order.
+    pub fn centre(&self) -> &'static [Gem] {
+        &CENTRE_ORDER[self.released as usize..]
+    }
+
+    /// Every gem resting outside the centre as `(cell, edge, gem)`, sorted by `(q, r, edge)`.
+    pub fn gems(&self) -> impl Iterator<Item = (Cell, u8, Gem)> + use<> {
+        // Found through the rows of the cells they look at (most rows are empty), then sorted
+        // by where they rest: cell indices ascend in (q, r) order.
+        let mut found = [(0u8, 0u8, 0u8); GEM_TOTAL as usize];
+        let mut count = 0;
+        for (looked_at, row) in self.facing[..CELL_COUNT].iter().enumerate() {
+            if u64::from_le_bytes(*row) == 0 {
+                continue;
+            }
+            for (f, &slot) in row[..6].iter().enumerate() {
+                if slot != 0 && count < found.len() {
+                    let Across { cell, edge } = ACROSS[looked_at][f];
+                    found[count] = (cell, edge, slot);
+                    count += 1;
+                }
+            }
+        }
+        let found = &mut found[..count];
+        found.sort_unstable();
+        let mut out = [(Cell::CENTRE, 0, Gem::Amber); GEM_TOTAL as usize];
+        for (o, &(cell, edge, slot)) in out.iter_mut().zip(found.iter()) {
+            *o = (cell_at(cell.into()), edge, Gem::from_slot(slot));
+        }
+        out.into_iter().take(count)
+    }
+
+    /// Moves gem `gem` (`Gem::to_slot`), taken from its rest at slot `from` (`cell * 8 + edge`),
+    /// as far as it goes (docs/spec/RULES.md section 7).
+    #[inline]
+    pub(super) fn move_gem<T: Tracer>(&mut self, gem: u8, from: usize, tracer: &mut T) {
+        let colour = Gem::from_slot(gem);
+        tracer.start(colour, cell_at(from >> 3), (from & 7) as u8);
+        // The gem stands at slot `s` and crosses into slot `t`; the masks drop bounds checks.
+        let mut s = from;
+        loop {
+            let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]);
+            let (m, f) = (t >> 3 & ROW_MASK, t & 7);
+            let exit = self.links[m][f];
+            if exit >= 6 {
+                if exit == NO_EXIT {
+                    // An empty cell or a dead end (centre, corner arrow): rest looking at it.
+                    self.facing[m][f] = gem;
+                    tracer.rest(cell_at(s >> 3), (s & 7) as u8);
+                } else {
+                    self.collect(colour, GATE_OF[(s >> 3) % CELL_COUNT], tracer);
+                }
+                return;
+            }
+            let (c, b) = (s >> 3 & ROW_MASK, s & 7);
+            let met = self.facing[c][b];
+            if met != 0 {
+                // A gem rests at `t` looking at `s`, coming the other way: both leave.
+                self.facing[c][b] = 0;
+                self.removed += 2;
+                self.gems_left -= 2;
+                tracer.collide(Gem::from_slot(met), cell_at(m), f as u8);
+                return;
+            }
+            tracer.step(cell_at(m), f as u8, exit);
+            s = (t & !7) | usize::from(exit);
+        }
+    }
+
+    pub(super) fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
+        debug_assert_ne!(gate, NO_GATE);
+        let owners = self.rules.gate_owner_mask(gate);
+        for seat in 0..self.rules.players() as usize {
+            if owners & (1 << seat) != 0 {
+                self.scores[seat] += gem.points();
+                self.collected[seat][gem as usize] += 1;
+            }
+        }
+        self.gems_left -= 1;
+        tracer.collect(gate, owners);
+    }
+}

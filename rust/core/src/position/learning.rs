@@ -1,0 +1,129 @@
+//! What search and learning read from a position: returns under a [`Utility`].
+
+use super::{MAX_PLAYERS, Position};
+use crate::rules::TieBreak;
+
+/// How a finished game is scored for search and learning.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Utility {
+    /// Each seat's points.
+    Points,
+    /// The winners share 1 equally (docs/spec/RULES.md section 8, tie-break included); others get 0.
+    Win,
+    /// The share of opponents a seat beat, counting a tie as half (points, then the rules'
+    /// tie-break): 1 for a clear first, 0 for a clear last.
+    Rank,
+}
+
+impl Utility {
+    /// The name [`Utility::from_str`](std::str::FromStr) reads.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Utility::Points => "points",
+            Utility::Win => "win",
+            Utility::Rank => "rank",
+        }
+    }
+}
+
+impl std::str::FromStr for Utility {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Utility, String> {
+        match name {
+            "points" => Ok(Utility::Points),
+            "win" => Ok(Utility::Win),
+            "rank" => Ok(Utility::Rank),
+            other => Err(format!(
+                "utility must be 'points', 'win' or 'rank', not {other:?}"
+            )),
+        }
+    }
+}
+
+impl Position {
+    /// Each seat's return under `utility` (unused seats 0). Win and rank returns are 0 until
+    /// the game is over; points are the scores so far.
+    pub fn returns(&self, utility: Utility) -> [f64; MAX_PLAYERS] {
+        let players = usize::from(self.rules.players());
+        let mut out = [0.0; MAX_PLAYERS];
+        match utility {
+            Utility::Points => {
+                for (r, &s) in out.iter_mut().zip(&self.scores[..players]) {
+                    *r = f64::from(s);
+                }
+            }
+            Utility::Win => {
+                let winners = self.winners();
+                let share = 1.0 / f64::from(winners.count_ones().max(1));
+                for (seat, r) in out[..players].iter_mut().enumerate() {
+                    if winners & (1 << seat) != 0 {
+                        *r = share;
+                    }
+                }
+            }
+            Utility::Rank if self.is_over() => {
+                let key = |s: usize| {
+                    let gems = self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
+                    match self.rules.tie_break() {
+                        TieBreak::MostGems => (self.scores[s], gems),
+                        TieBreak::Shared => (self.scores[s], 0),
+                    }
+                };
+                for (seat, r) in out[..players].iter_mut().enumerate() {
+                    let beaten: f64 = (0..players)
+                        .filter(|&o| o != seat)
+                        .map(|o| match key(seat).cmp(&key(o)) {
+                            std::cmp::Ordering::Greater => 1.0,
+                            std::cmp::Ordering::Equal => 0.5,
+                            std::cmp::Ordering::Less => 0.0,
+                        })
+                        .sum();
+                    *r = beaten / (players - 1) as f64;
+                }
+            }
+            Utility::Rank => {}
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+// Observation values, returns and shares are small exact numbers.
+#[allow(clippy::float_cmp)]
+mod tests {
+    use crate::bots::{Bot, RandomBot};
+    use crate::position::Position;
+    use crate::rng::shuffled_pile;
+    use crate::testing::all_configurations;
+
+    #[test]
+    fn returns_follow_the_result() {
+        use crate::position::Utility;
+        for (k, rules) in all_configurations().into_iter().enumerate() {
+            let mut p = Position::new(rules, &shuffled_pile(k as u64 + 40)).unwrap();
+            let mut bot = RandomBot::new(k as u64);
+            assert_eq!(p.returns(Utility::Win), [0.0; 4]);
+            while let Some(mv) = bot.choose_in(&p) {
+                p.play(mv).unwrap();
+            }
+            let players = usize::from(rules.players());
+            let (win, rank, points) = (
+                p.returns(Utility::Win),
+                p.returns(Utility::Rank),
+                p.returns(Utility::Points),
+            );
+            assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            // Ranks are pairwise shares: they sum to half the number of pairs each seat is in.
+            assert!((rank.iter().sum::<f64>() - players as f64 / 2.0).abs() < 1e-12);
+            for seat in 0..players {
+                assert_eq!(points[seat], f64::from(p.scores()[seat]));
+                let winner = p.winners() & (1 << seat) != 0;
+                assert_eq!(win[seat] > 0.0, winner);
+                if winner {
+                    assert!(rank.iter().all(|&r| r <= rank[seat]));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Placing a tile (docs/spec/RULES.md section 6): the legal placements, the gate restriction, the
+//! checked play and the unchecked [`Position::play_unchecked`].
+
+use super::{
+    CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, SLOT_ACROSS,
+    tile_type,
+};
+use crate::action::ActionSet;
+use crate::board::{
+    CENTRE_FACING, CellKind, GATE_OF, NO_GATE, ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT, opposite,
+};
+use crate::moves::Move;
+use crate::tile::{
+    EMPTY_CODE, PARTNERS, TILE_TYPE_COUNT, TileCode, TileType, canonical_code, route_code,
+};
+use crate::trace::Tracer;
+
+impl Position {
+    /// Whether `mv` may be played now.
+    ///
+    /// # Errors
+    /// The reason it may not.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let seat = match self.phase() {
+            Phase::Move(seat) => seat,
+            Phase::Draw(seat) => return Err(IllegalMove::AwaitingDraw { seat }),
+            Phase::Over => return Err(IllegalMove::GameOver),
+        };
+        if !self.hands[seat as usize].contains(&(mv.tile as u8)) {
+            return Err(IllegalMove::NotInHand {
+                seat,
+                tile: mv.tile,
+                hand: self.hand(seat).collect(),
+            });
+        }
+        if mv.cell.kind() != CellKind::Route {
+            return Err(IllegalMove::NotRouteCell(mv.cell));
+        }
+        if self.code(mv.cell.index()) != EMPTY_CODE {
+            return Err(IllegalMove::Occupied(mv.cell));
+        }
+        if mv.joins_gate_exits() {
+            return Err(IllegalMove::JoinsGateExits {
+                cell: mv.cell,
+                gate: GATE_OF[mv.cell.index()],
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks and plays `mv`; on error nothing changes.
+    ///
+    /// # Errors
+    /// The reason `mv` may not be played.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.play_traced(mv, &mut ())
+    }
+
+    /// [`Position::play`], telling `tracer` what every gem does.
+    ///
+    /// # Errors
+    /// The reason `mv` may not be played.
+    pub fn play_traced<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv, tracer);
+        Ok(())
+    }
+
+    /// Plays `mv` without checking it: the fast path for callers that took it from the legal
+    /// moves. An illegal `mv` leaves a position that breaks the rules (never undefined behaviour).
+    #[inline]
+    pub fn play_unchecked<T: Tracer>(&mut self, mv: Move, tracer: &mut T) {
+        self.apply_ordered::<T, false>(mv, tracer);
+    }
+
+    /// The placement itself; `REVERSED` processes the movers in the opposite order (the result
+    /// must not change: tested).
+    #[inline]
+    pub(super) fn apply_ordered<T: Tracer, const REVERSED: bool>(
+        &mut self,
+        mv: Move,
+        tracer: &mut T,
+    ) {
+        let seat = self.to_move;
+        let hand = &mut self.hands[seat as usize];
+        if hand[0] == mv.tile as u8 {
+            hand[0] = hand[1];
+        }
+        hand[1] = NO_TILE;
+        let y = mv.cell.index();
+        self.links[y] = PARTNERS[usize::from(canonical_code(mv.tile, mv.rotation))];
+        self.empty &= !(1 << ROUTE_SLOT[y]);
+        self.placed += 1;
+
+        // The gems looking at the new tile start to move; the centre releases one gem next to
+        // it, resting on the centre's edge and looking at the tile.
+        let centre_edge = CENTRE_FACING[y];
+        if centre_edge < 6 && (self.released as usize) < CENTRE_ORDER.len() {
+            self.facing[y][usize::from(opposite(centre_edge))] =
+                CENTRE_ORDER[self.released as usize].to_slot();
+            self.released += 1;
+        }
+        let mut movers = u64::from_le_bytes(self.facing[y]);
+        while movers != 0 {
+            let byte = if REVERSED {
+                movers.ilog2()
+            } else {
+                movers.trailing_zeros()
+            } / 8;
+            movers &= !(0xFF << (8 * byte));
+            let e = byte as usize;
+            // A mover that met another earlier in this placement has left the board.
+            let gem = self.facing[y][e];
+            if gem != 0 {
+                self.facing[y][e] = 0;
+                self.move_gem(gem, usize::from(SLOT_ACROSS[y * 8 + e]), tracer);
+            }
+        }
+
+        if self.gems_left == 0 {
+            self.to_move = NOBODY;
+            return;
+        }
+        if self.explicit && self.pile_left() > 0 {
+            self.to_move = CHANCE;
+            self.drawer = seat;
+            return;
+        }
+        self.draw(seat);
+        self.pass_turn(seat);
+    }
+
+    /// Calls `f` with each distinct legal placement once (canonical rotation), in ascending
+    /// `(tile, rotation, q, r)` order. Allocates nothing.
+    #[inline]
+    pub fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        self.for_each_legal_slots(|tile, rho, slots| {
+            let rotation = crate::tile::Rotation::new(rho).unwrap_or_else(|| unreachable!());
+            let mut bits = slots;
+            while bits != 0 {
+                let cell = ROUTE_CELLS[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                f(Move {
+                    tile,
+                    rotation,
+                    cell,
+                });
+            }
+        });
+    }
+
+    /// Calls `f(tile, rotation, slots)` for each distinct tile in hand and canonical rotation,
+    /// `slots` holding the route-cell slots where that placement is legal.
+    #[inline]
+    pub(super) fn for_each_legal_slots(&self, mut f: impl FnMut(TileType, u8, u64)) {
+        let Some(seat) = self.to_move() else { return };
+        let hand = self.hands[seat as usize];
+        for (i, &t) in hand.iter().enumerate() {
+            if t >= HIDDEN || (i == 1 && t == hand[0]) {
+                continue;
+            }
+            let tile = tile_type(t);
+            for rho in 0..tile.distinct_rotations() {
+                let slots = self.empty & ALLOWED[t as usize][rho as usize];
+                if slots != 0 {
+                    f(tile, rho, slots);
+                }
+            }
+        }
+    }
+
+    /// The legal actions as a set; empty at a chance node and when the game is over.
+    #[inline]
+    pub fn legal_action_set(&self) -> ActionSet {
+        let mut set = ActionSet::default();
+        self.for_each_legal_slots(|tile, rho, slots| {
+            set.insert_slots(crate::action::action_base(tile, rho), slots);
+        });
+        set
+    }
+
+    /// The distinct legal placements, sorted as in the snapshot's `legal` list.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(128);
+        self.for_each_legal(|mv| out.push(mv));
+        out
+    }
+}
+
+impl Move {
+    /// Whether this placement is on a gate cell with a path joining the gate's two exits
+    /// (the one placement restriction, docs/spec/RULES.md section 6).
+    #[inline]
+    pub fn joins_gate_exits(self) -> bool {
+        joins_gate_exits(self.cell.index(), route_code(self.tile, self.rotation))
+    }
+}
+
+#[inline]
+const fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
+    let gate = GATE_OF[cell];
+    gate != NO_GATE && PARTNERS[code as usize][gate as usize] == (gate + 1) % 6
+}
+
+/// Every route-cell slot.
+pub(super) const ALL_SLOTS: u64 = (1 << ROUTE_CELL_COUNT) - 1;
+
+/// `ALLOWED[tile][rotation]`: the slots where that placement keeps the gate restriction.
+pub(crate) const ALLOWED: [[u64; 6]; TILE_TYPE_COUNT] = {
+    let mut table = [[0u64; 6]; TILE_TYPE_COUNT];
+    let mut t = 0;
+    while t < TILE_TYPE_COUNT {
+        let mut rho = 0;
+        while rho < 6 {
+            let code = (t * 6 + rho) as TileCode;
+            let mut slot = 0;
+            while slot < ROUTE_CELL_COUNT {
+                if !joins_gate_exits(ROUTE_CELLS[slot].index(), code) {
+                    table[t][rho] |= 1 << slot;
+                }
+                slot += 1;
+            }
+            rho += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+pub(crate) fn apply_reversed(position: &mut Position, mv: Move) {
+    position.apply_ordered::<(), true>(mv, &mut ());
+}

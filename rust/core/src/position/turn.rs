@@ -1,0 +1,187 @@
+//! Set-up, whose turn it is and drawing tiles (docs/spec/RULES.md sections 4 and 6): dealing, chance
+//! nodes in explicit-chance mode, passing the turn and refilling a hand.
+
+use super::placement::ALL_SLOTS;
+use super::{
+    CHANCE, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError, Position, ROWS,
+};
+use crate::board::{ACROSS, CELL_COUNT, Cell, opposite};
+use crate::gem::Gem;
+use crate::rules::Rules;
+use crate::tile::{
+    CENTRE_CODE, CORNER_CODE, EMPTY_CODE, OFF_BOARD_CODE, PARTNERS, TILE_COUNTS, TILE_TOTAL,
+    TILE_TYPE_COUNT, TileType,
+};
+
+impl Position {
+    /// The position after set-up with `pile` (front first): gems placed, hands dealt.
+    ///
+    /// # Errors
+    /// If `pile` is not a permutation of the box (14, 6, 14, 14, 6 tiles of types 0..4).
+    pub fn new(rules: Rules, pile: &[TileType]) -> Result<Position, PileError> {
+        if pile.len() != TILE_TOTAL {
+            return Err(PileError(format!(
+                "must hold {TILE_TOTAL} tiles, not {}",
+                pile.len()
+            )));
+        }
+        let mut counts = [0u8; 5];
+        for &t in pile {
+            counts[t as usize] += 1;
+        }
+        if counts != TILE_COUNTS {
+            return Err(PileError(format!(
+                "must be a permutation of the box (tiles of types 0..4: {TILE_COUNTS:?}), \
+                 not {counts:?}"
+            )));
+        }
+        let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
+        links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
+        let mut facing = [[0u8; 8]; ROWS];
+        links[Cell::CENTRE.index()] = PARTNERS[usize::from(CENTRE_CODE)];
+        for d in 0..6u8 {
+            let corner = Cell::corner(d);
+            links[corner.index()] = PARTNERS[usize::from(CORNER_CODE + d)];
+            // The amber rests on the corner's arrow edge, looking at the arrow's cell.
+            let arrow = ACROSS[corner.index()][opposite(d) as usize];
+            facing[usize::from(arrow.cell)][usize::from(arrow.edge)] = Gem::Amber.to_slot();
+        }
+        let mut position = Position {
+            rules,
+            links,
+            empty: ALL_SLOTS,
+            facing,
+            hands: [[NO_TILE; 2]; MAX_PLAYERS],
+            pile: [0; TILE_TOTAL],
+            taken: 0,
+            released: 0,
+            to_move: 0,
+            explicit: false,
+            drawer: 0,
+            placed: 0,
+            gems_left: GEM_TOTAL,
+            removed: 0,
+            scores: [0; MAX_PLAYERS],
+            collected: [[0; 3]; MAX_PLAYERS],
+        };
+        for (slot, &t) in position.pile.iter_mut().zip(pile) {
+            *slot = t as u8;
+        }
+        for _ in 0..rules.hand_size() {
+            for seat in 0..rules.players() {
+                position.draw(seat);
+            }
+        }
+        Ok(position)
+    }
+
+    /// The position after set-up in explicit-chance mode: gems placed, nothing dealt yet.
+    /// Every draw, the deal included, is a chance node ([`Position::phase`] is
+    /// [`Phase::Draw`]) whose outcome the caller applies with [`Position::apply_draw`].
+    pub fn new_explicit(rules: Rules) -> Position {
+        let mut position = Position::new(rules, &crate::rng::box_in_type_order())
+            .unwrap_or_else(|_| unreachable!("the box is valid"));
+        position.hands = [[NO_TILE; 2]; MAX_PLAYERS];
+        position.taken = 0;
+        position.explicit = true;
+        position.to_move = CHANCE;
+        position.drawer = 0;
+        position
+    }
+
+    /// Whether draws are chance nodes applied by the caller.
+    #[inline]
+    pub const fn is_explicit_chance(&self) -> bool {
+        self.explicit
+    }
+
+    /// Who acts next.
+    #[inline]
+    pub const fn phase(&self) -> Phase {
+        match self.to_move {
+            NOBODY => Phase::Over,
+            CHANCE => Phase::Draw(self.drawer),
+            seat => Phase::Move(seat),
+        }
+    }
+
+    /// Whether a draw waits for its outcome (explicit-chance mode only).
+    #[inline]
+    pub const fn is_chance_node(&self) -> bool {
+        self.to_move == CHANCE
+    }
+
+    /// At a chance node, how many tiles of each type the pile holds (the outcome weights:
+    /// each type's probability is its count over [`Position::pile_left`]); zeros elsewhere.
+    pub fn chance_counts(&self) -> [u8; TILE_TYPE_COUNT] {
+        let mut counts = [0u8; TILE_TYPE_COUNT];
+        if self.is_chance_node() {
+            for &t in &self.pile[self.taken as usize..] {
+                counts[t as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// Applies a chance outcome: the drawing seat takes a tile of type `tile` from the pile.
+    ///
+    /// # Errors
+    /// If this is not a chance node or the pile holds no such tile; nothing changes.
+    pub fn apply_draw(&mut self, tile: TileType) -> Result<(), IllegalDraw> {
+        if !self.is_chance_node() {
+            return Err(IllegalDraw::NotChanceNode);
+        }
+        let rest = &mut self.pile[self.taken as usize..];
+        let Some(found) = rest.iter().position(|&t| t == tile as u8) else {
+            return Err(IllegalDraw::NotInPile {
+                tile,
+                counts: self.chance_counts(),
+            });
+        };
+        // Bring it to the front; the rest stays sorted.
+        rest[..=found].rotate_right(1);
+        let seat = self.drawer;
+        self.draw(seat);
+        let players = self.rules.players();
+        let dealt = players * self.rules.hand_size();
+        if self.placed == 0 && self.taken < dealt {
+            self.drawer = self.taken % players;
+        } else if self.placed == 0 {
+            self.to_move = 0;
+        } else {
+            self.pass_turn(seat);
+        }
+        Ok(())
+    }
+
+    /// Gives the turn to the next seat after `seat` that holds a tile (none: the game is over).
+    #[inline]
+    pub(super) fn pass_turn(&mut self, seat: u8) {
+        self.to_move = NOBODY;
+        let players = self.rules.players();
+        let mut next = seat;
+        for _ in 0..players {
+            next = if next + 1 == players { 0 } else { next + 1 };
+            if self.hands[next as usize][0] != NO_TILE {
+                self.to_move = next;
+                break;
+            }
+        }
+    }
+
+    pub(super) fn draw(&mut self, seat: u8) {
+        if (self.taken as usize) < TILE_TOTAL {
+            let tile = self.pile[self.taken as usize];
+            self.taken += 1;
+            let hand = &mut self.hands[seat as usize];
+            if hand[0] == NO_TILE {
+                hand[0] = tile;
+            } else {
+                hand[1] = tile;
+                if hand[1] < hand[0] {
+                    hand.swap(0, 1);
+                }
+            }
+        }
+    }
+}

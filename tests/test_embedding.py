@@ -1,0 +1,237 @@
+"""Embedding (docs/embedding.md): the C ABI driven from C and from ``ctypes``, and the engine
+protocol driven as a subprocess through whole games and hostile lines."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from indigo import Game, Rules
+from indigo import queens_garden as qg
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = (
+    ROOT / "target" / "debug" / ("libindigo.dylib" if sys.platform == "darwin" else "libindigo.so")
+)
+
+
+@pytest.fixture(scope="module")
+def c_example() -> str:
+    """The output of ``scripts/c-example``, which builds the library and runs the C example."""
+    done = subprocess.run(
+        [str(ROOT / "scripts" / "c-example"), "11"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_c_example_plays_a_whole_game(c_example: str) -> None:
+    first, final = c_example.strip().splitlines()
+    header = re.fullmatch(r"indigo \S+, seed 11: (\d+) moves, record of \d+ bytes", first)
+    assert header is not None
+    assert int(header[1]) > 20
+    scores = re.fullmatch(r"final: ismcts:200 (\d+), greedy (\d+), winners( \d)+", final)
+    assert scores is not None
+    assert int(scores[1]) + int(scores[2]) > 0
+
+
+def test_the_ctypes_sketch_in_the_docs_plays_a_whole_game(c_example: str) -> None:
+    page = (ROOT / "docs" / "embedding.md").read_text(encoding="utf-8")
+    sketch = re.search(r"```python\n(.*?)```", page, re.S)
+    assert sketch is not None
+    done = subprocess.run(
+        [sys.executable, "-c", sketch[1]],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"INDIGO_LIB": str(LIBRARY)},
+    )
+    assert done.returncode == 0, done.stderr
+    final = re.fullmatch(r"final: \[(\d+), (\d+)\] (\d+) bytes of record\n", done.stdout)
+    assert final is not None, done.stdout
+    assert int(final[1]) + int(final[2]) > 0
+    assert int(final[3]) > 1000
+
+
+def test_a_c_abi_game_from_a_seed_is_the_python_game(c_example: str) -> None:
+    lib = ctypes.CDLL(str(LIBRARY))
+    lib.indigo_game_record_string.restype = ctypes.c_void_p
+    lib.indigo_garden_record_string.restype = ctypes.c_void_p
+    lib.indigo_string_free.argtypes = [ctypes.c_void_p]
+    rules = (ctypes.c_uint8 * 6)(3, 2, 0, 0, 0, 0)
+    game = ctypes.c_void_p()
+    assert lib.indigo_game_new(rules, ctypes.c_uint64(123), ctypes.byref(game)) == 0
+    assert lib.indigo_game_play(game, b"not a move") == 2
+    text = lib.indigo_game_record_string(game)
+    record = json.loads(ctypes.string_at(text).decode())
+    lib.indigo_string_free(ctypes.c_void_p(text))
+    lib.indigo_game_free(game)
+    assert record == Game(Rules(players=3, hand_size=2), seed=123).to_record()
+
+    garden = ctypes.c_void_p()
+    assert lib.indigo_garden_new(ctypes.c_uint8(3), ctypes.c_uint64(45), ctypes.byref(garden)) == 0
+    played = lib.indigo_garden_play(garden, b"take ye")
+    text = lib.indigo_garden_record_string(garden)
+    record = json.loads(ctypes.string_at(text).decode())
+    lib.indigo_string_free(ctypes.c_void_p(text))
+    lib.indigo_garden_free(garden)
+    python_game = qg.Game(qg.Rules(3), seed=45)
+    assert played == (0 if python_game.is_legal("take ye") else 3)
+    if played == 0:
+        python_game.play("take ye")
+    assert record == python_game.to_record()
+
+
+class Engine:
+    """``python -m indigo engine`` as a subprocess, one line at a time."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "indigo", "engine"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def send(self, line: str) -> list[str]:
+        """The answer to ``line``: every line before the ``readyok`` of an ``isready`` sent
+        after it."""
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.process.stdin.write(line + "\nisready\n")
+        self.process.stdin.flush()
+        answer = []
+        while (reply := self.process.stdout.readline().rstrip("\n")) != "readyok":
+            assert reply, "the engine stopped"
+            answer.append(reply)
+        return answer
+
+    def quit(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.write("quit\n")
+        self.process.stdin.flush()
+        return self.process.wait(timeout=60)
+
+
+def status(engine: Engine) -> str:
+    (line,) = engine.send("status")
+    return line
+
+
+def test_the_engine_plays_a_whole_indigo_game() -> None:
+    engine = Engine()
+    assert engine.send("indigo")[-1] == "indigook"
+    assert engine.send("rules players=2 hand_size=2") == []
+    assert engine.send("position seed 9") == []
+    turn = 0
+    while status(engine).startswith("status to-move"):
+        go = "go simulations 20" if turn % 2 == 0 else "go bot greedy"
+        (best,) = engine.send(f"{go} seed {turn}")
+        move = best.removeprefix("bestmove ")
+        (legal,) = engine.send("legal")
+        assert move in legal.removeprefix("legal ").split("; ")
+        assert engine.send(f"play {move}") == []
+        turn += 1
+    final = status(engine)
+    assert re.fullmatch(r"status over scores \d+ \d+ winners [01]( 1)?", final)
+    (record,) = engine.send("record")
+    game = Game.from_record(record.removeprefix("record "))
+    assert game.over
+    assert len(game.moves) == turn
+    (moves,) = engine.send("moves")
+    assert moves == "moves " + "; ".join(map(str, game.moves))
+    assert engine.send("go bot random") == ["error the game is over: there is no move to find"]
+    # The record read back, one move taken back, and a search by time from there.
+    assert engine.send("position seed 1") == []
+    assert engine.send(record.replace("record ", "position record ", 1)) == []
+    assert engine.send("moves") == [moves]
+    assert engine.send("undo") == []
+    (best,) = engine.send("go time 0.05")
+    assert engine.send("play " + best.removeprefix("bestmove ")) == []
+    assert status(engine).startswith("status over")
+    assert engine.quit() == 0
+
+
+def test_the_engine_plays_a_whole_queens_garden_game() -> None:
+    engine = Engine()
+    assert engine.send("game queens-garden") == []
+    assert engine.send("position seed 4") == []
+    turn = 0
+    while status(engine).startswith("status to-move"):
+        (best,) = engine.send(f"go bot random seed {turn}")
+        assert engine.send("play " + best.removeprefix("bestmove ")) == []
+        turn += 1
+    (record,) = engine.send("record")
+    game = qg.Game.from_record(record.removeprefix("record "))
+    assert game.over
+    assert len(game.moves) == turn
+    assert status(engine) == (
+        f"status over scores {' '.join(map(str, game.scores))} "
+        f"winners {' '.join(map(str, game.winners))}"
+    )
+    assert engine.send("undo") == []
+    assert status(engine).startswith("status to-move")
+    assert engine.send("go simulations 10")[0].startswith("error Queen's Garden has only")
+    assert engine.quit() == 0
+
+
+HOSTILE = [
+    b"foo",
+    b"\xff\xfe\x00\x01 binary",
+    b"x" * (2 << 20),
+    b"position seed -1",
+    b"position seed 1e99",
+    b"position seed 99999999999999999999999",
+    b"position seed nine",
+    b"position",
+    b"position record {",
+    b"position record [1, 2]",
+    b"position seed 1 moves nonsense",
+    b"go simulations 0",
+    b"go simulations 1.5",
+    b"go simulations 99999999999999999999999999",
+    b"go time -1",
+    b"go time inf",
+    b"go bot",
+    b"go bot nobody",
+    b"go simulations 5 seed -3",
+    b"rules players=9",
+    b"rules players=x",
+    b"rules colour=blue",
+    b"rules hand_size",
+    b"game chess",
+    b"play",
+    b"play 0@0:0,0",
+    b"undo",
+    b"moves\x00",
+]
+
+
+def test_hostile_lines_get_one_error_line_each_and_change_nothing() -> None:
+    script = b"position seed 2\n"
+    for line in HOSTILE:
+        script += line + b"\nisready\n"
+    script += b"\n   \n\t\nisready\nmoves\nstatus\nquit\nisready\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "indigo", "engine"],
+        input=script,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0
+    assert done.stderr == b""
+    answers = done.stdout.decode().split("readyok\n")
+    # One error line per hostile line, the blank lines ignored, nothing after quit.
+    assert len(answers) == len(HOSTILE) + 2
+    for line, answer in zip(HOSTILE, answers, strict=False):
+        assert re.fullmatch(r"error [^\n]+\n", answer), (line[:40], answer)
+        assert "internal error" not in answer
+    assert answers[-2] == ""
+    assert answers[-1] == "moves\nstatus to-move 0 scores 0 0\n"
