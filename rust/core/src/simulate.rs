@@ -30,8 +30,9 @@ pub enum BotSpec {
     Ismcts(IsmctsConfig),
 }
 
+use indigo_search::seatings;
 /// Why a bot spec was refused.
-pub use indigo_search::BotSpecError;
+pub use indigo_search::{BatchError, BotSpecError};
 
 impl From<indigo_search::BotSpec> for BotSpec {
     fn from(spec: indigo_search::BotSpec) -> BotSpec {
@@ -287,18 +288,6 @@ pub struct Batch {
     deal: Deal,
 }
 
-/// Why a batch, or the games asked of it, were refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BatchError(pub String);
-
-impl fmt::Display for BatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BatchError {}
-
 impl Batch {
     /// Most games one call plays.
     pub const MAX_GAMES: u64 = 1 << 32;
@@ -322,24 +311,7 @@ impl Batch {
         seed: u64,
         deal: Deal,
     ) -> Result<Batch, BatchError> {
-        let players = usize::from(rules.players());
-        if bots.is_empty() {
-            return Err(BatchError("give at least one bot".into()));
-        }
-        let lineups = match lineups {
-            Some([]) => return Err(BatchError("lineups must not be empty".into())),
-            Some(lineups) => lineups
-                .iter()
-                .map(|lineup| Batch::lineup_of(lineup, bots.len(), players))
-                .collect::<Result<_, _>>()?,
-            None if bots.len() == players => vec![(0..players).collect()],
-            None if bots.len() == 1 => vec![vec![0; players]],
-            None => {
-                return Err(BatchError(format!(
-                    "give one bot per seat ({players}), one bot for all seats, or lineups"
-                )));
-            }
-        };
+        let lineups = seatings(bots.len(), usize::from(rules.players()), lineups)?;
         Ok(Batch {
             rules,
             bots,
@@ -347,27 +319,6 @@ impl Batch {
             seed,
             deal,
         })
-    }
-
-    /// `lineup` checked: one index below `bots` per seat.
-    fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
-        if lineup.len() != players {
-            return Err(BatchError(format!(
-                "each lineup needs one bot index per seat ({players}), not {}",
-                lineup.len()
-            )));
-        }
-        lineup
-            .iter()
-            .map(|&b| {
-                usize::try_from(b)
-                    .ok()
-                    .filter(|&b| b < bots)
-                    .ok_or_else(|| {
-                        BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1))
-                    })
-            })
-            .collect()
     }
 
     /// Games `start..start + count` and a thread count (0: one per core), checked against

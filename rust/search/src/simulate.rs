@@ -111,6 +111,36 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
+/// The seatings of a batch of `players`-seat games between `bots` bots: `lineups` checked (a
+/// bot index per seat; game `i` uses `lineups[i % lineups.len()]`), or without them the bots in
+/// seat order when there is one per seat, and a lone bot in every seat. One rule for every
+/// game's batch.
+///
+/// # Errors
+/// No bots; no lineups given and neither one bot nor one per seat; an empty list of lineups; a
+/// lineup that is not one bot index per seat; an index that names no bot.
+pub fn seatings(
+    bots: usize,
+    players: usize,
+    lineups: Option<&[Vec<i64>]>,
+) -> Result<Vec<Vec<usize>>, BatchError> {
+    if bots == 0 {
+        return Err(BatchError("give at least one bot".into()));
+    }
+    match lineups {
+        Some([]) => Err(BatchError("lineups must not be empty".into())),
+        Some(lineups) => lineups
+            .iter()
+            .map(|lineup| lineup_of(lineup, bots, players))
+            .collect(),
+        None if bots == players => Ok(vec![(0..players).collect()]),
+        None if bots == 1 => Ok(vec![vec![0; players]]),
+        None => Err(BatchError(format!(
+            "give one bot per seat ({players}), one bot for all seats, or lineups"
+        ))),
+    }
+}
+
 /// `lineup` checked: one index below `bots` per seat.
 fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
     if lineup.len() != players {
@@ -144,7 +174,7 @@ impl<S: Setup> Batch<S> {
     /// A batch of games set up by `setup` between `bots`, seeded with `seed`. `lineups` are
     /// the seatings (a bot index per seat; game `i` uses `lineups[i % lineups.len()]`);
     /// without them, the bots sit in seat order when there is one per seat, and a lone bot
-    /// takes every seat. The same rules and messages as `indigo_core::Batch::new`.
+    /// takes every seat ([`seatings`]).
     ///
     /// # Errors
     /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
@@ -155,24 +185,7 @@ impl<S: Setup> Batch<S> {
         lineups: Option<&[Vec<i64>]>,
         seed: u64,
     ) -> Result<Self, BatchError> {
-        let players = setup.players();
-        if bots.is_empty() {
-            return Err(BatchError("give at least one bot".into()));
-        }
-        let lineups = match lineups {
-            Some([]) => return Err(BatchError("lineups must not be empty".into())),
-            Some(lineups) => lineups
-                .iter()
-                .map(|lineup| lineup_of(lineup, bots.len(), players))
-                .collect::<Result<_, _>>()?,
-            None if bots.len() == players => vec![(0..players).collect()],
-            None if bots.len() == 1 => vec![vec![0; players]],
-            None => {
-                return Err(BatchError(format!(
-                    "give one bot per seat ({players}), one bot for all seats, or lineups"
-                )));
-            }
-        };
+        let lineups = seatings(bots.len(), setup.players(), lineups)?;
         Ok(Batch {
             setup,
             bots,
