@@ -120,6 +120,17 @@ fn bench(c: &mut Criterion) {
         let config = IsmctsConfig::new(Budget::Simulations(1000), 0.7, threads).unwrap();
         let mut bot = Ismcts::new(config, 3);
         group.bench_function(name, |b| b.iter(|| bot.search(black_box(&info))));
+        // The same search through the one generic search of `indigo-search`.
+        let config = indigo_search::IsmctsConfig::new(
+            indigo_search::Budget::Simulations(1000),
+            0.7,
+            threads,
+        )
+        .unwrap();
+        let mut generic = indigo_search::Ismcts::new(config, 3);
+        group.bench_function(format!("generic_{name}"), |b| {
+            b.iter(|| generic.search(black_box(&position)));
+        });
     }
     group.finish();
 }

@@ -104,6 +104,39 @@ fn bench(c: &mut Criterion) {
             q
         });
     });
+
+    // The search's playout policy (Position::playout_move), games per second.
+    let mut group = c.benchmark_group("qg_search");
+    group.throughput(Throughput::Elements(1));
+    let mut rng = <indigo_search::Rng as rand::SeedableRng>::seed_from_u64(1);
+    for players in [2, 4] {
+        let start = Position::from_seed(Rules::with_players(players).unwrap(), 7);
+        group.bench_function(format!("playout_policy_game_{players}p"), |b| {
+            b.iter(|| indigo_search::Game::playout(&mut start.clone(), &mut rng));
+        });
+    }
+    // One ISMCTS search of 1000 simulations from the opening and from a mid-game position.
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(10);
+    let opening = Position::from_seed(Rules::with_players(2).unwrap(), 3);
+    let mut mid = opening.clone();
+    let mut policy = <indigo_search::Rng as rand::SeedableRng>::seed_from_u64(2);
+    while mid.moves_played() < 40 {
+        let mv = mid
+            .playout_move(&mut |n| indigo_search::below(&mut policy, n))
+            .unwrap();
+        mid.apply_unchecked(&mv).unwrap();
+    }
+    for (name, position) in [("opening", &opening), ("midgame", &mid)] {
+        let config =
+            indigo_search::IsmctsConfig::new(indigo_search::Budget::Simulations(1000), 0.7, 1)
+                .unwrap();
+        let mut bot = indigo_search::Ismcts::new(config, 3);
+        group.bench_function(format!("ismcts_{name}_2p_1000_sims"), |b| {
+            b.iter(|| bot.search(black_box(position)));
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);

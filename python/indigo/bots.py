@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Final, Literal, Protocol, overload, runtime_checkable
 
 from indigo._native import Game, IllegalMoveError, IndigoError, Move, Rules
 from indigo._native import make_bot as _make_native_bot
+from indigo._native.queens_garden import Bot as QgBot
+from indigo._native.queens_garden import make_bot as _make_qg_bot
 
 
 @runtime_checkable
@@ -66,12 +68,24 @@ BOT_NAMES = ("random", "greedy", "ismcts:200", "ismcts:1000")
 """Bot specs offered by name in menus (the web app's seat choices); any spec works anywhere."""
 
 
-def make_bot(spec: str, *, seed: int | None = None) -> Bot:
+@overload
+def make_bot(spec: str, *, seed: int | None = None, game: Literal["indigo"] = "indigo") -> Bot: ...
+@overload
+def make_bot(spec: str, *, seed: int | None = None, game: Literal["queens-garden"]) -> QgBot: ...
+@overload
+def make_bot(spec: str, *, seed: int | None = None, game: str) -> Bot | QgBot: ...
+def make_bot(spec: str, *, seed: int | None = None, game: str = "indigo") -> Bot | QgBot:
     """A native bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts`` (1000 simulations),
-    ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,c=0.7,threads=2``.
+    ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,c=0.7,threads=2``. ``game="queens-garden"``
+    gives the Queen's Garden bot of the same spec (:class:`indigo.queens_garden.Bot`, whose
+    ``choose(game)`` takes a :class:`indigo.queens_garden.Game`).
 
-    Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec.
+    Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec or game name.
     """
+    if game == "queens-garden":
+        return _make_qg_bot(spec, seed=seed)
+    if game != "indigo":
+        raise IndigoError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
     bot: Bot = _make_native_bot(spec, seed=seed)
     return bot
 

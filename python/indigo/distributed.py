@@ -30,6 +30,7 @@ from typing import Any, Final, Protocol, TypeVar
 import indigo
 from indigo._extras import require
 from indigo._native import IndigoError, Rules
+from indigo._native import queens_garden as _qg
 
 __all__ = [
     "MAX_GAMES",
@@ -81,16 +82,21 @@ class RunSettings:
     ``i`` seats ``seatings[i % len(seatings)]``)."""
 
     bots: list[str]
-    rules: Rules
+    rules: Rules | _qg.Rules
     seed: int
     seatings: list[list[int]]
+
+    @property
+    def game(self) -> str:
+        """The game the rules are for: ``"indigo"`` or ``"queens-garden"``."""
+        return "queens-garden" if isinstance(self.rules, _qg.Rules) else "indigo"
 
     def arguments(
         self, span: Span, threads: int, report: Callable[[int], object] | None
     ) -> dict[str, Any]:
         """The keyword arguments of :func:`~indigo.simulate` and :func:`~indigo.self_play`
         that play ``span`` of these games."""
-        return {
+        arguments: dict[str, Any] = {
             "rules": self.rules,
             "seed": self.seed,
             "lineups": self.seatings,
@@ -98,6 +104,10 @@ class RunSettings:
             "threads": threads,
             "progress": None if report is None else lambda done, _total: report(done),
         }
+        if self.game != "indigo":
+            # Only simulate plays other games (self_play takes no game).
+            arguments["game"] = self.game
+        return arguments
 
 
 class Work(Protocol[R_co]):

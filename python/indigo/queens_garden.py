@@ -29,9 +29,10 @@ from typing import Final, Literal, TypedDict
 
 from indigo._native import IllegalMoveError
 from indigo._native import queens_garden as _qg
-from indigo._native.queens_garden import Game, Move, Rules
+from indigo._native.queens_garden import Bot, Game, Move, Rules, make_bot
 
 __all__ = [
+    "ACTION_COUNT",
     "ATTRIBUTES",
     "CELLS",
     "COLOURS",
@@ -44,6 +45,7 @@ __all__ = [
     "SNAPSHOT_FORMAT",
     "Action",
     "Area",
+    "Bot",
     "DisplayExpansion",
     "FinalScore",
     "Game",
@@ -55,8 +57,11 @@ __all__ = [
     "Storage",
     "kind_colour",
     "kind_value",
+    "make_bot",
 ]
 
+ACTION_COUNT: Final = _qg.ACTION_COUNT
+"""Actions of the fixed encoding (``docs/queens-garden.md``, "Actions for search")."""
 RECORD_FORMAT: Final = _qg.RECORD_FORMAT
 """``format`` of a game record: ``queens-garden-record/1``."""
 SNAPSHOT_FORMAT: Final = _qg.SNAPSHOT_FORMAT

@@ -26,6 +26,7 @@ from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
 from indigo._native import Rules, normalize_bot_spec, simulate
+from indigo._native import queens_garden as _qg
 from indigo.distributed import (
     MAX_GAMES,
     Backend,
@@ -244,7 +245,7 @@ def play_games(
     bots: Sequence[str],
     games: int,
     *,
-    rules: Rules,
+    rules: Rules | _qg.Rules,
     seed: int,
     seatings: list[list[int]],
     backend: Backend | None = None,
@@ -266,12 +267,13 @@ def run_tournament(
     *,
     players: int,
     games: int,
-    rules: Rules | None = None,
+    rules: Rules | _qg.Rules | None = None,
     seed: int = 0,
     threads: int = 0,
     backend: Backend | None = None,
     span: int | None = None,
     progress: Callable[[int, int], object] | None = None,
+    game: str = "indigo",
 ) -> TournamentResult:
     """Play at least ``games`` games, rounded up to whole rounds of :func:`lineups`, so that
     every bot sits in every seat equally often; game ``i`` depends only on ``seed`` and ``i``.
@@ -279,9 +281,15 @@ def run_tournament(
     in spans of ``span`` games; ``progress(done, total)`` hears how many games are done.
     Raises :class:`~indigo.distributed.RunError` before playing when the lineup needs more
     than :data:`MAX_SEATINGS` seatings or the games are more than
-    :data:`~indigo.distributed.MAX_GAMES`.
+    :data:`~indigo.distributed.MAX_GAMES`. ``game="queens-garden"`` plays Queen's Garden
+    (``rules``: :class:`indigo.queens_garden.Rules`, default for ``players``).
     """
-    rules = rules if rules is not None else Rules.indigo(players)
+    if game not in ("indigo", "queens-garden"):
+        raise RunError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
+    if rules is None:
+        rules = _qg.Rules(players) if game == "queens-garden" else Rules.indigo(players)
+    if isinstance(rules, _qg.Rules) != (game == "queens-garden"):
+        raise RunError(f"the rules are not rules of {game}")
     if rules.players != players:
         raise RunError(f"the rules are for {rules.players} players, not {players}")
     total = tournament_games(games, len(bots), players)
@@ -346,7 +354,7 @@ def run_with_progress(
     *,
     players: int,
     games: int,
-    rules: Rules,
+    rules: Rules | _qg.Rules,
     seed: int,
     threads: int = 0,
     backend: Backend | None = None,
@@ -364,4 +372,5 @@ def run_with_progress(
             backend=backend,
             span=span,
             progress=report,
+            game="queens-garden" if isinstance(rules, _qg.Rules) else "indigo",
         )

@@ -7,20 +7,28 @@ stubs against the compiled module with mypy's ``stubtest``.
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, final
 
+import numpy as np
+import numpy.typing as npt
+
 from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
 
 __all__ = [
+    "ACTION_COUNT",
     "ATTRIBUTES",
     "CELLS",
     "KINDS",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
+    "Bot",
     "Game",
     "Move",
     "Rules",
+    "make_bot",
 ]
 
 RECORD_FORMAT: str
+ACTION_COUNT: int
+"""Actions of the fixed encoding (``docs/queens-garden.md``, "Actions")."""
 SNAPSHOT_FORMAT: str
 KINDS: list[str]
 """The 36 kinds in kind-id order."""
@@ -114,6 +122,27 @@ class Game:
         """Plays ``move`` for the seat to move and returns it (canonical). An illegal move
         raises :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`;
         either way nothing changes."""
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the fixed encoding, ascending (the legal-move list's order)."""
+    @staticmethod
+    def action_to_move(action: int) -> Move:
+        """The move ``action`` names; :class:`~indigo.IndigoError` if it names none."""
+    @staticmethod
+    def move_to_action(move: Move) -> int:
+        """The action of ``move``; :class:`~indigo.IndigoError` for a pass with discards."""
+    def apply_action(self, action: int) -> Move:
+        """Plays the move ``action`` names; a bad or illegal action raises and changes nothing."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A mask over the ``ACTION_COUNT`` actions (about 8 MB: prefer :meth:`legal_actions`)."""
+    def information_string(self, seat: int) -> str:
+        """What ``seat`` knows as text; equal exactly when it cannot tell two positions apart."""
+    def resample(self, seat: int, *, seed: int | None = None) -> Game:
+        """A position drawn from what ``seat`` knows (bag order, unseen expansions and
+        refills drawn anew), as a new game without history."""
+    def returns(self) -> list[float]:
+        """Each seat's result once over (the winners share 1), zeros before."""
+    def greedy_points(self) -> list[int]:
+        """Each seat's points as the ``greedy`` bot values them."""
     def undo(self) -> Move:
         """Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start."""
     def clone(self) -> Game: ...
@@ -181,3 +210,17 @@ class Game:
     @property
     def winners(self) -> list[int]:
         """The seats with the highest score, ascending; empty until the game is over."""
+
+@final
+class Bot:
+    """A Queen's Garden bot from a spec (:func:`make_bot`)."""
+
+    @property
+    def spec(self) -> str:
+        """The spec, canonical."""
+    def choose(self, game: Game) -> Move:
+        """The move for the seat to move; :class:`~indigo.IllegalMoveError` once over."""
+
+def make_bot(spec: str, *, seed: int | None = None) -> Bot:
+    """A bot from a spec (``random``, ``greedy``, ``playout``, ``ismcts:N``, ...); a bad spec
+    raises :class:`~indigo.IndigoError`."""

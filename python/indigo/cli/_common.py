@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from indigo import IndigoError, RecordError
+from indigo import IndigoError, RecordError, Rules
+from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
 from indigo.bots import SEED_LIMIT, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
 from indigo.records import read_record as read_record_stream
+from indigo.table import demo_rules
 
 PROG = "indigo"
 
@@ -146,10 +148,24 @@ def add_bots(command: argparse.ArgumentParser, example: str) -> None:
 
 
 def add_rules(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--game",
+        choices=("indigo", "queens-garden"),
+        default="indigo",
+        help="the game; --hand-size and --gates are Indigo's and do not apply to "
+        "queens-garden (default: indigo)",
+    )
     command.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     command.add_argument("--hand-size", type=int, choices=(1, 2), default=1)
     command.add_argument("--gates", choices=("shared", "exclusive"), default="shared")
     command.add_argument("--seed", type=seed, default=0, help="(default: 0)")
+
+
+def batch_rules(args: argparse.Namespace) -> Rules | qg.Rules:
+    """The rules that ``--game``, ``--players``, ``--hand-size`` and ``--gates`` name."""
+    if args.game == "queens-garden":
+        return qg.Rules(args.players)
+    return demo_rules(args.players, "indigo", args.hand_size, args.gates)
 
 
 def add_backend(command: argparse.ArgumentParser, batch_help: str | None) -> None:

@@ -7,9 +7,16 @@ import argparse
 import json
 from typing import Any
 
-from indigo import IndigoError
-from indigo.cli._common import CliError, add_backend, add_bots, add_rules, backend, positive
-from indigo.table import demo_rules
+from indigo import IndigoError, Rules
+from indigo.cli._common import (
+    CliError,
+    add_backend,
+    add_bots,
+    add_rules,
+    backend,
+    batch_rules,
+    positive,
+)
 from indigo.tournament import progress_bar
 
 
@@ -46,7 +53,14 @@ def run(args: argparse.Namespace) -> int:
         from indigo.selfplay import run_selfplay
     except ImportError as exc:
         raise CliError(str(exc)) from None
-    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    rules = batch_rules(args)
+    if not isinstance(rules, Rules):
+        # Queen's Garden has no observation tensor or training-sample schema yet (issue 17).
+        raise CliError(
+            "indigo selfplay does not play Queen's Garden yet: its samples have no schema; "
+            "use indigo tournament --game queens-garden, or indigo.simulate(..., "
+            'game="queens-garden") for batches of games'
+        )
     with backend(args) as chosen, progress_bar() as report:
         try:
             summary = run_selfplay(

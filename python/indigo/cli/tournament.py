@@ -9,8 +9,15 @@ import json
 from typing import Any
 
 from indigo import IndigoError
-from indigo.cli._common import CliError, add_backend, add_bots, add_rules, backend, positive
-from indigo.table import demo_rules
+from indigo.cli._common import (
+    CliError,
+    add_backend,
+    add_bots,
+    add_rules,
+    backend,
+    batch_rules,
+    positive,
+)
 from indigo.tournament import print_table, run_with_progress, tournament_games
 
 
@@ -42,7 +49,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The results table, or one JSON object with ``--json``."""
-    rules = demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    rules = batch_rules(args)
     try:
         # Before connecting to anything: a lineup too large to play, or too many games.
         tournament_games(args.games, len(args.bots), args.players)

@@ -28,6 +28,7 @@ mod position;
 mod record;
 mod rng;
 mod rules;
+mod search_game;
 mod selfplay;
 mod simulate;
 mod tile;
@@ -70,6 +71,7 @@ pub use position::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
     ObservationValue, Utility,
 };
+pub use search_game::IndigoSetup;
 pub use selfplay::{Samples, SelfPlayGame};
 pub use simulate::{
     Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
@@ -87,3 +89,5 @@ struct SearchDocs;
 
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_search_game;

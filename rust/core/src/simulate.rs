@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
-use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
+use crate::ismcts::{Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
 use crate::rng::{game_seed, mix, pcg_pile, shuffled_pile};
@@ -30,93 +30,44 @@ pub enum BotSpec {
     Ismcts(IsmctsConfig),
 }
 
+use indigo_search::seatings;
 /// Why a bot spec was refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BotSpecError(pub String);
+pub use indigo_search::{BatchError, BotSpecError};
 
-impl fmt::Display for BotSpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl From<indigo_search::BotSpec> for BotSpec {
+    fn from(spec: indigo_search::BotSpec) -> BotSpec {
+        match spec {
+            indigo_search::BotSpec::Random => BotSpec::Random,
+            indigo_search::BotSpec::Greedy => BotSpec::Greedy,
+            indigo_search::BotSpec::Playout => BotSpec::Playout,
+            indigo_search::BotSpec::Ismcts(config) => BotSpec::Ismcts(config),
+        }
     }
 }
 
-impl std::error::Error for BotSpecError {}
+impl From<BotSpec> for indigo_search::BotSpec {
+    fn from(spec: BotSpec) -> indigo_search::BotSpec {
+        match spec {
+            BotSpec::Random => indigo_search::BotSpec::Random,
+            BotSpec::Greedy => indigo_search::BotSpec::Greedy,
+            BotSpec::Playout => indigo_search::BotSpec::Playout,
+            BotSpec::Ismcts(config) => indigo_search::BotSpec::Ismcts(config),
+        }
+    }
+}
 
+/// The specs of every game ([`indigo_search::BotSpec`]): one parser, one error text.
 impl FromStr for BotSpec {
     type Err = BotSpecError;
 
     fn from_str(text: &str) -> Result<BotSpec, BotSpecError> {
-        let fail = |why: String| {
-            BotSpecError(format!(
-                "bad bot {text:?}: {why} (expected random, greedy, playout, ismcts, \
-                 ismcts:1000, ismcts:time=0.5 or ismcts:1000,c=0.7,threads=2)"
-            ))
-        };
-        let (name, args) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
-        match name.to_ascii_lowercase().as_str() {
-            "random" | "greedy" | "playout" if !args.is_empty() => {
-                Err(fail(format!("{name} takes no settings")))
-            }
-            "random" => Ok(BotSpec::Random),
-            "greedy" => Ok(BotSpec::Greedy),
-            "playout" => Ok(BotSpec::Playout),
-            "ismcts" => {
-                let mut budget = Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS);
-                let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
-                let mut threads = 1;
-                for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
-                    let (key, value) = arg.split_once('=').unwrap_or(("simulations", arg));
-                    let key = key.trim();
-                    let number = value
-                        .trim()
-                        .parse::<f64>()
-                        .map_err(|_| fail(format!("{key} must be a number, not {value:?}")))?;
-                    // A whole number as an integer (saturating: the bounds then refuse it).
-                    let whole = || {
-                        (number.fract() == 0.0)
-                            .then_some(number as i64)
-                            .ok_or_else(|| fail(format!("{key} must be a whole number")))
-                    };
-                    match key {
-                        "simulations" | "sims" => {
-                            budget = Budget::simulations(whole()?).map_err(|e| fail(e.0))?;
-                        }
-                        "time" => budget = Budget::seconds(number).map_err(|e| fail(e.0))?,
-                        "c" | "exploration" => exploration = number,
-                        "threads" => threads = whole()?,
-                        other => return Err(fail(format!("unknown setting {other:?}"))),
-                    }
-                }
-                IsmctsConfig::new(budget, exploration, threads)
-                    .map(BotSpec::Ismcts)
-                    .map_err(|e| fail(e.0))
-            }
-            _ => Err(fail(format!("unknown bot {name:?}"))),
-        }
+        text.parse::<indigo_search::BotSpec>().map(BotSpec::from)
     }
 }
 
 impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BotSpec::Random => f.write_str("random"),
-            BotSpec::Greedy => f.write_str("greedy"),
-            BotSpec::Playout => f.write_str("playout"),
-            BotSpec::Ismcts(config) => {
-                // Every value written here reads back to the same settings.
-                match config.budget() {
-                    Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
-                    Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
-                }
-                if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
-                    write!(f, ",c={}", config.exploration())?;
-                }
-                if config.threads() != 1 {
-                    write!(f, ",threads={}", config.threads())?;
-                }
-                Ok(())
-            }
-        }
+        indigo_search::BotSpec::from(*self).fmt(f)
     }
 }
 
@@ -337,18 +288,6 @@ pub struct Batch {
     deal: Deal,
 }
 
-/// Why a batch, or the games asked of it, were refused.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BatchError(pub String);
-
-impl fmt::Display for BatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BatchError {}
-
 impl Batch {
     /// Most games one call plays.
     pub const MAX_GAMES: u64 = 1 << 32;
@@ -372,24 +311,7 @@ impl Batch {
         seed: u64,
         deal: Deal,
     ) -> Result<Batch, BatchError> {
-        let players = usize::from(rules.players());
-        if bots.is_empty() {
-            return Err(BatchError("give at least one bot".into()));
-        }
-        let lineups = match lineups {
-            Some([]) => return Err(BatchError("lineups must not be empty".into())),
-            Some(lineups) => lineups
-                .iter()
-                .map(|lineup| Batch::lineup_of(lineup, bots.len(), players))
-                .collect::<Result<_, _>>()?,
-            None if bots.len() == players => vec![(0..players).collect()],
-            None if bots.len() == 1 => vec![vec![0; players]],
-            None => {
-                return Err(BatchError(format!(
-                    "give one bot per seat ({players}), one bot for all seats, or lineups"
-                )));
-            }
-        };
+        let lineups = seatings(bots.len(), usize::from(rules.players()), lineups)?;
         Ok(Batch {
             rules,
             bots,
@@ -397,27 +319,6 @@ impl Batch {
             seed,
             deal,
         })
-    }
-
-    /// `lineup` checked: one index below `bots` per seat.
-    fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
-        if lineup.len() != players {
-            return Err(BatchError(format!(
-                "each lineup needs one bot index per seat ({players}), not {}",
-                lineup.len()
-            )));
-        }
-        lineup
-            .iter()
-            .map(|&b| {
-                usize::try_from(b)
-                    .ok()
-                    .filter(|&b| b < bots)
-                    .ok_or_else(|| {
-                        BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1))
-                    })
-            })
-            .collect()
     }
 
     /// Games `start..start + count` and a thread count (0: one per core), checked against

@@ -31,6 +31,7 @@ use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyType};
 use shared::SharedBot;
 
 mod bench;
+mod qg_search;
 mod queens_garden;
 mod search;
 mod shared;

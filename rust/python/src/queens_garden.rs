@@ -4,10 +4,13 @@
 
 use std::collections::HashMap;
 
+use ::queens_garden::Action;
 use ::queens_garden::{
     Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
     RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
 };
+use indigo_search::Game as _;
+use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -49,7 +52,7 @@ fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
 /// hashable; a bad value raises :class:`~indigo.RulesError`.
 #[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Rules(CoreRules);
+pub(crate) struct Rules(pub(crate) CoreRules);
 
 impl Rules {
     fn wheel_names(&self) -> Vec<Vec<String>> {
@@ -167,7 +170,7 @@ impl Rules {
 /// see :attr:`Game.legal_moves`.
 #[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Move(CoreMove);
+pub(crate) struct Move(pub(crate) CoreMove);
 
 #[pymethods]
 impl Move {
@@ -260,6 +263,37 @@ impl MoveArg {
 pub(crate) struct Game(CoreGame);
 
 impl Game {
+    /// The current position.
+    pub(crate) fn position(&self) -> &::queens_garden::Position {
+        self.0.position()
+    }
+
+    /// A game starting at `position`, with no history.
+    pub(crate) fn from_position(position: ::queens_garden::Position) -> Game {
+        Game(CoreGame::from_position(position))
+    }
+
+    /// Plays a trusted-or-not move: illegal ones raise and change nothing.
+    fn play_move(&mut self, mv: CoreMove) -> PyResult<Move> {
+        self.0
+            .play(&mv)
+            .map(|()| Move(mv))
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+    }
+
+    /// `seat` checked against the game's seats.
+    fn seat(&self, seat: Int) -> PyResult<u8> {
+        let players = self.0.rules().players();
+        u8::try_from(seat.0)
+            .ok()
+            .filter(|&s| s < players)
+            .ok_or_else(|| {
+                IndigoError::new_err(format!("seat must be 0 to {}, not {}", players - 1, seat.0))
+            })
+    }
+}
+
+impl Game {
     fn snapshot_value(&self, legal: bool) -> serde_json::Value {
         self.0.snapshot(legal)
     }
@@ -340,10 +374,7 @@ impl Game {
     /// nothing changes.
     fn play(&mut self, r#move: MoveArg) -> PyResult<Move> {
         let mv = r#move.resolve()?;
-        self.0
-            .play(&mv)
-            .map(|()| Move(mv))
-            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+        self.play_move(mv)
     }
 
     /// Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start.
@@ -532,6 +563,89 @@ impl Game {
             .collect()
     }
 
+    /// The legal actions of the fixed encoding (``docs/queens-garden.md``), ascending: the
+    /// legal-move list's order; empty once over.
+    fn legal_actions(&self) -> Vec<u32> {
+        self.position()
+            .legal_actions()
+            .iter()
+            .map(|a| a.index())
+            .collect()
+    }
+
+    /// The move that ``action`` names; :class:`~indigo.IndigoError` if it names none.
+    #[staticmethod]
+    fn action_to_move(action: Int) -> PyResult<Move> {
+        Action::new(action.0)
+            .map(|a| Move(a.to_move()))
+            .map_err(|e| IndigoError::new_err(e.to_string()))
+    }
+
+    /// The action of ``move`` in the fixed encoding; :class:`~indigo.IndigoError` for a pass
+    /// with discards, which has none.
+    #[staticmethod]
+    fn move_to_action(r#move: &Move) -> PyResult<u32> {
+        Action::from_move(&r#move.0)
+            .map(Action::index)
+            .ok_or_else(|| {
+                IndigoError::new_err(format!(
+                    "{} has no action: only a pass without discards is in the fixed encoding",
+                    r#move.0
+                ))
+            })
+    }
+
+    /// Plays the move that ``action`` names; an action that names no move or an illegal one
+    /// raises a typed error and changes nothing.
+    fn apply_action(&mut self, action: Int) -> PyResult<Move> {
+        let mv = Action::new(action.0)
+            .map_err(|e| IndigoError::new_err(e.to_string()))?
+            .to_move();
+        self.play_move(mv)
+    }
+
+    /// What ``seat`` knows, as text (its seat, the expansions every player has seen and the
+    /// public snapshot): equal exactly when the seat cannot tell two positions apart.
+    fn information_string(&self, seat: Int) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        Ok(self.position().information_string(seat))
+    }
+
+    /// A position drawn from what ``seat`` knows: the bag's order, the expansions nobody has
+    /// seen and the refills drawn anew (seeded by ``seed``). The result is a new game with no
+    /// history (its record starts here).
+    #[pyo3(signature = (seat, *, seed=None))]
+    fn resample(&self, seat: Int, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Game> {
+        let seat = self.seat(seat)?;
+        let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
+        let mut rng = <indigo_search::Rng as rand::SeedableRng>::seed_from_u64(seed);
+        Ok(Game::from_position(
+            self.position().determinize(seat, &mut rng),
+        ))
+    }
+
+    /// Each seat's result once over (the winners share 1), zeros before.
+    fn returns(&self) -> Vec<f64> {
+        let players = usize::from(self.position().rules().players());
+        indigo_search::Game::returns(self.position())[..players].to_vec()
+    }
+
+    /// Each seat's points as the ``greedy`` bot values them.
+    fn greedy_points(&self) -> Vec<i64> {
+        let players = usize::from(self.position().rules().players());
+        self.position().greedy_points()[..players].to_vec()
+    }
+
+    /// A boolean mask over the ``ACTION_COUNT`` actions (about 8 MB: prefer
+    /// :meth:`legal_actions`).
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; ::queens_garden::ACTION_COUNT as usize];
+        for a in self.position().legal_actions() {
+            mask[a.index() as usize] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
     /// The position as SVG, for Jupyter (``indigo.render.qg_svg.game_svg``).
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
@@ -575,6 +689,9 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rules>()?;
     m.add_class::<Move>()?;
     m.add_class::<Game>()?;
+    m.add_class::<crate::qg_search::Bot>()?;
+    m.add_function(wrap_pyfunction!(crate::qg_search::make_bot, &m)?)?;
+    m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
     parent.add_submodule(&m)?;
     py.import("sys")?
         .getattr("modules")?

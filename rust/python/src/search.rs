@@ -179,9 +179,11 @@ impl IsmctsBot {
     }
 }
 
-fn parse_spec(spec: &str) -> PyResult<BotSpec> {
+pub(crate) fn parse_spec<S: std::str::FromStr<Err = E>, E: std::fmt::Display>(
+    spec: &str,
+) -> PyResult<S> {
     spec.parse()
-        .map_err(|e: indigo_core::BotSpecError| IndigoError::new_err(e.to_string()))
+        .map_err(|e: E| IndigoError::new_err(e.to_string()))
 }
 
 /// A bot from a spec: `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
@@ -206,7 +208,7 @@ pub(crate) fn make_bot(
 /// The canonical text of a bot spec (`"ismcts"` becomes `"ismcts:1000"`).
 #[pyfunction]
 pub(crate) fn normalize_bot_spec(spec: &str) -> PyResult<String> {
-    parse_spec(spec).map(|s| s.to_string())
+    parse_spec::<BotSpec, _>(spec).map(|s| s.to_string())
 }
 
 /// Results of a batch, one row per game.
@@ -242,6 +244,56 @@ pub(crate) struct Simulation {
     #[pyo3(get)]
     start: u64,
     games: usize,
+    /// The game played: "indigo" or "queens-garden".
+    #[pyo3(get)]
+    game: &'static str,
+}
+
+/// The error for a game name that is neither "indigo" nor "queens-garden".
+pub(crate) fn unknown_game(name: &str) -> PyErr {
+    IndigoError::new_err(format!(
+        "unknown game {name:?}: expected \"indigo\" or \"queens-garden\""
+    ))
+}
+
+/// A refused batch as the package's error.
+pub(crate) fn search_batch_error(e: indigo_search::BatchError) -> PyErr {
+    IndigoError::new_err(e.0)
+}
+
+impl Simulation {
+    /// The results of a Queen's Garden batch (`placements` holds each game's moves).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn of_queens_garden(
+        py: Python<'_>,
+        bots: Vec<String>,
+        outcomes: &[indigo_search::Outcome],
+        players: usize,
+        lineups: &[Vec<usize>],
+        range: std::ops::Range<u64>,
+        seed: u64,
+        checksum: u64,
+    ) -> PyResult<Simulation> {
+        let (n, start) = (outcomes.len(), range.start);
+        let seat_of = |i: usize, s: usize| {
+            lineups[((start + i as u64) % lineups.len() as u64) as usize][s] as i32
+        };
+        Ok(Simulation {
+            bots,
+            scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+            winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
+            placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
+            seats: table(py, n, players, seat_of)?,
+            game_seeds: PyArray1::from_iter(py, range.map(|g| indigo_search::game_seed(seed, g)))
+                .unbind(),
+            deal: Deal::Python,
+            seed,
+            checksum,
+            start,
+            games: n,
+            game: "queens-garden",
+        })
+    }
 }
 
 #[pymethods]
@@ -262,6 +314,12 @@ impl Simulation {
 
     /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
     fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
+        if self.game != "indigo" {
+            return Err(IndigoError::new_err(
+                "a Queen's Garden game has no pile: indigo.queens_garden.Game(rules, \
+                 seed=simulation.game_seeds[i]) sets game i up",
+            ));
+        }
         let last = self.games.checked_sub(1).ok_or_else(|| {
             IndigoError::new_err("this simulation holds no games: there is no pile")
         })?;
@@ -308,7 +366,11 @@ fn batch_of(
 }
 
 /// The games `start..start + games` and the thread count, checked by the core.
-fn game_range(games: Int, start: Int, threads: Int) -> PyResult<(std::ops::Range<u64>, usize)> {
+pub(crate) fn game_range(
+    games: Int,
+    start: Int,
+    threads: Int,
+) -> PyResult<(std::ops::Range<u64>, usize)> {
     Batch::games(start.0, games.0, threads.0).map_err(batch_error)
 }
 
@@ -319,17 +381,19 @@ fn game_range(games: Int, start: Int, threads: Int) -> PyResult<(std::ops::Range
 /// called about every `interval` seconds and at the end; an exception in it, or Ctrl-C,
 /// stops the batch. `deal` shuffles piles as `Game(rules, seed=...)` does ("python") or
 /// 25 times faster with PCG ("pcg": for batches of fast bots such as "playout").
+/// `game="queens-garden"` plays Queen's Garden (rules: `indigo.queens_garden.Rules`; each
+/// game is `queens_garden.Game(rules, seed=game_seeds[i])`; `placements` counts its moves).
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python"),
-    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python')"
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python", game="indigo"),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python', game='indigo')"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate(
     py: Python<'_>,
     bots: Vec<String>,
     games: Int,
-    rules: Option<Rules>,
+    rules: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     lineups: Option<Vec<Vec<Int>>>,
     start: Int,
@@ -337,7 +401,32 @@ pub(crate) fn simulate(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
     deal: &str,
+    game: &str,
 ) -> PyResult<Simulation> {
+    match game {
+        "indigo" => {}
+        "queens-garden" => {
+            if deal != "python" {
+                return Err(IndigoError::new_err(format!(
+                    "deal={deal:?} is for Indigo's piles; a Queen's Garden game is set up \
+                     from its seed only"
+                )));
+            }
+            return crate::qg_search::simulate(
+                py, bots, games, rules, seed, lineups, start, threads, progress, interval,
+            );
+        }
+        other => return Err(unknown_game(other)),
+    }
+    let rules = rules
+        .map(|r| {
+            r.extract::<Rules>().map_err(|_| {
+                IndigoError::new_err(
+                    "rules must be indigo.Rules (for Queen's Garden pass game=\"queens-garden\")",
+                )
+            })
+        })
+        .transpose()?;
     let batch = batch_of(&bots, rules, seed, lineups, deal)?;
     let (range, threads) = game_range(games, start, threads)?;
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
@@ -362,6 +451,7 @@ pub(crate) fn simulate(
         checksum: GamesSummary::of(&outcomes).checksum,
         start,
         games: n,
+        game: "indigo",
     })
 }
 
@@ -488,7 +578,7 @@ pub(crate) fn self_play(
 
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`
 /// and watches for Ctrl-C.
-fn run_batch<T: Send>(
+pub(crate) fn run_batch<T: Send>(
     py: Python<'_>,
     games: std::ops::Range<u64>,
     progress: Option<&Bound<'_, PyAny>>,

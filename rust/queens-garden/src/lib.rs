@@ -48,6 +48,7 @@
 
 // Private modules behind one flat facade: every public item has one path,
 // `queens_garden::Name`.
+mod action;
 mod game;
 mod garden;
 mod geometry;
@@ -56,7 +57,11 @@ mod moves;
 mod position;
 mod record;
 mod rules;
+mod search;
 
+pub use action::{
+    ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
+};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, DIRECTIONS, ELEMENT_COUNT, Element, ElementKind};
@@ -74,6 +79,9 @@ pub use record::{
     rules_to_json, snapshot, write_record,
 };
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
+pub use search::Information;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_search;

@@ -414,6 +414,9 @@ pub struct Position {
     final_scores: [FinalScore; MAX_PLAYERS],
     moves_played: u32,
     last_move: Option<Move>,
+    /// Bit `i` is set once `expansions[i]` has been face up in the display: the expansions
+    /// every player has seen (the others are hidden from all, [`crate::search`]).
+    revealed: u64,
 }
 
 /// Kind-id counts of a list.
@@ -518,6 +521,7 @@ impl Position {
             final_scores: [FinalScore::default(); MAX_PLAYERS],
             moves_played: 0,
             last_move: None,
+            revealed: 0,
         };
         p.give_tiles(&mut |_| {})
             .unwrap_or_else(|_| unreachable!("the full bag needs no refill"));
@@ -963,6 +967,61 @@ impl Position {
         }
     }
 
+    /// One move of the search's fast playout policy, `None` once over: a tile placement when
+    /// one is possible (a stored kind at random, its first fitting free space from a random
+    /// start, a payment at random), else a take at random, else `pass`. It never builds the
+    /// legal-move list, never buys or places an expansion, and passes only when nothing else
+    /// of these is legal. `below(n)` is a uniform index below `n`.
+    pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        if self.over {
+            return None;
+        }
+        let seat = usize::from(self.to_move);
+        let storage = &self.storages[seat];
+        let garden = &self.gardens[seat];
+        let mut kinds = [0u8; KIND_COUNT];
+        let mut n = 0;
+        for k in Kind::all().filter(|&k| storage.count(k) > 0) {
+            kinds[n] = k.id();
+            n += 1;
+        }
+        let mut free = [0u8; crate::geometry::CELL_COUNT];
+        let mut m = 0;
+        for c in cells_of(garden.free_mask()) {
+            free[m] = c.index();
+            m += 1;
+        }
+        let mut payments = PaymentBuffer::new();
+        while n > 0 && m > 0 {
+            let i = below(n);
+            let k = kind(kinds[i]);
+            kinds.swap(i, n - 1);
+            n -= 1;
+            let start = below(m);
+            let fits = (0..m)
+                .filter_map(|j| Cell::new(free[(start + j) % m]))
+                .find(|&c| garden.check_rules(k, c).is_ok());
+            if let Some(cell) = fits {
+                payments.fill(storage, k);
+                let options = payments.as_slice();
+                if !options.is_empty() {
+                    return Some(Move::Tile {
+                        kind: k,
+                        cell,
+                        payment: options[below(options.len())],
+                    });
+                }
+            }
+        }
+        let mut takes = Vec::new();
+        self.legal_takes(&mut takes);
+        Some(if takes.is_empty() {
+            Move::PASS
+        } else {
+            takes[below(takes.len())]
+        })
+    }
+
     // ----- checking -----
 
     /// Checks `mv` without playing it.
@@ -1278,7 +1337,7 @@ impl Position {
         }
         for s in 0..MAX_STACK {
             if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
-                self.slots[s] = SlotState::Up;
+                self.turn_up(s);
             }
         }
         Ok(())
@@ -1320,7 +1379,7 @@ impl Position {
         let top = usize::from(self.top);
         if n == 0 {
             for s in top..usize::from(size) {
-                self.slots[s] = SlotState::Up;
+                self.turn_up(s);
             }
             self.top = size;
             return Ok(());
@@ -1332,6 +1391,44 @@ impl Position {
         self.slot_len[top] = n as u8;
         self.bag_start += n as u8;
         Ok(())
+    }
+
+    /// Expansions every player has seen face up in the display, by index in
+    /// [`Position::expansion_order`] (bit `i`).
+    pub const fn revealed(&self) -> u64 {
+        self.revealed
+    }
+
+    /// The same position with everything hidden from every player drawn anew: the bag's
+    /// order, the kinds of the expansions nobody has seen (round stacks, face-down display
+    /// expansions, the supply), and the refills, which become those of `refill_seed`
+    /// ([`Chance::Seeded`]). `below(n)` is a uniform index below `n`. What was hidden decides
+    /// nothing here: each shuffle is uniform whatever order it starts from.
+    #[must_use]
+    pub fn resample(&self, below: &mut impl FnMut(usize) -> usize, refill_seed: u64) -> Position {
+        let mut p = self.clone();
+        let bag = &mut p.bag[usize::from(p.bag_start)..usize::from(p.bag_end)];
+        for i in (1..bag.len()).rev() {
+            bag.swap(i, below(i + 1));
+        }
+        let mut hidden = [0usize; EXPANSION_TOTAL];
+        let mut n = 0;
+        for i in (0..EXPANSION_TOTAL).filter(|i| p.revealed >> i & 1 == 0) {
+            hidden[n] = i;
+            n += 1;
+        }
+        for i in (1..n).rev() {
+            p.expansions.swap(hidden[i], hidden[below(i + 1)]);
+        }
+        p.chance = Chance::Seeded(refill_seed);
+        p
+    }
+
+    /// This round's expansion at slot `s` turns face up, seen by every player.
+    fn turn_up(&mut self, s: usize) {
+        self.slots[s] = SlotState::Up;
+        let stack = usize::from(self.rules.stack_size());
+        self.revealed |= 1 << ((usize::from(self.round) - 1) * stack + s);
     }
 
     /// Phase 2, then phase 3 or the final scoring.

@@ -1,6 +1,6 @@
 //! Plays GAMES uniformly random 2-player games from seeded set-ups and prints the moves played:
 //! a fixed workload for instruction counts (`perf stat -e instructions:u`, callgrind).
-//! Run: `cargo run --release -p queens-garden --example playouts -- [GAMES]`.
+//! Run: `cargo run --release -p queens-garden --example qg_playouts -- [GAMES]`.
 
 use pyrandom::PyRandom;
 use queens_garden::{Position, Rules};

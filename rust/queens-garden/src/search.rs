@@ -1,0 +1,189 @@
+//! Queen's Garden for the search ([`indigo_search::Game`]).
+//!
+//! Queen's Garden hides nothing from one player that another sees: storages, gardens, the
+//! display and the tower are public. Only chance is hidden from everyone: the bag's order,
+//! the kinds of the expansions nobody has seen face up (the round stacks, face-down display
+//! expansions, the supply) and the refills. A determinization ([`Position::resample`])
+//! draws exactly those anew, so every seat's information is the public position.
+//!
+//! Chance is sampled inside [`Position::apply_unchecked`] (a draw from the bag, a refill), so
+//! a position is never at a chance node here.
+
+use std::cell::RefCell;
+
+use indigo_search::{Game, MAX_PLAYERS, Rng, Setup, SortedActions, Turn, below};
+
+use crate::action::Action;
+use crate::kind::Kind;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// What one seat knows: the position without its hidden chance, and the seat.
+#[derive(Clone, Debug)]
+pub struct Information {
+    /// The position; only what [`Position::resample`] keeps is read from it.
+    position: Position,
+    observer: u8,
+}
+
+impl Information {
+    /// The seat whose information this is.
+    pub const fn observer(&self) -> u8 {
+        self.observer
+    }
+
+    /// What the observer knows as text: its seat, the public snapshot (QG_FORMATS.md, keys
+    /// sorted) and the expansions every player has seen face up, in kind order.
+    pub fn information_string(&self) -> String {
+        let p = &self.position;
+        let order = p.expansion_order();
+        let mut seen: Vec<Kind> = (0..order.len())
+            .filter(|&i| p.revealed() >> i & 1 != 0)
+            .map(|i| order[i])
+            .collect();
+        seen.sort_unstable();
+        let seen: Vec<String> = seen.iter().map(ToString::to_string).collect();
+        format!(
+            "seat={} seen=[{}] {}",
+            self.observer,
+            seen.join(","),
+            p.snapshot(false)
+        )
+    }
+}
+
+thread_local! {
+    /// The legal-move list's buffer, reused across calls.
+    static MOVES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Position {
+    /// Each seat's points as the greedy bot values them: the score, plus what the garden
+    /// would earn in this round's scoring as it stands, plus its final group points and
+    /// six-group bonus as they stand (storage is not counted).
+    pub fn greedy_points(&self) -> [i64; MAX_PLAYERS] {
+        let categories = self.rules().wheel().round(self.round().min(4));
+        let mut points = [0; MAX_PLAYERS];
+        for (seat, p) in points.iter_mut().enumerate().take(self.scores().len()) {
+            let garden = self.garden(seat as u8);
+            let (groups, bonus) = garden.group_points();
+            *p = i64::from(self.scores()[seat])
+                + if self.is_over() {
+                    0
+                } else {
+                    i64::from(garden.round_points(categories) + groups + bonus)
+                };
+        }
+        points
+    }
+
+    /// The legal actions, ascending (the legal-move list's order).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        Game::legal_actions(self, &mut out);
+        out
+    }
+}
+
+impl Game for Position {
+    type Action = Action;
+    type Actions = SortedActions<Action>;
+    type Information = Information;
+
+    fn players(&self) -> usize {
+        usize::from(self.rules().players())
+    }
+
+    fn turn(&self) -> Turn {
+        self.to_move().map_or(Turn::Over, Turn::Player)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        MOVES.with_borrow_mut(|moves| {
+            self.legal_moves_into(moves);
+            out.extend(moves.iter().filter_map(Action::from_move));
+        });
+    }
+
+    fn legal_set(&self, out: &mut SortedActions<Action>) {
+        Game::legal_actions(self, out.buffer());
+        out.reset();
+    }
+
+    fn apply(&mut self, action: Action) {
+        // Only a listed refill can fail, and a determinization's refills are seeded.
+        let _ = self.apply_unchecked(&action.to_move());
+    }
+
+    fn information(&self, seat: u8) -> Information {
+        assert!(seat < self.rules().players(), "no seat {seat}");
+        Information {
+            position: self.clone(),
+            observer: seat,
+        }
+    }
+
+    fn observer(info: &Information) -> u8 {
+        info.observer
+    }
+
+    fn sample(info: &Information, rng: &mut Rng) -> Position {
+        let refill_seed = rand::Rng::next_u64(rng);
+        info.position.resample(&mut |n| below(rng, n), refill_seed)
+    }
+
+    fn information_string(&self, seat: u8) -> String {
+        self.information(seat).information_string()
+    }
+
+    fn returns(&self) -> [f64; MAX_PLAYERS] {
+        let winners = self.winners();
+        let mut returns = [0.0; MAX_PLAYERS];
+        for &w in &winners {
+            returns[usize::from(w)] = 1.0 / winners.len() as f64;
+        }
+        returns
+    }
+
+    fn scores(&self) -> [i64; MAX_PLAYERS] {
+        let mut scores = [0; MAX_PLAYERS];
+        for (s, &p) in scores.iter_mut().zip(self.scores()) {
+            *s = i64::from(p);
+        }
+        scores
+    }
+
+    fn winners(&self) -> u8 {
+        self.winners().iter().fold(0, |m, &w| m | 1 << w)
+    }
+
+    fn greedy_points(&self) -> [i64; MAX_PLAYERS] {
+        Position::greedy_points(self)
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves_played()
+    }
+
+    /// [`Position::playout_move`]: some 5 times faster than a uniform legal move and a better
+    /// player (it places what it takes).
+    fn playout_action(&self, rng: &mut Rng, _buffer: &mut Vec<Action>) -> Option<Action> {
+        self.playout_move(&mut |n| below(rng, n))
+            .and_then(|mv| Action::from_move(&mv))
+    }
+}
+
+impl Setup for Rules {
+    type Game = Position;
+
+    fn players(&self) -> usize {
+        usize::from(Rules::players(self))
+    }
+
+    /// The seeded set-up (crate docs), as [`crate::Game::from_seed`].
+    fn start(&self, seed: u64) -> Position {
+        Position::from_seed(*self, seed)
+    }
+}

@@ -1,0 +1,161 @@
+//! The search trait's contract for Queen's Garden, its action encoding and its bots.
+
+use indigo_search::{Bot, BotSpec, Game as _, Rng, SearchBot, Turn};
+use rand::SeedableRng;
+
+use crate::action::{ACTION_COUNT, Action, PAYMENT_COUNT, payments};
+use crate::kind::Kind;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Positions of random seeded games of 2 to 4 players, every `every`-th move.
+fn positions(games: u64, every: u32) -> Vec<Position> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let players = 2 + (seed % 3) as u8;
+        let mut p = Position::from_seed(Rules::with_players(players).unwrap(), seed);
+        let mut bot: SearchBot<Position> = BotSpec::Random.build(seed);
+        while let Some(action) = bot.choose(&p) {
+            if p.moves_played().is_multiple_of(every) {
+                out.push(p.clone());
+            }
+            p.apply_unchecked(&action.to_move()).unwrap();
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn payment_table_is_as_counted_in_section_15_4() {
+    let most = Kind::all().map(|k| payments(k).len()).max().unwrap();
+    assert_eq!(most, PAYMENT_COUNT as usize);
+    for k in Kind::all() {
+        let table = payments(k);
+        assert!(
+            table
+                .windows(2)
+                .all(|w| (w[0].jokers(), w[0].codes()) < (w[1].jokers(), w[1].codes()))
+        );
+        assert!(
+            table
+                .iter()
+                .all(|p| p.len() == usize::from(k.value().get() - 1))
+        );
+    }
+}
+
+#[test]
+fn legal_actions_are_the_legal_moves_ascending() {
+    for p in positions(12, 7) {
+        let moves = p.legal_moves();
+        let actions = p.legal_actions();
+        assert_eq!(actions.len(), moves.len());
+        assert!(actions.windows(2).all(|w| w[0] < w[1]), "not ascending");
+        for (a, m) in actions.iter().zip(&moves) {
+            assert_eq!(a.to_move(), *m);
+            assert_eq!(Action::from_move(m), Some(*a));
+            assert_eq!(Action::new(i64::from(a.index())), Ok(*a));
+        }
+        assert_eq!(p.turn() == Turn::Over, actions.is_empty());
+    }
+}
+
+#[test]
+fn applying_an_action_is_playing_its_move() {
+    for p in positions(6, 11) {
+        for a in p.legal_actions().into_iter().step_by(5) {
+            let mut by_action = p.clone();
+            indigo_search::Game::apply(&mut by_action, a);
+            let mut by_move = p.clone();
+            by_move.apply(&a.to_move()).unwrap();
+            assert_eq!(by_action, by_move);
+        }
+    }
+}
+
+#[test]
+fn numbers_that_name_no_move_are_refused() {
+    for n in [
+        -1,
+        i64::from(ACTION_COUNT),
+        i64::from(ACTION_COUNT) + 7,
+        1 << 40,
+    ] {
+        assert!(Action::new(n).is_err(), "{n}");
+    }
+    // A take choosing a slot for kind... with a choice digit for every kind of `bl` it is
+    // still a move; a payment rank past a tree's single payment is not.
+    let tree_rank_1 = crate::action::TAKE_COUNT + 1;
+    assert!(Action::new(i64::from(tree_rank_1)).is_err());
+    assert_eq!(Action::PASS.to_move(), Move::PASS);
+}
+
+#[test]
+fn resampling_keeps_what_every_seat_knows_and_draws_the_rest() {
+    let mut changed = 0;
+    for (i, p) in positions(8, 9).into_iter().enumerate() {
+        for seed in 0..5 {
+            let mut rng = Rng::seed_from_u64(seed * 1000 + i as u64);
+            let seat = (seed % u64::from(p.rules().players())) as u8;
+            let sample = p.determinize(seat, &mut rng);
+            for s in 0..p.rules().players() {
+                assert_eq!(sample.information_string(s), p.information_string(s));
+            }
+            assert_eq!(sample.legal_moves(), p.legal_moves());
+            assert_eq!(sample.tile_total(), 108);
+            changed += usize::from(sample.bag().ne(p.bag()));
+        }
+    }
+    assert!(changed > 100, "the bag was redrawn only {changed} times");
+}
+
+#[test]
+fn a_seen_expansion_stays_where_it_was_seen() {
+    // Play until some expansion has turned face up, then resample many times.
+    let p = positions(3, 1)
+        .into_iter()
+        .find(|p| p.revealed() != 0 && !p.is_over())
+        .unwrap();
+    let order = p.expansion_order();
+    for seed in 0..50 {
+        let sample = p.determinize(0, &mut Rng::seed_from_u64(seed));
+        let drawn = sample.expansion_order();
+        for i in (0..36).filter(|i| p.revealed() >> i & 1 != 0) {
+            assert_eq!(drawn[i], order[i]);
+        }
+    }
+}
+
+#[test]
+fn returns_share_one_among_the_winners() {
+    for p in positions(9, 1000).into_iter().filter(Position::is_over) {
+        let r = indigo_search::Game::returns(&p);
+        assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let winners = indigo_search::Game::winners(&p);
+        for (s, &v) in r.iter().enumerate() {
+            assert_eq!(v > 0.0, winners >> s & 1 == 1);
+        }
+    }
+}
+
+#[test]
+fn bots_play_legal_moves_and_are_reproducible() {
+    for spec in ["random", "greedy", "playout", "ismcts:30"] {
+        let spec: BotSpec = spec.parse().unwrap();
+        let play = |seed: u64| {
+            let mut p = Position::from_seed(Rules::with_players(2).unwrap(), seed);
+            let mut bots: [SearchBot<Position>; 2] = [spec.build(seed), spec.build(seed + 1)];
+            let mut moves = Vec::new();
+            while let Turn::Player(seat) = p.turn() {
+                let a = bots[usize::from(seat)].choose(&p).unwrap();
+                assert!(p.is_legal(&a.to_move()), "{spec} chose {}", a.to_move());
+                moves.push(a);
+                p.apply(&a.to_move()).unwrap();
+            }
+            moves
+        };
+        assert_eq!(play(3), play(3), "{spec}");
+    }
+}

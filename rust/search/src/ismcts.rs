@@ -1,0 +1,611 @@
+//! Information-set Monte Carlo tree search over any [`Game`]: single-observer ISMCTS
+//! (Cowling, Powley and Whitehouse, 2012) with determinization.
+//!
+//! Each simulation samples a full state from the observer's information ([`Game::sample`]),
+//! walks the one tree of actions with UCB1 over the children legal in that sample (each
+//! child's availability counts the samples in which it was legal), adds one node, finishes
+//! the game with the playout policy ([`Game::playout`]) and backs up each seat's result
+//! ([`Game::returns`]). Several threads grow separate trees (root parallelism) whose root
+//! visits are summed; with a simulation budget the result depends only on the seed and the
+//! thread count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+use crate::bots::{Bot, below};
+use crate::game::{ActionSet, Game, Rng, Turn};
+use crate::simulate::mix;
+
+/// How long a search runs.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Budget {
+    /// This many simulations in all (split across threads).
+    Simulations(u64),
+    /// Until this much time has passed (each thread searches for the whole time).
+    Time(Duration),
+}
+
+impl Budget {
+    /// `n` simulations, checked against [`IsmctsConfig::MAX_SIMULATIONS`].
+    ///
+    /// # Errors
+    /// Unless `1 <= n <= MAX_SIMULATIONS`.
+    pub fn simulations(n: i64) -> Result<Budget, SettingsError> {
+        u64::try_from(n)
+            .ok()
+            .filter(|n| (1..=IsmctsConfig::MAX_SIMULATIONS).contains(n))
+            .map(Budget::Simulations)
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "simulations must be a whole number from 1 to {}, not {n}",
+                    IsmctsConfig::MAX_SIMULATIONS
+                ))
+            })
+    }
+
+    /// `seconds` of search, checked against [`IsmctsConfig::MIN_TIME`] and
+    /// [`IsmctsConfig::MAX_TIME`].
+    ///
+    /// # Errors
+    /// Unless `seconds` is a number in that range.
+    pub fn seconds(seconds: f64) -> Result<Budget, SettingsError> {
+        let (low, high) = (
+            IsmctsConfig::MIN_TIME.as_secs_f64(),
+            IsmctsConfig::MAX_TIME.as_secs_f64(),
+        );
+        if (low..=high).contains(&seconds) {
+            Ok(Budget::Time(Duration::from_secs_f64(seconds)))
+        } else {
+            Err(SettingsError(format!(
+                "time must be from {low} to {high} seconds, not {seconds}"
+            )))
+        }
+    }
+
+    /// The budget a caller asked for: a simulation count or a time, not both; neither is
+    /// [`IsmctsConfig::DEFAULT_SIMULATIONS`] simulations.
+    ///
+    /// # Errors
+    /// Both given, or the one given out of its bounds.
+    pub fn given(simulations: Option<i64>, seconds: Option<f64>) -> Result<Budget, SettingsError> {
+        match (simulations, seconds) {
+            (Some(_), Some(_)) => Err(SettingsError("give simulations or time, not both".into())),
+            (Some(n), None) => Budget::simulations(n),
+            (None, Some(t)) => Budget::seconds(t),
+            (None, None) => Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS)),
+        }
+    }
+
+    /// Whether this budget is within the bounds of [`IsmctsConfig`].
+    fn check(self) -> Result<Budget, SettingsError> {
+        match self {
+            Budget::Simulations(n) => Budget::simulations(i64::try_from(n).unwrap_or(i64::MAX)),
+            Budget::Time(t) if (IsmctsConfig::MIN_TIME..=IsmctsConfig::MAX_TIME).contains(&t) => {
+                Ok(self)
+            }
+            Budget::Time(t) => Budget::seconds(t.as_secs_f64()),
+        }
+    }
+}
+
+/// Why search settings were refused: what is wrong, for a person.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SettingsError(pub String);
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// Search settings, valid by construction: every path that makes them (bot specs, the Python
+/// constructor, batches) goes through [`IsmctsConfig::new`] and its bounds.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct IsmctsConfig {
+    budget: Budget,
+    exploration: f32,
+    threads: usize,
+}
+
+impl IsmctsConfig {
+    /// Default exploration constant (results are in [0, 1]).
+    pub const DEFAULT_EXPLORATION: f32 = 0.7;
+    /// Simulations of a search that names no budget.
+    pub const DEFAULT_SIMULATIONS: u64 = 1000;
+    /// The most simulations a search may be given (months of search: Ctrl-C still stops it).
+    pub const MAX_SIMULATIONS: u64 = 1_000_000_000_000;
+    /// The shortest time budget (one microsecond; a search runs at least 32 simulations).
+    pub const MIN_TIME: Duration = Duration::from_micros(1);
+    /// The longest time budget (about 11.6 days): far below what would overflow an `Instant`,
+    /// and exact in a spec (`as_secs_f64` and back).
+    pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+    /// The largest exploration constant (results are in [0, 1]; beyond this UCB1 is a
+    /// uniform sweep).
+    pub const MAX_EXPLORATION: f32 = 100.0;
+    /// The most threads (trees) one search may use.
+    pub const MAX_THREADS: usize = 1024;
+
+    /// Checked settings. `exploration` is stored as an `f32` and checked after that
+    /// conversion (so `1e39` is refused as `inf` and `1e-50` as `0`).
+    ///
+    /// # Errors
+    /// The first setting out of bounds: `budget` (see [`Budget::simulations`] and
+    /// [`Budget::seconds`]), `exploration` (above 0, at most [`Self::MAX_EXPLORATION`]) or
+    /// `threads` (1 to [`Self::MAX_THREADS`]).
+    // `as f32` is the documented normalisation.
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn new(budget: Budget, exploration: f64, threads: i64) -> Result<Self, SettingsError> {
+        let budget = budget.check()?;
+        let exploration = exploration as f32;
+        if !(exploration > 0.0 && exploration <= Self::MAX_EXPLORATION) {
+            return Err(SettingsError(format!(
+                "exploration (c) must be above 0 and at most {}, not {exploration}",
+                Self::MAX_EXPLORATION
+            )));
+        }
+        let threads = usize::try_from(threads)
+            .ok()
+            .filter(|t| (1..=Self::MAX_THREADS).contains(t))
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "threads must be a whole number from 1 to {}, not {threads}",
+                    Self::MAX_THREADS
+                ))
+            })?;
+        Ok(IsmctsConfig {
+            budget,
+            exploration,
+            threads,
+        })
+    }
+
+    /// `simulations` simulations (clamped to 1..=[`Self::MAX_SIMULATIONS`]) on one thread
+    /// with the default exploration.
+    pub const fn simulations(simulations: u64) -> IsmctsConfig {
+        let simulations = if simulations == 0 {
+            1
+        } else if simulations > Self::MAX_SIMULATIONS {
+            Self::MAX_SIMULATIONS
+        } else {
+            simulations
+        };
+        IsmctsConfig {
+            budget: Budget::Simulations(simulations),
+            exploration: Self::DEFAULT_EXPLORATION,
+            threads: 1,
+        }
+    }
+
+    /// How long each search runs.
+    pub const fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The UCB1 exploration constant `c` in `mean + c * sqrt(ln(availability) / visits)`.
+    pub const fn exploration(&self) -> f32 {
+        self.exploration
+    }
+
+    /// Threads, each growing its own tree (1: the calling thread only).
+    pub const fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+/// Root visits per action, ascending by action.
+pub type Visits<A> = Vec<(A, u32)>;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<A> {
+    /// The most visited action (the larger mean result, then the larger action, breaks ties).
+    pub best: A,
+    /// Root visits per action, ascending by action; the visit distribution for training.
+    pub visits: Visits<A>,
+    /// Simulations run.
+    pub simulations: u64,
+    /// The observer's mean result over the best action's visits, in [0, 1].
+    pub value: f32,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Node<A> {
+    action: A,
+    /// The seat that played `action`; rewards are stored from its side.
+    mover: u8,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    availability: u32,
+    reward: f32,
+}
+
+/// One search tree; node 0 is the root (its action is never read).
+struct Tree<A> {
+    nodes: Vec<Node<A>>,
+    simulations: u64,
+}
+
+/// A tree's scratch space, reused across simulations.
+struct Scratch<G: Game> {
+    path: Vec<u32>,
+    untried: G::Actions,
+}
+
+impl<A: Copy> Tree<A> {
+    fn new(root_action: A) -> Self {
+        let root = Node {
+            action: root_action,
+            mover: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            availability: 0,
+            reward: 0.0,
+        };
+        Tree {
+            nodes: vec![root],
+            simulations: 0,
+        }
+    }
+
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut child = self.nodes[node as usize].first_child;
+        std::iter::from_fn(move || {
+            (child != NONE).then(|| {
+                let c = child;
+                child = self.nodes[c as usize].next_sibling;
+                c
+            })
+        })
+    }
+
+    /// One simulation from a fresh determinization.
+    fn simulate<G: Game<Action = A>>(
+        &mut self,
+        info: &G::Information,
+        c: f32,
+        rng: &mut Rng,
+        scratch: &mut Scratch<G>,
+    ) {
+        let mut state = G::sample(info, rng);
+        let path = &mut scratch.path;
+        path.clear();
+        let mut node = 0u32;
+        while let Turn::Player(seat) = state.turn() {
+            let untried = &mut scratch.untried;
+            state.legal_set(untried);
+            let mut best = (NONE, f32::NEG_INFINITY);
+            let mut child = self.nodes[node as usize].first_child;
+            while child != NONE {
+                let n = &mut self.nodes[child as usize];
+                if untried.take(n.action) {
+                    n.availability += 1;
+                    let visits = n.visits as f32;
+                    let score =
+                        n.reward / visits + c * ((n.availability as f32).ln() / visits).sqrt();
+                    if score > best.1 {
+                        best = (child, score);
+                    }
+                }
+                child = n.next_sibling;
+            }
+            let expanded = !untried.is_empty();
+            let next = if expanded {
+                let action = untried
+                    .nth(below(rng, untried.len()))
+                    .unwrap_or_else(|| unreachable!("an action below len"));
+                self.add_child(node, action, seat)
+            } else {
+                best.0
+            };
+            if next == NONE {
+                break; // no legal action: cannot happen while a seat is to move
+            }
+            state.apply(self.nodes[next as usize].action);
+            path.push(next);
+            node = next;
+            if expanded {
+                break;
+            }
+        }
+        state.playout(rng);
+        let rewards = state.returns().map(|r| r as f32);
+        for &n in path.iter() {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.reward += rewards[usize::from(node.mover)];
+        }
+        self.nodes[0].visits += 1;
+        self.simulations += 1;
+    }
+
+    fn add_child(&mut self, parent: u32, action: A, mover: u8) -> u32 {
+        let index = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            action,
+            mover,
+            first_child: NONE,
+            next_sibling: self.nodes[parent as usize].first_child,
+            visits: 0,
+            availability: 1,
+            reward: 0.0,
+        });
+        self.nodes[parent as usize].first_child = index;
+        index
+    }
+}
+
+/// Simulations between two looks at the clock and at the stop flag.
+const POLL_EVERY: u64 = 32;
+
+/// Grows one tree for the budget, or until `stop` is set.
+fn grow<G: Game>(
+    info: &G::Information,
+    root_action: G::Action,
+    config: &IsmctsConfig,
+    simulations: u64,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Tree<G::Action> {
+    let mut rng = Rng::seed_from_u64(seed);
+    let mut tree = Tree::new(root_action);
+    let mut scratch = Scratch::<G> {
+        path: Vec::with_capacity(64),
+        untried: G::Actions::default(),
+    };
+    let mut run = |tree: &mut Tree<G::Action>, n: u64| {
+        for _ in 0..n {
+            tree.simulate::<G>(info, config.exploration, &mut rng, &mut scratch);
+        }
+    };
+    match config.budget {
+        Budget::Simulations(_) => {
+            // The first round runs even when stopped, so that every result holds a search.
+            let mut left = simulations;
+            loop {
+                let n = left.min(POLL_EVERY);
+                run(&mut tree, n);
+                left -= n;
+                if left == 0 || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+        }
+        Budget::Time(limit) => {
+            // The bounds on `limit` keep this sum far from overflow; none means no deadline.
+            let deadline = Instant::now().checked_add(limit);
+            loop {
+                run(&mut tree, POLL_EVERY);
+                if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+            }
+        }
+    }
+    tree
+}
+
+/// An ISMCTS player for any game. With a simulation budget and a seed, its choices are
+/// reproducible for a given thread count.
+pub struct Ismcts {
+    config: IsmctsConfig,
+    rng: Rng,
+    /// The thread pool and the process that built it: a forked child builds its own.
+    pool: Option<(u32, rayon::ThreadPool)>,
+}
+
+impl std::fmt::Debug for Ismcts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ismcts")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for Ismcts {
+    fn clone(&self) -> Ismcts {
+        Ismcts {
+            config: self.config,
+            rng: self.rng.clone(),
+            pool: None,
+        }
+    }
+}
+
+impl Ismcts {
+    /// The most simulations [`Ismcts::search_watched`] runs without watching: under a tenth
+    /// of a second, while starting a thread costs about 0.1 ms a search.
+    pub const UNWATCHED_SIMULATIONS: u64 = 1000;
+
+    /// A searcher with these settings whose choices are fixed by `seed`.
+    pub fn new(config: IsmctsConfig, seed: u64) -> Ismcts {
+        Ismcts {
+            config,
+            rng: Rng::seed_from_u64(seed),
+            pool: None,
+        }
+    }
+
+    /// The settings.
+    pub const fn config(&self) -> &IsmctsConfig {
+        &self.config
+    }
+
+    /// Searches from the information of the seat to move in `state`; `None` unless a seat is
+    /// to move. The search reads `state` only through [`Game::information`].
+    pub fn search<G: Game>(&mut self, state: &G) -> Option<SearchResult<G::Action>> {
+        self.search_until(state, &AtomicBool::new(false))
+    }
+
+    /// [`Ismcts::search`] that ends early, with what it found so far, once `stop` is set
+    /// (every tree looks at it every 32 simulations, after its first 32).
+    pub fn search_until<G: Game>(
+        &mut self,
+        state: &G,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult<G::Action>> {
+        let Turn::Player(seat) = state.turn() else {
+            return None;
+        };
+        self.search_information::<G>(&state.information(seat), stop)
+    }
+
+    /// [`Ismcts::search_until`] from a seat's information; `None` unless that seat is to
+    /// move (in which case it has a legal action).
+    pub fn search_information<G: Game>(
+        &mut self,
+        info: &G::Information,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult<G::Action>> {
+        // Whose turn it is and what may be played are known to the observer: any sample shows
+        // them.
+        let probe = G::sample(info, &mut Rng::seed_from_u64(0));
+        if probe.turn() != Turn::Player(G::observer(info)) {
+            return None;
+        }
+        let mut actions = Vec::new();
+        probe.legal_actions(&mut actions);
+        let root_action = *actions.first()?;
+        let seed = rand::Rng::next_u64(&mut self.rng);
+        let threads = self.config.threads;
+        let total = match self.config.budget {
+            Budget::Simulations(n) => n.max(1),
+            Budget::Time(_) => 0,
+        };
+        let share =
+            |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
+        let tree_seed = |t: usize| mix(seed, t as u64);
+        let config = self.config;
+        let grow_tree =
+            |t: usize| grow::<G>(info, root_action, &config, share(t), tree_seed(t), stop);
+        let trees: Vec<Tree<G::Action>> = match self.pool(threads) {
+            Some(pool) => pool.install(|| (0..threads).into_par_iter().map(grow_tree).collect()),
+            None => (0..threads).map(grow_tree).collect(),
+        };
+        summarise(&trees)
+    }
+
+    /// [`Ismcts::search`] on a thread of its own while this one calls `cancel` about every
+    /// `every`: once it returns `true` the search stops early (within 32 simulations per tree)
+    /// and returns what it found so far. For a caller that must answer signals while it waits.
+    /// A search of at most [`Self::UNWATCHED_SIMULATIONS`] simulations, or one for which no
+    /// thread can be started, runs here without calling `cancel`.
+    pub fn search_watched<G: Game>(
+        &mut self,
+        state: &G,
+        every: Duration,
+        cancel: impl FnMut() -> bool,
+    ) -> Option<SearchResult<G::Action>> {
+        let Turn::Player(seat) = state.turn() else {
+            return None;
+        };
+        self.search_watched_information::<G>(&state.information(seat), every, cancel)
+    }
+
+    /// [`Ismcts::search_watched`] from a seat's information.
+    pub fn search_watched_information<G: Game>(
+        &mut self,
+        info: &G::Information,
+        every: Duration,
+        mut cancel: impl FnMut() -> bool,
+    ) -> Option<SearchResult<G::Action>> {
+        let unstopped = AtomicBool::new(false);
+        if matches!(self.config.budget, Budget::Simulations(n) if n <= Self::UNWATCHED_SIMULATIONS)
+        {
+            return self.search_information::<G>(info, &unstopped);
+        }
+        let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let caller = std::thread::current();
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, || {
+                let found = self.search_information::<G>(info, &stop);
+                done.store(true, Ordering::Release);
+                caller.unpark();
+                found
+            });
+            let Ok(worker) = worker else {
+                return None;
+            };
+            while !done.load(Ordering::Acquire) {
+                std::thread::park_timeout(every);
+                if !done.load(Ordering::Acquire) && !stop.load(Ordering::Relaxed) && cancel() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Some(
+                worker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            )
+        })
+        .unwrap_or_else(|| self.search_information::<G>(info, &unstopped))
+    }
+
+    /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;
+    /// `None` for one thread or if threads cannot be started (the trees then grow in turn).
+    fn pool(&mut self, threads: usize) -> Option<&rayon::ThreadPool> {
+        if threads == 1 {
+            return None;
+        }
+        let pid = std::process::id();
+        if self.pool.as_ref().is_none_or(|(owner, _)| *owner != pid) {
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+                .map(|pool| (pid, pool));
+        }
+        self.pool.as_ref().map(|(_, pool)| pool)
+    }
+}
+
+/// Sums the trees' root children by action.
+fn summarise<A: Copy + Ord>(trees: &[Tree<A>]) -> Option<SearchResult<A>> {
+    let mut children: Vec<(A, u32, f32)> = trees
+        .iter()
+        .flat_map(|tree| {
+            tree.children(0).map(|c| {
+                let node = &tree.nodes[c as usize];
+                (node.action, node.visits, node.reward)
+            })
+        })
+        .collect();
+    // Stable, so that each action's rewards add up in tree order.
+    children.sort_by_key(|c| c.0);
+    let mut merged: Vec<(A, u32, f32)> = Vec::with_capacity(children.len());
+    for (action, visits, reward) in children {
+        match merged.last_mut() {
+            Some(last) if last.0 == action => {
+                last.1 += visits;
+                last.2 += reward;
+            }
+            _ => merged.push((action, visits, reward)),
+        }
+    }
+    merged.retain(|&(_, visits, _)| visits > 0);
+    let &(best, visits, reward) = merged.iter().max_by(|a, b| {
+        (a.1, a.2)
+            .partial_cmp(&(b.1, b.2))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })?;
+    Some(SearchResult {
+        best,
+        visits: merged.iter().map(|&(a, v, _)| (a, v)).collect(),
+        simulations: trees.iter().map(|t| t.simulations).sum(),
+        value: reward / visits.max(1) as f32,
+    })
+}
+
+impl<G: Game> Bot<G> for Ismcts {
+    fn choose(&mut self, state: &G) -> Option<G::Action> {
+        self.search(state).map(|result| result.best)
+    }
+}

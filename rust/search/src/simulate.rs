@@ -1,0 +1,275 @@
+//! Batch simulation over any [`Game`]: many complete games in parallel, reproducibly. Game
+//! `i`'s set-up and bot seeds depend only on the batch seed and `i`, never on threads or
+//! batching.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::bots::Bot;
+use crate::game::{Game, MAX_PLAYERS, Turn};
+use crate::spec::{BotSpec, SearchBot};
+
+/// A well-mixed 64-bit value from `seed` and `index` (SplitMix64's finaliser).
+pub fn mix(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a batch seeded with `seed`: it sets the game up
+/// ([`Setup::start`]) and, mixed with the seat, seeds each bot.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    mix(seed, index) >> 11 // 53 bits, so Python floats and JSON keep it exact
+}
+
+/// How a batch sets up each game: the rules and how a seed deals the game's randomness.
+pub trait Setup: Clone + Send + Sync {
+    /// The game played.
+    type Game: Game;
+
+    /// Seats in every game.
+    fn players(&self) -> usize;
+
+    /// The game set up from `seed`.
+    fn start(&self, seed: u64) -> Self::Game;
+}
+
+/// How one game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    /// Points per seat (0 beyond the game's seats).
+    pub scores: [i64; MAX_PLAYERS],
+    /// Winning seats as a bitmask.
+    pub winners: u8,
+    /// Moves played.
+    pub moves: u32,
+}
+
+impl Outcome {
+    /// How `state` ended (or stands).
+    pub fn of<G: Game>(state: &G) -> Outcome {
+        Outcome {
+            scores: state.scores(),
+            winners: state.winners(),
+            moves: state.moves_played(),
+        }
+    }
+}
+
+/// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
+pub fn seat_bots<G: Game>(seats: &[BotSpec], game: u64) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
+    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
+}
+
+/// Plays `state` to the end with `bots[s]` for seat `s`, or until `stop` is set. Chance nodes
+/// are resolved by the game's playout policy seeded from `seed`.
+pub fn play_out<G: Game>(
+    state: &mut G,
+    bots: &mut [Option<SearchBot<G>>; MAX_PLAYERS],
+    seed: u64,
+    stop: &AtomicBool,
+) {
+    let mut chance = <crate::game::Rng as rand::SeedableRng>::seed_from_u64(seed);
+    let mut buffer = Vec::new();
+    loop {
+        let action = match state.turn() {
+            Turn::Over => break,
+            Turn::Chance => state.playout_action(&mut chance, &mut buffer),
+            Turn::Player(seat) => match bots[usize::from(seat)].as_mut() {
+                // Only a search is long enough to look at `stop` during a game.
+                Some(SearchBot::Ismcts(bot)) => {
+                    let found = bot.search_until(state, stop);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    found.map(|r| r.best)
+                }
+                Some(bot) => bot.choose(state),
+                None => None,
+            },
+        };
+        let Some(action) = action else {
+            break;
+        };
+        state.apply(action);
+    }
+}
+
+/// Why a batch was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BatchError(pub String);
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// The seatings of a batch of `players`-seat games between `bots` bots: `lineups` checked (a
+/// bot index per seat; game `i` uses `lineups[i % lineups.len()]`), or without them the bots in
+/// seat order when there is one per seat, and a lone bot in every seat. One rule for every
+/// game's batch.
+///
+/// # Errors
+/// No bots; no lineups given and neither one bot nor one per seat; an empty list of lineups; a
+/// lineup that is not one bot index per seat; an index that names no bot.
+pub fn seatings(
+    bots: usize,
+    players: usize,
+    lineups: Option<&[Vec<i64>]>,
+) -> Result<Vec<Vec<usize>>, BatchError> {
+    if bots == 0 {
+        return Err(BatchError("give at least one bot".into()));
+    }
+    match lineups {
+        Some([]) => Err(BatchError("lineups must not be empty".into())),
+        Some(lineups) => lineups
+            .iter()
+            .map(|lineup| lineup_of(lineup, bots, players))
+            .collect(),
+        None if bots == players => Ok(vec![(0..players).collect()]),
+        None if bots == 1 => Ok(vec![vec![0; players]]),
+        None => Err(BatchError(format!(
+            "give one bot per seat ({players}), one bot for all seats, or lineups"
+        ))),
+    }
+}
+
+/// `lineup` checked: one index below `bots` per seat.
+fn lineup_of(lineup: &[i64], bots: usize, players: usize) -> Result<Vec<usize>, BatchError> {
+    if lineup.len() != players {
+        return Err(BatchError(format!(
+            "each lineup needs one bot index per seat ({players}), not {}",
+            lineup.len()
+        )));
+    }
+    lineup
+        .iter()
+        .map(|&b| {
+            usize::try_from(b)
+                .ok()
+                .filter(|&b| b < bots)
+                .ok_or_else(|| BatchError(format!("lineup bot index {b} is not 0..{}", bots - 1)))
+        })
+        .collect()
+}
+
+/// A batch: the set-up, the bots, and which bot sits where in each game. Valid by
+/// construction ([`Batch::new`]).
+#[derive(Clone, Debug)]
+pub struct Batch<S> {
+    setup: S,
+    bots: Vec<BotSpec>,
+    lineups: Vec<Vec<usize>>,
+    seed: u64,
+}
+
+impl<S: Setup> Batch<S> {
+    /// A batch of games set up by `setup` between `bots`, seeded with `seed`. `lineups` are
+    /// the seatings (a bot index per seat; game `i` uses `lineups[i % lineups.len()]`);
+    /// without them, the bots sit in seat order when there is one per seat, and a lone bot
+    /// takes every seat ([`seatings`]).
+    ///
+    /// # Errors
+    /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
+    /// lineups; a lineup that is not one bot index per seat; an index that names no bot.
+    pub fn new(
+        setup: S,
+        bots: Vec<BotSpec>,
+        lineups: Option<&[Vec<i64>]>,
+        seed: u64,
+    ) -> Result<Self, BatchError> {
+        let lineups = seatings(bots.len(), setup.players(), lineups)?;
+        Ok(Batch {
+            setup,
+            bots,
+            lineups,
+            seed,
+        })
+    }
+
+    /// The set-up of every game.
+    pub const fn setup(&self) -> &S {
+        &self.setup
+    }
+
+    /// The bots taking part.
+    pub fn bots(&self) -> &[BotSpec] {
+        &self.bots
+    }
+
+    /// The seatings.
+    pub fn lineups(&self) -> &[Vec<usize>] {
+        &self.lineups
+    }
+
+    /// The batch seed.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Game `index`'s bot per seat.
+    pub fn seats(&self, index: u64) -> Vec<BotSpec> {
+        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
+        lineup.iter().map(|&b| self.bots[b]).collect()
+    }
+
+    /// Game `index` set up, with its seed.
+    pub fn start(&self, index: u64) -> (S::Game, u64) {
+        let seed = game_seed(self.seed, index);
+        (self.setup.start(seed), seed)
+    }
+
+    /// Plays game `index` to the end, or until `stop` is set.
+    pub fn play_game(&self, index: u64, stop: &AtomicBool) -> Outcome {
+        let (mut state, seed) = self.start(index);
+        let mut bots = seat_bots(&self.seats(index), seed);
+        play_out(&mut state, &mut bots, mix(seed, MAX_PLAYERS as u64), stop);
+        Outcome::of(&state)
+    }
+
+    /// Plays games `games` on `threads` threads (0: one per core), counting finished games
+    /// in `done`. Returns `None` once `cancel` is set (searches under way end early).
+    pub fn run(
+        &self,
+        games: Range<u64>,
+        threads: usize,
+        done: &AtomicU64,
+        cancel: &AtomicBool,
+    ) -> Option<Vec<Outcome>> {
+        self.map(games, threads, done, cancel, |index| {
+            self.play_game(index, cancel)
+        })
+    }
+
+    /// `play(index)` for each game of `games`, in order, on `threads` threads (0: one per
+    /// core), counting finished games in `done`. Returns `None` once `cancel` is set.
+    pub fn map<T: Send>(
+        &self,
+        games: Range<u64>,
+        threads: usize,
+        done: &AtomicU64,
+        cancel: &AtomicBool,
+        play: impl Fn(u64) -> T + Sync,
+    ) -> Option<Vec<T>> {
+        let play = |index: u64| {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let result = play(index);
+            done.fetch_add(1, Ordering::Relaxed);
+            Some(result)
+        };
+        // A fresh pool per batch, so a forked child never reuses its parent's threads.
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
+            Err(_) => games.map(play).collect(),
+        }
+    }
+}

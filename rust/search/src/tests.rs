@@ -1,0 +1,252 @@
+//! The search on a toy game: Nim with one heap, take 1 to 3, whoever takes the last wins, and
+//! a chance node that adds 0 or 1 to the heap before the first move.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::game::SortedActions;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Nim {
+    heap: u8,
+    dealt: bool,
+    to_move: u8,
+    moves: u32,
+    winner: Option<u8>,
+}
+
+impl Nim {
+    fn new(heap: u8) -> Nim {
+        Nim {
+            heap,
+            dealt: false,
+            to_move: 0,
+            moves: 0,
+            winner: None,
+        }
+    }
+}
+
+impl Game for Nim {
+    type Action = u8;
+    type Actions = SortedActions<u8>;
+    type Information = (Nim, u8);
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.winner, self.dealt) {
+            (Some(_), _) => Turn::Over,
+            (None, false) => Turn::Chance,
+            (None, true) => Turn::Player(self.to_move),
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        match self.turn() {
+            Turn::Over => {}
+            Turn::Chance => out.extend([0, 1]),
+            Turn::Player(_) => out.extend(1..=self.heap.min(3)),
+        }
+    }
+
+    fn legal_set(&self, out: &mut SortedActions<u8>) {
+        let mut actions = Vec::new();
+        self.legal_actions(&mut actions);
+        out.fill(actions);
+    }
+
+    fn apply(&mut self, action: u8) {
+        if self.dealt {
+            self.heap -= action;
+            self.moves += 1;
+            if self.heap == 0 {
+                self.winner = Some(self.to_move);
+            }
+            self.to_move = 1 - self.to_move;
+        } else {
+            self.heap += action;
+            self.dealt = true;
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+        if self.turn() == Turn::Chance {
+            out.extend([(0, 0.5), (1, 0.5)]);
+        }
+    }
+
+    fn information(&self, seat: u8) -> (Nim, u8) {
+        (self.clone(), seat)
+    }
+
+    fn observer(info: &(Nim, u8)) -> u8 {
+        info.1
+    }
+
+    fn sample(info: &(Nim, u8), rng: &mut Rng) -> Nim {
+        let mut nim = info.0.clone();
+        if let Some(a) = nim
+            .playout_action(rng, &mut Vec::new())
+            .filter(|_| !nim.dealt)
+        {
+            nim.apply(a);
+        }
+        nim
+    }
+
+    fn information_string(&self, seat: u8) -> String {
+        format!("{seat} {self:?}")
+    }
+
+    fn returns(&self) -> [f64; MAX_PLAYERS] {
+        let mut r = [0.0; MAX_PLAYERS];
+        if let Some(w) = self.winner {
+            r[usize::from(w)] = 1.0;
+        }
+        r
+    }
+
+    fn scores(&self) -> [i64; MAX_PLAYERS] {
+        self.returns().map(|r| r as i64)
+    }
+
+    fn winners(&self) -> u8 {
+        self.winner.map_or(0, |w| 1 << w)
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves
+    }
+}
+
+#[derive(Clone, Debug)]
+struct NimSetup;
+
+impl Setup for NimSetup {
+    type Game = Nim;
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn start(&self, seed: u64) -> Nim {
+        Nim::new(10 + (seed % 7) as u8)
+    }
+}
+
+fn dealt(heap: u8) -> Nim {
+    Nim {
+        dealt: true,
+        ..Nim::new(heap)
+    }
+}
+
+#[test]
+fn ismcts_finds_the_winning_move_of_nim() {
+    // From 5, 6 and 7 the winning move leaves a multiple of 4.
+    for heap in [5u8, 6, 7] {
+        let mut bot = Ismcts::new(IsmctsConfig::simulations(3000), 1);
+        let result = bot.search(&dealt(heap)).unwrap();
+        assert_eq!(result.best, heap % 4, "heap {heap}");
+        assert_eq!(result.simulations, 3000);
+        assert_eq!(result.visits.iter().map(|v| v.1).sum::<u32>(), 3000);
+        assert!(result.visits.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}
+
+#[test]
+fn threads_split_the_simulations_and_are_reproducible() {
+    let config = IsmctsConfig::new(Budget::Simulations(1001), 0.7, 3).unwrap();
+    let a = Ismcts::new(config, 5).search(&dealt(9)).unwrap();
+    let b = Ismcts::new(config, 5).search(&dealt(9)).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.simulations, 1001);
+}
+
+#[test]
+fn no_search_unless_a_seat_is_to_move() {
+    let mut bot = Ismcts::new(IsmctsConfig::simulations(10), 1);
+    assert_eq!(bot.search(&Nim::new(5)), None); // a chance node
+    let mut over = dealt(1);
+    over.apply(1);
+    assert_eq!(bot.search(&over), None);
+    assert_eq!(Bot::<Nim>::choose(&mut RandomBot::new(1), &over), None);
+}
+
+#[test]
+fn chance_probabilities_sum_to_one_and_playouts_end() {
+    let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(3);
+    let mut nim = Nim::new(12);
+    let mut outcomes = Vec::new();
+    nim.chance_outcomes(&mut outcomes);
+    assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+    nim.playout(&mut rng);
+    assert_eq!(nim.turn(), Turn::Over);
+    assert!((nim.returns().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn batches_are_validated_reproducible_and_ismcts_beats_random() {
+    let specs: Vec<BotSpec> = ["ismcts:500", "random"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(Batch::new(NimSetup, vec![], Some(&[vec![0, 0]]), 1).is_err());
+    assert!(Batch::new(NimSetup, specs.clone(), Some(&[]), 1).is_err());
+    assert!(Batch::new(NimSetup, specs.clone(), Some(&[vec![0]]), 1).is_err());
+    let error = Batch::new(NimSetup, specs.clone(), Some(&[vec![0, 2]]), 1).unwrap_err();
+    assert!(error.0.contains("index 2 is not 0..1"), "{error}");
+    let batch = Batch::new(NimSetup, specs, Some(&[vec![0, 1], vec![1, 0]]), 7).unwrap();
+    let (done, cancel) = (
+        std::sync::atomic::AtomicU64::default(),
+        AtomicBool::new(false),
+    );
+    let a = batch.run(0..40, 2, &done, &cancel).unwrap();
+    let b = batch.run(0..40, 1, &done, &cancel).unwrap();
+    assert_eq!(a, b);
+    let ismcts_wins = a
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| o.winners == if i % 2 == 0 { 1 } else { 2 })
+        .count();
+    assert!(ismcts_wins >= 36, "ismcts won {ismcts_wins} of 40");
+}
+
+#[test]
+fn greedy_and_playout_bots_play_legal_actions() {
+    let mut legal = Vec::new();
+    for seed in 0..20 {
+        let mut nim = dealt(9);
+        let mut bots: [SearchBot<Nim>; 2] = [
+            "greedy".parse::<BotSpec>().unwrap().build(seed),
+            "playout".parse::<BotSpec>().unwrap().build(seed),
+        ];
+        while let Turn::Player(seat) = nim.turn() {
+            let action = bots[usize::from(seat)].choose(&nim).unwrap();
+            nim.legal_actions(&mut legal);
+            assert!(legal.contains(&action));
+            nim.apply(action);
+        }
+    }
+}
+
+#[test]
+fn bad_specs_are_refused() {
+    for bad in [
+        "",
+        "ismcts:0",
+        "ismcts:c=0",
+        "ismcts:threads=0",
+        "random:3",
+        "alphazero",
+    ] {
+        assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+    }
+    let spec: BotSpec = "ismcts:200,c=0.5,threads=2".parse().unwrap();
+    assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec);
+}
