@@ -244,12 +244,13 @@ def test_moves_lists_the_legal_moves_that_start_so() -> None:
 
 
 def test_bots_by_spec() -> None:
-    assert parse_seats("human,random", game="queens-garden") == ["human", "random"]
-    with pytest.raises(ValueError, match="Queen's Garden bot"):
+    seats = parse_seats("human,random,greedy,ismcts:50", game="queens-garden")
+    assert seats == ["human", "random", "greedy", "ismcts:50"]
+    with pytest.raises(ValueError, match="nobot"):
         parse_seats("human,nobot", game="queens-garden")
-    bot = make_qg_bot("random", seed=1)
     game = qg.Game(qg.Rules(2), seed=1)
-    assert game.is_legal(bot.choose(game))
+    for spec in ("random", "greedy", "ismcts:20"):
+        assert game.is_legal(make_qg_bot(spec, seed=1).choose(game))
     with pytest.raises(ValueError, match="seats for"):
         QgTerminalPlay(
             qg.Rules(3), ["human", "random"], seed=1, stdin=io.StringIO(), out=io.StringIO()
@@ -264,7 +265,7 @@ def test_cli_play_queens_garden(
     argv = ["play", "--game", "queens-garden", "--seed", "5", "--save", str(target)]
     assert main([*argv, "--no-colour"]) == 0
     out = capsys.readouterr().out
-    assert "Queen's Garden: P0 human, P1 random; seed 5" in out
+    assert "Queen's Garden: P0 human, P1 greedy; seed 5" in out
     assert "take which attribute" in out
     game = qg.Game.from_record(target.read_text(encoding="utf-8"))
     assert game.moves_played >= 1
@@ -272,11 +273,11 @@ def test_cli_play_queens_garden(
 
 
 def test_cli_play_queens_garden_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--game", "queens-garden", "--players", "human,greedy"]) == 2
+    assert main(["play", "--game", "queens-garden", "--players", "human,chess"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
     assert err[0].startswith("indigo: error: ")
-    assert "Queen's Garden bot" in err[0]
+    assert "chess" in err[0]
 
 
 def test_cli_render_a_queens_garden_record(

@@ -55,7 +55,7 @@ def test_create_shows_the_position_and_the_choices(client: TestClient) -> None:
         }
     ]
     bots = client.get("/api/bots").json()
-    assert [c["spec"] for c in bots["qg_menu"]] == ["random"]
+    assert [c["spec"] for c in bots["qg_menu"]] == ["random", "greedy", "ismcts:300", "ismcts:1000"]
 
 
 def test_the_token_guards_the_game(client: TestClient) -> None:
@@ -148,6 +148,14 @@ def test_bad_games_and_seats(client: TestClient) -> None:
     assert "game: must be one of indigo, queens-garden" in answer.json()["error"]
     answer = client.post("/api/games", json={"game": "queens-garden", "seats": ["human", "nobot"]})
     assert answer.status_code == 400
+    answer = client.post(
+        "/api/games", json={"game": "queens-garden", "seats": ["human", "ismcts:50"], "seed": 2}
+    )
+    assert answer.status_code == 201
+    route = f"/api/games/{answer.json()['id']}"
+    assert client.post(f"{route}/moves", json={"seat": 0, "move": "pass"}).status_code == 200
+    moved = client.post(f"{route}/advance").json()  # a searching bot, on the search pool
+    assert moved["results"][0]["seat"] == 1
     answer = client.post(
         "/api/games", json={"game": "queens-garden", "seats": ["human", "ismcts:1e12"]}
     )

@@ -1,8 +1,9 @@
 """``indigo play --game queens-garden``: Queen's Garden in the terminal, people and bots.
 
-Each seat is ``"human"`` or a bot spec (:func:`indigo.table.make_qg_bot`; seat ``i``'s bot is
-seeded with ``seed + i``). At a person's turn the position is shown and a prompt reads a move in
-the notation of ``docs/queens-garden.md``, or a part of one: what is missing is asked for
+Each seat is ``"human"`` or a bot spec (``random``, ``greedy``, ``ismcts:N``, ...:
+:func:`indigo.queens_garden.make_bot`; seat ``i``'s bot is seeded with ``seed + i``). At a
+person's turn the position is shown and a prompt reads a move in the notation of
+``docs/queens-garden.md``, or a part of one: what is missing is asked for
 (:mod:`indigo.qg_choices`), one question at a time, with numbered answers:
 
 ``take 2``          take the birds; for a kind at several slots, which slot is asked

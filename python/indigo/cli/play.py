@@ -31,14 +31,9 @@ def add_parser(sub: Any) -> None:
         "--game",
         choices=("indigo", "queens-garden"),
         default="indigo",
-        help="indigo, or queens-garden (bots: random; the wheel is a placeholder)",
+        help="indigo, or queens-garden (its scoring wheel is a placeholder)",
     )
-    play.add_argument(
-        "--players",
-        default=None,
-        metavar="SEAT,SEAT[,...]",
-        help="default: human,greedy (Queen's Garden: human,random)",
-    )
+    play.add_argument("--players", default="human,greedy", metavar="SEAT,SEAT[,...]")
     play.add_argument("--hand-size", type=int, choices=(1, 2), default=None)
     play.add_argument("--theme", choices=("indigo", "butterfly-garden"), default="indigo")
     play.add_argument("--seed", type=_common.seed, default=None)
@@ -54,15 +49,13 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Play with the parsed arguments, reading the people's lines from ``stdin``."""
-    garden = args.game == "queens-garden"
-    players = args.players or ("human,random" if garden else "human,greedy")
     try:
-        seats = parse_seats(players, game=args.game)
+        seats = parse_seats(args.players, game=args.game)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
     session: TerminalPlay | QgTerminalPlay
-    if garden:
+    if args.game == "queens-garden":
         session = QgTerminalPlay(
             qg.Rules(len(seats)),
             seats,
