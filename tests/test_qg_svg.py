@@ -132,6 +132,9 @@ def test_free_spaces_are_the_empty_cells() -> None:
             else:
                 cells.discard(f"a{area}{piece['petal']}")
         assert free == cells - set(garden["tiles"])
+        spots = {e.get("data-cell") for e in _find(root, "spot") if e.get("data-seat") == str(seat)}
+        empty = [a for a, piece in enumerate(garden["areas"]) if piece is None]
+        assert spots == {f"a{a}{p}" for a in empty for p in range(6)}
 
 
 def test_every_pattern_has_its_own_glyph_and_colour() -> None:

@@ -45,8 +45,11 @@ def _answer_questions(page: Page, rng: random.Random, touch: bool) -> None:
         _press(page, f"#qg-options button >> nth={rng.randrange(count)}", touch)
 
 
-def _one_turn(page: Page, state: dict[str, Any], rng: random.Random, touch: bool) -> str:
-    """Make one move by clicks; what kind of move it was."""
+def _one_turn(
+    page: Page, state: dict[str, Any], rng: random.Random, touch: bool, prefer_exp: bool
+) -> str:
+    """Make one move by clicks (an expansion's placement first when ``prefer_exp``); what kind
+    of move it was."""
     seat = state["to_move"]
     choices = state["choices"]
     enabled = {
@@ -57,17 +60,22 @@ def _one_turn(page: Page, state: dict[str, Any], rng: random.Random, touch: bool
     assert enabled == set(choices["take"])
     roll = rng.random()
     placements = [(a, k) for a in ("tile", "exp") for k in choices[a]]
-    if placements and roll < 0.55:
+    if choices["exp"] and prefer_exp:
+        action, kind = "exp", sorted(choices["exp"])[0]
+    elif placements and roll < 0.55:
         action, kind = rng.choice(placements)
+    else:
+        action = ""
+    if action:
         node = "stored-tile" if action == "tile" else "stored-expansion"
         _press(page, f'#board g.{node}[data-seat="{seat}"][data-kind="{kind}"]', touch)
         outlined = {
             c.get_attribute("data-cell")
-            for c in page.locator(f'#board polygon.free.legal[data-seat="{seat}"]').all()
+            for c in page.locator(f'#board polygon.legal[data-seat="{seat}"]').all()
         }
-        assert outlined == set(choices[action][kind])
+        assert outlined == set(choices[action][kind]), (action, kind)
         cell = rng.choice(sorted(outlined))
-        _press(page, f'#board polygon.free[data-seat="{seat}"][data-cell="{cell}"]', touch)
+        _press(page, f'#board polygon[data-seat="{seat}"][data-cell="{cell}"]', touch)
         _answer_questions(page, rng, touch)
         return action
     if choices["take"] and roll < 0.9:
@@ -125,12 +133,13 @@ def test_play_a_whole_queens_garden_game(
             assert space["width"] >= 42, space  # a hexagon: 45 units at 390 units to ~380 px
 
         made: dict[str, int] = {}
-        undone = reloaded = False
+        undone = reloaded = offered_exp = False
         turns = 0
         while page.get_attribute("body", "data-state") != "over":
             state = _fetch(f"{site}/api/games/{game_id}", token)
             assert page.locator("#log li").count() == state["moves"]
-            kind = _one_turn(page, state, rng, touch)
+            offered_exp = offered_exp or bool(state["choices"]["exp"])
+            kind = _one_turn(page, state, rng, touch, prefer_exp=not made.get("exp"))
             page.wait_for_selector(IDLE)
             after = _fetch(f"{site}/api/games/{game_id}", token)
             assert after["moves"] > state["moves"], f"the {kind} was not played"
@@ -163,6 +172,8 @@ def test_play_a_whole_queens_garden_game(
         assert made.get("take", 0) > 0
         assert made.get("tile", 0) > 0
         assert made.get("pass", 0) >= 4
+        assert offered_exp  # and then placed on a petal of an empty area:
+        assert made.get("exp", 0) >= 1
         page.screenshot(path=str(OUTPUT / f"web-qg-{name}-finished.png"), full_page=touch)
 
         # The end the page shows is the engine's replay of the server's record.

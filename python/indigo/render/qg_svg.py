@@ -16,6 +16,7 @@ carries a class and ``data-*`` attributes, for tests and the web page:
 ``g.tile``               a placed tile: ``data-seat data-cell data-kind``
 ``g.printed``            a face-up expansion's printed hexagon: ``data-seat data-cell``
 ``polygon.free``         a free space: ``data-seat data-cell`` (the page's click targets)
+``polygon.spot``         a petal of an empty area (where a stored expansion may go), unseen
 ``g.element``            ``data-seat data-element`` (fountain, statue, bench, pavilion)
 ``g.expansion``          an expansion in a garden: ``data-seat data-area data-face``
 ``g.stored-tile``        a tile in storage: ``data-seat data-kind``
@@ -216,6 +217,16 @@ def _free(seat: int, cell: str, x: float, y: float, fill: str) -> str:
     )
 
 
+def _spot(seat: int, cell: str, ox: float, oy: float) -> str:
+    """A petal of an area without an expansion: invisible until the page outlines it as a
+    place for a stored expansion's printed hexagon."""
+    x, y = _xy(*cell_position(cell), ox, oy)
+    return (
+        f'<polygon class="spot"{_attrs(data_seat=seat, data_cell=cell)} '
+        f'points="{_hex_points(x, y, _CELL * 0.96)}" fill="transparent" stroke="none"/>'
+    )
+
+
 def _garden(seat: int, garden: Mapping[str, Any], ox: float, oy: float) -> list[str]:
     """Seat ``seat``'s garden centred on (ox, oy)."""
     tiles: Mapping[str, str] = garden["tiles"]
@@ -229,7 +240,8 @@ def _garden(seat: int, garden: Mapping[str, Any], ox: float, oy: float) -> list[
                 f'<g class="empty-area"{_attrs(data_seat=seat, data_area=area)}>'
                 f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(_CELL * 2.3)}" fill="none" '
                 f'stroke="#cfc7b2" stroke-dasharray="3 3"/>'
-                f"{_text(x, y + 4, f'a{area}', 10, text_anchor='middle')}</g>"
+                + "".join(_spot(seat, f"a{area}{p}", ox, oy) for p in range(6))
+                + f"{_text(x, y + 4, f'a{area}', 10, text_anchor='middle')}</g>"
             )
             continue
         face = piece["face"]

@@ -33,7 +33,8 @@ function qgBoard(svg) {
       node.addEventListener("click", () => qgPick(action, node));
     }
   }
-  for (const space of svg.querySelectorAll(`polygon.free[data-seat="${seat}"]`)) {
+  // Free spaces, and the petals of empty areas (where a stored expansion may go).
+  for (const space of svg.querySelectorAll(`polygon[data-seat="${seat}"][data-cell]`)) {
     space.addEventListener("click", () => qgPlace(space));
   }
 }
@@ -53,7 +54,7 @@ function qgPick(action, node) {
   for (const old of svg.querySelectorAll(".chosen")) old.classList.remove("chosen");
   node.classList.add("chosen");
   const seat = String(state.to_move);
-  for (const space of svg.querySelectorAll(`polygon.free[data-seat="${seat}"]`)) {
+  for (const space of svg.querySelectorAll(`polygon[data-seat="${seat}"][data-cell]`)) {
     const ok = space.dataset.cell in cells;
     space.classList.toggle("legal", ok);
     space.classList.toggle("dimmed", !ok);
@@ -151,9 +152,11 @@ function qgShows(attribute) {
 
 function qgBuy() {
   if (!isQg() || !humanToMove()) return;
+  const areas = state.choices.buy;
+  if (areas.length === 1) return qgSend(`buy ${areas[0]}`); // nothing to ask
   qgFollow({
     prompt: "buy into which area?",
-    options: state.choices.buy.map((area) => ({ label: area, move: `buy ${area}` })),
+    options: areas.map((area) => ({ label: area, move: `buy ${area}` })),
   });
 }
 
