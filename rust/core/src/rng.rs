@@ -47,25 +47,11 @@ pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     pile
 }
 
-/// A well-mixed 64-bit value from `seed` and `index` (SplitMix64's finaliser).
-pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `index` of a batch seeded with `seed`: it shuffles the pile (as
-/// [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(seed, index) >> 11 // 53 bits, so Python floats and JSON keep it exact
-}
-
-/// A uniform index below `n` (n > 0), by multiply-shift (Lemire; bias below 2^-50 here).
-pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
-    use rand::Rng as _;
-    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
-}
+// A batch's seeds are the search crate's, one rule for every game: game `index`'s seed shuffles
+// the pile (as [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
+/// A uniform index below `n` (n > 0), by multiply-shift: the search crate's, for every game.
+pub use indigo_search::below;
+pub use indigo_search::{game_seed, mix};
 
 /// `bits`, uniform over 32 bits, mapped to a uniform index below `n` by multiply-shift (bias
 /// below `n / 2^32`).

@@ -188,7 +188,7 @@ impl Batch {
         }
     }
 
-    /// Plays games `games` as [`Batch::map`] does, keeping records and samples.
+    /// Plays games `games` as [`run_games`](indigo_search::run_games) does, keeping records and samples.
     pub fn self_play(
         &self,
         games: Range<u64>,
@@ -196,7 +196,7 @@ impl Batch {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<SelfPlayGame>> {
-        self.map(games, threads, done, cancel, |index| {
+        indigo_search::run_games(games, threads, done, cancel, |index| {
             self.self_play_game(index, cancel)
         })
     }

@@ -6,8 +6,6 @@ use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use rayon::prelude::*;
-
 use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 use crate::ismcts::{Ismcts, IsmctsConfig, Visits};
 use crate::moves::Move;
@@ -30,9 +28,9 @@ pub enum BotSpec {
     Ismcts(IsmctsConfig),
 }
 
-use indigo_search::seatings;
 /// Why a bot spec was refused.
 pub use indigo_search::{BatchError, BotSpecError};
+use indigo_search::{run_games, seatings};
 
 impl From<indigo_search::BotSpec> for BotSpec {
     fn from(spec: indigo_search::BotSpec) -> BotSpec {
@@ -382,7 +380,7 @@ impl Batch {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
-        self.map(games, threads, done, cancel, |index| {
+        run_games(games, threads, done, cancel, |index| {
             play_game(
                 self.rules,
                 &self.seats(index),
@@ -392,31 +390,6 @@ impl Batch {
                 cancel,
             )
         })
-    }
-
-    /// `play(index)` for each game of `games`, in order, on `threads` threads (0: one per
-    /// core), counting finished games in `done`. Returns `None` once `cancel` is set.
-    pub fn map<T: Send>(
-        &self,
-        games: Range<u64>,
-        threads: usize,
-        done: &AtomicU64,
-        cancel: &AtomicBool,
-        play: impl Fn(u64) -> T + Sync,
-    ) -> Option<Vec<T>> {
-        let play = |index: u64| {
-            if cancel.load(Ordering::Relaxed) {
-                return None;
-            }
-            let result = play(index);
-            done.fetch_add(1, Ordering::Relaxed);
-            Some(result)
-        };
-        // A fresh pool per batch, so a forked child never reuses its parent's threads.
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
-            Err(_) => games.map(play).collect(),
-        }
     }
 }
 

@@ -20,7 +20,7 @@ pub mod spec;
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
 pub use game::{ActionSet, Game, MAX_PLAYERS, Rng, SortedActions, Turn};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
-pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, seatings};
+pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, seatings};
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 
 #[cfg(test)]

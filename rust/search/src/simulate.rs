@@ -243,33 +243,33 @@ impl<S: Setup> Batch<S> {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
-        self.map(games, threads, done, cancel, |index| {
+        run_games(games, threads, done, cancel, |index| {
             self.play_game(index, cancel)
         })
     }
+}
 
-    /// `play(index)` for each game of `games`, in order, on `threads` threads (0: one per
-    /// core), counting finished games in `done`. Returns `None` once `cancel` is set.
-    pub fn map<T: Send>(
-        &self,
-        games: Range<u64>,
-        threads: usize,
-        done: &AtomicU64,
-        cancel: &AtomicBool,
-        play: impl Fn(u64) -> T + Sync,
-    ) -> Option<Vec<T>> {
-        let play = |index: u64| {
-            if cancel.load(Ordering::Relaxed) {
-                return None;
-            }
-            let result = play(index);
-            done.fetch_add(1, Ordering::Relaxed);
-            Some(result)
-        };
-        // A fresh pool per batch, so a forked child never reuses its parent's threads.
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
-            Err(_) => games.map(play).collect(),
+/// `play(index)` for each game of `games`, in order, on `threads` threads (0: one per core),
+/// counting finished games in `done`. Returns `None` once `cancel` is set. Every batch of every
+/// game runs its games through this.
+pub fn run_games<T: Send>(
+    games: Range<u64>,
+    threads: usize,
+    done: &AtomicU64,
+    cancel: &AtomicBool,
+    play: impl Fn(u64) -> T + Sync,
+) -> Option<Vec<T>> {
+    let play = |index: u64| {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
         }
+        let result = play(index);
+        done.fetch_add(1, Ordering::Relaxed);
+        Some(result)
+    };
+    // A fresh pool per batch, so a forked child never reuses its parent's threads.
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
+        Err(_) => games.map(play).collect(),
     }
 }
