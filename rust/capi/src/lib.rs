@@ -600,7 +600,7 @@ pub unsafe extern "C" fn indigo_bot_new(
     status(|| {
         // SAFETY: the caller's promise for `spec`.
         let spec: BotSpec = unsafe { text(spec, "spec") }?.parse().map_err(invalid)?;
-        let bot = spec.build(seed);
+        let bot = NativeBot::new(spec, seed);
         // SAFETY: the caller's promise for `out`.
         unsafe { hand_out(IndigoBot { bot }, out) }
     })

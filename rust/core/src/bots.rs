@@ -266,7 +266,10 @@ mod tests {
                 let mut bots: Vec<crate::simulate::NativeBot> = (0..)
                     .zip(&seats)
                     .map(|(s, spec)| {
-                        spec.build(crate::rng::mix(crate::rng::game_seed(11, index), s))
+                        crate::NativeBot::new(
+                            *spec,
+                            crate::rng::mix(crate::rng::game_seed(11, index), s),
+                        )
                     })
                     .collect();
                 while let Some(seat) = p.to_move() {

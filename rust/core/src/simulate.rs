@@ -1,85 +1,24 @@
 //! Batch simulation: many complete games inside Rust, in parallel, reproducibly. Game `i`'s
 //! pile and bot seeds depend only on the batch seed and `i`, never on threads or batching.
 
-use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
-use crate::ismcts::{Ismcts, IsmctsConfig, Visits};
+use crate::ismcts::{Ismcts, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
 use crate::rng::{game_seed, mix, pcg_pile, shuffled_pile};
 use crate::rules::Rules;
 use crate::tile::{TILE_TOTAL, TileType};
 
-/// A bot by name and settings, as written on command lines: `random`, `greedy`, `playout`,
-/// `ismcts`, `ismcts:1000`, `ismcts:time=0.5`, `ismcts:2000,c=0.5,threads=2`.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum BotSpec {
-    /// [`RandomBot`].
-    Random,
-    /// [`GreedyBot`].
-    Greedy,
-    /// [`PlayoutBot`]: the benchmarks' playout policy.
-    Playout,
-    /// [`Ismcts`].
-    Ismcts(IsmctsConfig),
-}
-
+/// A bot by name and settings, as written on command lines: one spec type and one parser for
+/// every game ([`indigo_search::BotSpec`]); [`NativeBot::new`] builds Indigo's.
+pub use indigo_search::BotSpec;
 /// Why a bot spec was refused.
 pub use indigo_search::{BatchError, BotSpecError};
 use indigo_search::{run_games, seatings};
-
-impl From<indigo_search::BotSpec> for BotSpec {
-    fn from(spec: indigo_search::BotSpec) -> BotSpec {
-        match spec {
-            indigo_search::BotSpec::Random => BotSpec::Random,
-            indigo_search::BotSpec::Greedy => BotSpec::Greedy,
-            indigo_search::BotSpec::Playout => BotSpec::Playout,
-            indigo_search::BotSpec::Ismcts(config) => BotSpec::Ismcts(config),
-        }
-    }
-}
-
-impl From<BotSpec> for indigo_search::BotSpec {
-    fn from(spec: BotSpec) -> indigo_search::BotSpec {
-        match spec {
-            BotSpec::Random => indigo_search::BotSpec::Random,
-            BotSpec::Greedy => indigo_search::BotSpec::Greedy,
-            BotSpec::Playout => indigo_search::BotSpec::Playout,
-            BotSpec::Ismcts(config) => indigo_search::BotSpec::Ismcts(config),
-        }
-    }
-}
-
-/// The specs of every game ([`indigo_search::BotSpec`]): one parser, one error text.
-impl FromStr for BotSpec {
-    type Err = BotSpecError;
-
-    fn from_str(text: &str) -> Result<BotSpec, BotSpecError> {
-        text.parse::<indigo_search::BotSpec>().map(BotSpec::from)
-    }
-}
-
-impl fmt::Display for BotSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        indigo_search::BotSpec::from(*self).fmt(f)
-    }
-}
-
-impl BotSpec {
-    /// A bot of this kind seeded with `seed`.
-    pub fn build(&self, seed: u64) -> NativeBot {
-        match *self {
-            BotSpec::Random => NativeBot::Random(RandomBot::new(seed)),
-            BotSpec::Greedy => NativeBot::Greedy(GreedyBot::new(seed)),
-            BotSpec::Playout => NativeBot::Playout(PlayoutBot::new(seed)),
-            BotSpec::Ismcts(config) => NativeBot::Ismcts(Box::new(Ismcts::new(config, seed))),
-        }
-    }
-}
 
 /// Any of the core's bots, dispatched without a virtual call or an allocation per bot.
 #[derive(Clone, Debug)]
@@ -92,6 +31,18 @@ pub enum NativeBot {
     Playout(PlayoutBot),
     /// [`Ismcts`], boxed: its tree is large.
     Ismcts(Box<Ismcts>),
+}
+
+impl NativeBot {
+    /// The bot `spec` names, seeded with `seed`.
+    pub fn new(spec: BotSpec, seed: u64) -> NativeBot {
+        match spec {
+            BotSpec::Random => NativeBot::Random(RandomBot::new(seed)),
+            BotSpec::Greedy => NativeBot::Greedy(GreedyBot::new(seed)),
+            BotSpec::Playout => NativeBot::Playout(PlayoutBot::new(seed)),
+            BotSpec::Ismcts(config) => NativeBot::Ismcts(Box::new(Ismcts::new(config, seed))),
+        }
+    }
 }
 
 impl Bot for NativeBot {
@@ -233,7 +184,11 @@ impl Outcome {
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
 pub(crate) fn seat_bots(seats: &[BotSpec], game: u64) -> [Option<NativeBot>; MAX_PLAYERS] {
-    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
+    std::array::from_fn(|s| {
+        seats
+            .get(s)
+            .map(|&spec| NativeBot::new(spec, mix(game, s as u64)))
+    })
 }
 
 /// Plays game `index` of a batch to the end, or until `stop` is set: `seats[s]` is seat `s`'s
