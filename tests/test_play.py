@@ -262,7 +262,7 @@ def test_quitting_unsaved_moves_asks_first() -> None:
     )
     assert session.run() == 0
     text = out.getvalue()
-    assert text.count("Quit and lose the 2 moves played (no --save)? [y/N]") == 2
+    assert text.count("Quit and lose 2 unsaved moves (save FILE keeps them)? [y/N]") == 2
     assert "Not quitting: play on." in text
     assert "Stopped after 2 moves." in text
     # Nothing played yet: quit at once.
@@ -302,3 +302,24 @@ def test_tile_braille_is_the_tile_turned(tile: int) -> None:
         assert drawings.setdefault(canonical, drawn) == drawn
     # Placements that differ look different.
     assert len({tuple(sorted(d.items())) for d in drawings.values()}) == len(drawings)
+
+
+def test_save_command_writes_the_record_and_quitting_then_asks_nothing(tmp_path: Path) -> None:
+    rules = Rules.indigo(2)
+    _, typed = _script(rules, ["human", "greedy"], seed=9)
+    record = tmp_path / "kept.json"
+    out = io.StringIO()
+    lines = ["save", f"save {record}", typed[0], f"save {record}", "q"]
+    session = TerminalPlay(
+        rules,
+        ["human", "greedy"],
+        seed=9,
+        stdin=io.StringIO("".join(f"{line}\n" for line in lines)),
+        out=out,
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "error: save FILE (no --save file was given)" in text
+    assert text.count(f"Record saved to {record}.") == 2
+    assert "Quit and lose" not in text
+    assert len(Game.from_record(json.loads(record.read_text(encoding="utf-8"))).moves) == 2

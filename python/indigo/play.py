@@ -7,12 +7,14 @@ are shown and a prompt reads one line:
 ``T@R:Q,R``   place tile T at rotation R on cell (q, r) (the move notation)
 ``T@R``       preview: tile T turned R times, its paths, and the cells where it may go
 ``undo``      take back your last move (and the bot moves after it)
+``save [FILE]`` write the record (to ``--save`` without a file)
 ``board``     draw the board again; ``help``: the commands; ``quit``: stop (the record is saved)
 
 A bad line prints one ``error: ...`` line and asks again; the game is unchanged. Quitting a game
-with moves that are not saved (no ``--save``) asks first. The screen shows a person only what
-their seat may see: the other seats' hands are ``?`` unless the rules open them
-(:meth:`~indigo.Game.visible_hands`); a table of bots alone is watched by spectators, who see all.
+with moves that are not saved (no ``--save``, no ``save FILE`` since) asks first. The screen
+shows a person only what their seat may see: the other seats' hands are ``?`` unless the rules
+open them (:meth:`~indigo.Game.visible_hands`); a table of bots alone is watched by spectators,
+who see all.
 Placed tiles are drawn as their paths; ``codes`` shows the ``T@R`` codes instead.
 """
 
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Final, TextIO
 
 from indigo import TILE_PATHS, Game, IndigoError, Move, Rules, make_bot
@@ -33,7 +34,8 @@ from indigo.render.terminal import (
     seat_label,
     status_text,
 )
-from indigo.table import HUMAN, legal_cells, parse_seats, undo_to_person
+from indigo.session import TerminalSession
+from indigo.table import HUMAN, legal_cells, parse_seats
 
 __all__ = [
     "HUMAN",
@@ -52,8 +54,9 @@ HELP: Final = """\
   undo      take back your last move (and the bot moves after it)
   board     draw the board again
   codes     show placed tiles as their T@R codes, or again as paths
+  save [FILE]  write the record (default: the --save file)
   help      this list
-  quit      stop now (the record is saved with --save; without it, you are asked first)"""
+  quit      stop now (asks first if moves are unsaved)"""
 
 
 def path_kind(a: int, b: int) -> str:
@@ -85,8 +88,8 @@ def tile_picture(tile: int, rotation: int) -> str:
     return "\n".join([*lines, f"  {joins}"])
 
 
-class TerminalPlay:
-    """One game at the terminal: reads commands from ``stdin``, writes everything to ``out``."""
+class TerminalPlay(TerminalSession[Game, Bot]):
+    """One Indigo game at the terminal: reads commands from ``stdin``, writes to ``out``."""
 
     def __init__(
         self,
@@ -102,28 +105,29 @@ class TerminalPlay:
     ) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
-        self.game = Game(rules, seed=seed)
-        self.seats = list(seats)
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(spec, seed=seed + seat)
-            for seat, spec in enumerate(seats)
-            if spec != HUMAN
-        }
-        self.seed = seed
-        self.stdin = stdin
-        self.out = out
-        self.colour = colour
-        self.save = save
+        super().__init__(
+            Game(rules, seed=seed),
+            seats,
+            make_bot,
+            seed=seed,
+            stdin=stdin,
+            out=out,
+            colour=colour,
+            save=save,
+        )
         self.codes = codes
         people = [s for s in range(rules.players) if s not in self.bots]
         self.viewer: int | None = people[0] if people else None
         """The seat whose view the screen shows: the person who moved last (``None``: no person
         sits at the table, so whoever watches may see everything)."""
 
-    def say(self, *lines: str) -> None:
-        for line in lines:
-            print(line, file=self.out)
-        self.out.flush()
+    def intro(self) -> list[str]:
+        rules = self.game.rules
+        names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
+        return [
+            f"{rules.theme}: {names}; hand size {rules.hand_size}, seed {self.seed}",
+            legend_text(rules, colour=self.colour, codes=self.codes),
+        ]
 
     def show(self) -> None:
         self.say(
@@ -132,74 +136,23 @@ class TerminalPlay:
             status_text(self.game, colour=self.colour, viewer=self.viewer),
         )
 
-    def run(self) -> int:
-        """Play until the game ends or a person quits; the exit status."""
-        game = self.game
-        names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
-        self.say(
-            f"{game.rules.theme}: {names}; hand size {game.rules.hand_size}, seed {self.seed}",
-            legend_text(game.rules, colour=self.colour, codes=self.codes),
-            "Type help for the commands.",
-        )
-        shown = False
-        while not self.game.over and self.game.to_move is not None:
-            seat = self.game.to_move
-            bot = self.bots.get(seat)
-            if bot is not None:
-                result = self.game.play(bot.choose(self.game))
-                self.say(*explain(self.game, result, colour=self.colour))
-                shown = False
-                continue
-            self.viewer = seat
-            if not shown:
-                self.show()
-                shown = True
-            line = self._read(seat)
-            if line is None or (
-                line.strip().lower() in ("quit", "exit", "q") and self._confirm_quit()
-            ):
-                self.say(f"Stopped after {len(self.game.moves)} moves.")
-                return self._finish()
-            if line.strip().lower() in ("quit", "exit", "q"):
-                continue
-            shown = self.command(seat, line.strip())
-        self.show()
-        self.say("", *result_lines(self.game, colour=self.colour))
-        return self._finish()
+    def play_bot(self, seat: int, bot: Bot) -> None:
+        result = self.game.play(bot.choose(self.game))
+        self.say(*explain(self.game, result, colour=self.colour))
 
-    def _confirm_quit(self) -> bool:
-        """Whether to quit: at once when nothing would be lost, else when the person says so."""
-        played = len(self.game.moves)
-        if self.save is not None or not played:
-            return True
-        self.out.write(f"Quit and lose the {played} moves played (no --save)? [y/N] ")
-        self.out.flush()
-        answer = self.stdin.readline()
-        if not _is_tty(self.stdin):
-            self.say(answer.rstrip("\n"))
-        if not answer:  # end of input: nothing more can be played
-            return True
-        if answer.strip().lower() in ("y", "yes"):
-            return True
-        self.say("Not quitting: play on.")
-        return False
+    def on_turn(self, seat: int) -> None:
+        self.viewer = seat
 
-    def _read(self, seat: int) -> str | None:
+    def prompt(self, seat: int) -> str:
         hand = ",".join(map(str, self.game.hand(seat)))
-        label = seat_label(self.game.rules, seat, colour=self.colour)
-        self.out.write(f"{label} hand {hand} > ")
-        self.out.flush()
-        line = self.stdin.readline()
-        if not line:
-            self.say("")
-            return None
-        if not _is_tty(self.stdin):  # echo piped input, so the transcript reads as typed
-            self.say(line.rstrip("\n"))
-        return line
+        return f"{seat_label(self.game.rules, seat, colour=self.colour)} hand {hand} > "
+
+    def result(self) -> list[str]:
+        return result_lines(self.game, colour=self.colour)
 
     def command(self, seat: int, line: str) -> bool:
-        """Carry out one line typed by ``seat``; whether the board on screen is still current."""
-        word = line.lower()
+        word, _, rest = line.partition(" ")
+        word = word.lower()
         if not word:
             return True
         if word in ("help", "?"):
@@ -211,7 +164,10 @@ class TerminalPlay:
             self.codes = not self.codes
             return False
         if word == "undo":
-            return self._undo()
+            return self.undo()
+        if word == "save":
+            self.write(rest.strip() or self.save)
+            return True
         preview = _PREVIEW.match(line)
         if preview:
             self._preview(seat, int(preview.group(1)), int(preview.group(2)))
@@ -229,16 +185,6 @@ class TerminalPlay:
         self.say(*explain(self.game, result, colour=self.colour))
         return False
 
-    def _undo(self) -> bool:
-        """Undo back to before the last move a person made; an error line if there is none."""
-        earlier = undo_to_person(self.game, self.bots)
-        if earlier is None:
-            self.say("error: no move of yours to undo")
-            return True
-        self.game = earlier
-        self.say(f"Undone: back to move {len(earlier.moves)}.")
-        return False
-
     def _preview(self, seat: int, tile: int, rotation: int) -> None:
         if not (0 <= tile < len(TILE_PATHS) and 0 <= rotation < 6):
             self.say("error: a preview is T@R with tile type T 0..4 and rotation R 0..5")
@@ -251,17 +197,3 @@ class TerminalPlay:
             return
         where = " ".join(f"{q},{r}" for q, r in cells[rotation])
         self.say(f"  may go on {len(cells[rotation])} cells: {where}")
-
-    def _finish(self) -> int:
-        """Save the record if asked (an :class:`OSError` if it cannot be written)."""
-        if self.save is not None:
-            Path(self.save).write_text(self.game.record_json() + "\n", encoding="utf-8")
-            self.say(f"Record saved to {self.save}.")
-        return 0
-
-
-def _is_tty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False

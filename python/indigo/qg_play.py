@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.play import _is_tty
 from indigo.qg_choices import Question, candidates, next_question
 from indigo.queens_garden import Game, Move, Rules
 from indigo.render.queens_garden import final_text, position_text
-from indigo.table import HUMAN, QgBot, make_qg_bot, undo_to_person
+from indigo.session import TerminalSession
+from indigo.table import QgBot, make_qg_bot
 
 __all__ = ["HELP", "QgTerminalPlay"]
 
@@ -48,10 +47,9 @@ HELP: Final = """\
   undo            take back your last move (and the bot moves after it)
   save [FILE]     write the record (default: the --save file)
   help            this list              quit     stop (asks if moves are unsaved)"""
-_QUIT: Final = ("quit", "exit", "q")
 
 
-class QgTerminalPlay:
+class QgTerminalPlay(TerminalSession[Game, QgBot]):
     """One Queen's Garden game at the terminal: commands from ``stdin``, text to ``out``."""
 
     def __init__(
@@ -67,83 +65,35 @@ class QgTerminalPlay:
     ) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
-        self.game = Game(rules, seed=seed)
-        self.seats = list(seats)
-        self.bots: dict[int, QgBot] = {
-            seat: make_qg_bot(spec, seed=seed + seat)
-            for seat, spec in enumerate(seats)
-            if spec != HUMAN
-        }
-        self.seed = seed
-        self.stdin = stdin
-        self.out = out
-        self.colour = colour
-        self.save = save
-        self.saved_moves = 0
-        """How many moves the last save wrote (unsaved moves make quitting ask first)."""
+        super().__init__(
+            Game(rules, seed=seed),
+            seats,
+            make_qg_bot,
+            seed=seed,
+            stdin=stdin,
+            out=out,
+            colour=colour,
+            save=save,
+        )
 
-    def say(self, *lines: str) -> None:
-        for line in lines:
-            print(line, file=self.out)
-        self.out.flush()
+    def intro(self) -> list[str]:
+        names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
+        return [f"Queen's Garden: {names}; seed {self.seed}"]
 
     def show(self) -> None:
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
 
-    def _ask(self, prompt: str) -> str | None:
-        """One line from ``stdin`` after ``prompt`` (echoed when piped); ``None`` at its end."""
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stdin.readline()
-        if not line:
-            self.say("")
-            return None
-        if not _is_tty(self.stdin):  # echo piped input, so the transcript reads as typed
-            self.say(line.rstrip("\n"))
-        return line.strip()
+    def play_bot(self, seat: int, bot: QgBot) -> None:
+        move = self.game.play(bot.choose(self.game))
+        self.say(f"P{seat} ({self.seats[seat]}): {move}")
 
-    def run(self) -> int:
-        """Play until the game ends or a person quits; the exit status."""
-        names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
-        self.say(f"Queen's Garden: {names}; seed {self.seed}", "Type help for the commands.")
-        shown = False
-        while not self.game.over and self.game.to_move is not None:
-            seat = self.game.to_move
-            bot = self.bots.get(seat)
-            if bot is not None:
-                move = self.game.play(bot.choose(self.game))
-                self.say(f"P{seat} ({self.seats[seat]}): {move}")
-                shown = False
-                continue
-            if not shown:
-                self.show()
-                shown = True
-            line = self._ask(f"P{seat} ({self.game.scores[seat]} points) > ")
-            if line is None or (line.lower() in _QUIT and self._confirm_quit()):
-                self.say(f"Stopped after {self.game.moves_played} moves.")
-                return self._finish()
-            if line.lower() not in _QUIT:
-                shown = self.command(line)
-        self.show()
-        self.say("", final_text(self.game.snapshot()))
-        return self._finish()
+    def prompt(self, seat: int) -> str:
+        return f"P{seat} ({self.game.scores[seat]} points) > "
 
-    def _unsaved(self) -> int:
-        return 0 if self.save is not None else self.game.moves_played - self.saved_moves
+    def result(self) -> list[str]:
+        return [final_text(self.game.snapshot())]
 
-    def _confirm_quit(self) -> bool:
-        """Whether to quit: at once when nothing would be lost, else when the person says so."""
-        unsaved = self._unsaved()
-        if unsaved <= 0:
-            return True
-        answer = self._ask(f"Quit and lose {unsaved} unsaved moves (save FILE keeps them)? [y/N] ")
-        if answer is None or answer.lower() in ("y", "yes"):
-            return True
-        self.say("Not quitting: play on.")
-        return False
-
-    def command(self, line: str) -> bool:
-        """Carry out one typed line; whether the position on screen is still current."""
+    def command(self, seat: int, line: str) -> bool:
         word, _, rest = line.partition(" ")
         word = word.lower()
         if not word:
@@ -166,14 +116,13 @@ class QgTerminalPlay:
             self.say(text.replace("\xa0", " "))
             return True
         if word == "undo":
-            return self._undo()
+            return self.undo()
         if word == "save":
-            self._write(rest.strip() or self.save)
+            self.write(rest.strip() or self.save)
             return True
         move = self._complete(line)
         if move is None:
             return True
-        seat = self.game.to_move
         try:
             played = self.game.play(move)
         except IndigoError as exc:
@@ -217,41 +166,10 @@ class QgTerminalPlay:
         for number, option in enumerate(options, 1):
             self.say(f"    {number}) {option.label}")
         while True:
-            answer = self._ask(f"  1-{len(options)} (empty: cancel) > ")
+            answer = self.ask(f"  1-{len(options)} (empty: cancel) > ")
             if not answer:
                 return None
             for number, option in enumerate(options, 1):
                 if answer in (str(number), option.label):
                     return option.moves
             self.say(f"error: answer a number from 1 to {len(options)}")
-
-    def _undo(self) -> bool:
-        earlier = undo_to_person(self.game, self.bots)
-        if earlier is None:
-            self.say("error: no move of yours to undo")
-            return True
-        self.game = earlier
-        self.say(f"Undone: back to move {earlier.moves_played}.")
-        return False
-
-    def _save_record(self, path: str) -> None:
-        """Write the record to ``path`` (raises :class:`OSError`)."""
-        Path(path).write_text(self.game.record_json() + "\n", encoding="utf-8")
-        self.saved_moves = self.game.moves_played
-        self.say(f"Record saved to {path}.")
-
-    def _write(self, path: str | None) -> None:
-        """Write the record to ``path``; an error line if there is no path or it fails."""
-        if path is None:
-            self.say("error: save FILE (no --save file was given)")
-            return
-        try:
-            self._save_record(path)
-        except OSError as exc:
-            self.say(f"error: {path}: {exc.strerror or exc}")
-
-    def _finish(self) -> int:
-        """Save the record if asked (an :class:`OSError` if it cannot be written)."""
-        if self.save is not None:
-            self._save_record(self.save)
-        return 0

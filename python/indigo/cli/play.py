@@ -16,6 +16,7 @@ from indigo.cli._common import CliError, output_file
 from indigo.play import TerminalPlay
 from indigo.qg_play import QgTerminalPlay
 from indigo.render.terminal import use_colour
+from indigo.session import TerminalSession
 from indigo.table import demo_rules, parse_seats
 
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
-    session: TerminalPlay | QgTerminalPlay
+    session: TerminalSession[Any, Any]
     if args.game == "queens-garden":
         session = QgTerminalPlay(
             qg.Rules(len(seats)),
@@ -65,22 +66,21 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             colour=use_colour(args.no_colour),
             save=args.save,
         )
-        return _run(session, args.save)
-    rules = demo_rules(len(seats), args.theme, args.hand_size)
-    session = TerminalPlay(
-        rules,
-        seats,
-        seed=seed,
-        stdin=stdin or sys.stdin,
-        out=sys.stdout,
-        colour=use_colour(args.no_colour),
-        save=args.save,
-        codes=args.codes,
-    )
+    else:
+        session = TerminalPlay(
+            demo_rules(len(seats), args.theme, args.hand_size),
+            seats,
+            seed=seed,
+            stdin=stdin or sys.stdin,
+            out=sys.stdout,
+            colour=use_colour(args.no_colour),
+            save=args.save,
+            codes=args.codes,
+        )
     return _run(session, args.save)
 
 
-def _run(session: TerminalPlay | QgTerminalPlay, save: str | None) -> int:
+def _run(session: TerminalSession[Any, Any], save: str | None) -> int:
     """Play ``session``; a record that cannot be written to ``save`` is a :class:`CliError`."""
     try:
         return session.run()
