@@ -6,6 +6,7 @@
 //! Run: `cargo run --release -p indigo-core --example search -- [SEED] [SIMULATIONS] [MOVES]`
 //! (defaults: seed 7, 5000 simulations, 20 moves in).
 
+use std::cmp::Reverse;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -64,7 +65,8 @@ fn run() -> Result<(), String> {
     let seconds = start.elapsed().as_secs_f64();
 
     let mut candidates = found.visits.clone();
-    candidates.sort_by_key(|&(action, visits)| (std::cmp::Reverse(visits), action));
+    // Most visited first; among equals, the one chosen (it has the best mean result).
+    candidates.sort_by_key(|&(action, visits)| (Reverse(visits), action.to_move() != found.best));
     println!("most visited of {} candidates:", candidates.len());
     for (action, visits) in candidates.iter().take(5) {
         println!("  {:<10} {visits:6} visits", action.to_move().to_string());

@@ -58,8 +58,8 @@
 //! let position = game.position();
 //! assert!(position.is_over());
 //! let scores = &position.scores()[..2];
-//! let winners = position.winners(); // a bitmask of seats
-//! assert!(winners != 0 && scores.iter().all(|&s| s <= scores[winners.trailing_zeros() as usize]));
+//! let winner = position.winners().trailing_zeros() as usize; // winners: a bitmask of seats
+//! assert!(scores.iter().all(|&s| s <= scores[winner]));
 //! ```
 //!
 //! # Records
@@ -119,12 +119,12 @@
 //!
 //! `rust/core/examples/` in the repository, each run by `scripts/check`:
 //!
-//! * `play_game`: a whole game between two bots, printed move by move:
-//!   `cargo run --example play_game -- [SEED] [BOT] [BOT]`;
-//! * `search`: ISMCTS choosing a move, with the visits of the best candidates:
-//!   `cargo run --release --example search -- [SEED] [SIMULATIONS]`;
-//! * `replay`: a record read, replayed and summarised (the one `play_game` writes, or a file):
-//!   `cargo run --example replay -- [RECORD.json]`;
+//! * `play_game`: a whole game between two bots named by spec, printed move by move, and its
+//!   record written: `cargo run --example play_game -- [SEED] [BOT] [BOT] [RECORD.json]`;
+//! * `search`: ISMCTS choosing a move in a mid-game position, with the visits of the best
+//!   candidates: `cargo run --release --example search -- [SEED] [SIMULATIONS] [MOVES]`;
+//! * `replay`: a record read, checked and stepped through (the one `play_game` writes, or any
+//!   other; `-` reads standard input): `cargo run --example replay -- RECORD.json`;
 //! * `playouts`: the benchmark workload of `indigo bench` and `scripts/callgrind`, not an
 //!   example of use.
 //!
