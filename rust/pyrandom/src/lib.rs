@@ -12,6 +12,11 @@
 
 use rand_mt::Mt;
 
+// The README's example runs as a doctest, so it cannot drift from the crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDocs;
+
 /// A Mersenne Twister seeded and drawn from exactly as CPython's `random.Random`.
 #[derive(Clone, Debug)]
 pub struct PyRandom {

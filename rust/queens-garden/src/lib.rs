@@ -45,6 +45,31 @@
 //! assert!(game.position().is_over());
 //! assert_eq!(game.position().tile_total(), 108);
 //! ```
+//!
+//! # Bots and search
+//!
+//! [`Position`] implements the game trait of the crate `indigo-search`, so its bots play
+//! Queen's Garden: by spec string ([`indigo_search::BotSpec`]: `random`, `greedy`,
+//! `ismcts:1000`, ...) or directly, and [`indigo_search::Ismcts`] searches a move from what
+//! the seat to move knows (a determinization redraws only what nobody has seen: the bag order
+//! and the hidden expansions). A bot's choice is an [`Action`]; [`Action::to_move`] gives its
+//! [`Move`].
+//!
+//! ```
+//! use indigo_search::{Ismcts, IsmctsConfig};
+//! use queens_garden::{Game, Rules, read_record};
+//!
+//! let mut game = Game::from_seed(Rules::with_players(2).unwrap(), 7);
+//! let found = Ismcts::new(IsmctsConfig::simulations(50), 1).search(game.position()).unwrap();
+//! let mv = found.best.to_move();
+//! assert!(game.legal_moves().contains(&mv));
+//! game.play(&mv).unwrap();
+//!
+//! // The record replays to the same game; undo takes the move back.
+//! let replayed = read_record(&game.to_record().to_string()).unwrap();
+//! assert_eq!(replayed.moves(), game.moves());
+//! assert_eq!(game.undo(), Some(mv));
+//! ```
 
 // Private modules behind one flat facade: every public item has one path,
 // `queens_garden::Name`.
@@ -58,6 +83,11 @@ mod position;
 mod record;
 mod rules;
 mod search;
+
+// The README's example runs as a doctest, so it cannot drift from the crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDocs;
 
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,

@@ -10,6 +10,98 @@
 //! Every type is generic over the game, so a game pays no dynamic dispatch; a game keeps its
 //! fast paths by overriding the trait's provided methods ([`Game::playout`],
 //! [`Game::playout_action`]) and by choosing its own [`ActionSet`].
+//!
+//! # A game of your own
+//!
+//! The crates `indigo-core` (Indigo) and `queens-garden` (Azul: Queen's Garden) implement
+//! [`Game`]; so can any game. Here one-pile Nim (take 1, 2 or 3 stones; who takes the last
+//! wins), which hides nothing, so a seat's information is the state itself and a
+//! determinization is a copy. ISMCTS finds the winning move, the one that leaves a multiple
+//! of four, and the bots named by [`BotSpec`] play it too:
+//!
+//! ```
+//! use indigo_search::{Bot, BotSpec, Game, Ismcts, IsmctsConfig, MAX_PLAYERS, Rng};
+//! use indigo_search::{SearchBot, SortedActions, Turn};
+//!
+//! #[derive(Clone, Debug)]
+//! struct Nim {
+//!     stones: u8,
+//!     to_move: u8,
+//!     moves: u32,
+//! }
+//!
+//! impl Game for Nim {
+//!     type Action = u8; // stones taken
+//!     type Actions = SortedActions<u8>;
+//!     type Information = (Nim, u8); // the state and the observer
+//!
+//!     fn players(&self) -> usize {
+//!         2
+//!     }
+//!     fn turn(&self) -> Turn {
+//!         if self.stones == 0 { Turn::Over } else { Turn::Player(self.to_move) }
+//!     }
+//!     fn legal_actions(&self, out: &mut Vec<u8>) {
+//!         out.clear();
+//!         out.extend((1..=3).filter(|&n| n <= self.stones));
+//!     }
+//!     fn legal_set(&self, out: &mut SortedActions<u8>) {
+//!         out.fill((1..=3).filter(|&n| n <= self.stones));
+//!     }
+//!     fn apply(&mut self, take: u8) {
+//!         self.stones -= take;
+//!         self.to_move = 1 - self.to_move;
+//!         self.moves += 1;
+//!     }
+//!     fn information(&self, seat: u8) -> (Nim, u8) {
+//!         (self.clone(), seat)
+//!     }
+//!     fn observer(info: &(Nim, u8)) -> u8 {
+//!         info.1
+//!     }
+//!     fn sample(info: &(Nim, u8), _rng: &mut Rng) -> Nim {
+//!         info.0.clone() // nothing hidden, nothing to draw
+//!     }
+//!     fn information_string(&self, seat: u8) -> String {
+//!         format!("seat {seat}: {} stones, seat {} to move", self.stones, self.to_move)
+//!     }
+//!     fn returns(&self) -> [f64; MAX_PLAYERS] {
+//!         let mut returns = [0.0; MAX_PLAYERS];
+//!         if self.stones == 0 {
+//!             returns[usize::from(1 - self.to_move)] = 1.0; // the seat that took the last
+//!         }
+//!         returns
+//!     }
+//!     fn scores(&self) -> [i64; MAX_PLAYERS] {
+//!         self.returns().map(|r| r as i64)
+//!     }
+//!     fn winners(&self) -> u8 {
+//!         if self.stones == 0 { 1 << (1 - self.to_move) } else { 0 }
+//!     }
+//!     fn moves_played(&self) -> u32 {
+//!         self.moves
+//!     }
+//! }
+//!
+//! let mut nim = Nim { stones: 10, to_move: 0, moves: 0 };
+//! let found = Ismcts::new(IsmctsConfig::simulations(2000), 1).search(&nim).unwrap();
+//! assert_eq!(found.best, 2);
+//! assert_eq!(found.visits.iter().map(|&(take, _)| take).collect::<Vec<_>>(), [1, 2, 3]);
+//!
+//! let mut bots: Vec<SearchBot<Nim>> = ["ismcts:500", "random"]
+//!     .iter()
+//!     .enumerate()
+//!     .map(|(seat, spec)| spec.parse::<BotSpec>().unwrap().build(seat as u64))
+//!     .collect();
+//! while let Turn::Player(seat) = nim.turn() {
+//!     let take = bots[usize::from(seat)].choose(&nim).unwrap();
+//!     nim.apply(take);
+//! }
+//! assert_eq!(nim.winners(), 0b01); // the search wins from a winning start
+//! ```
+//!
+//! [`Batch`] plays many such games in parallel, reproducibly; `docs/search.md` in the
+//! repository describes the search and its settings.
 
 pub mod bots;
 pub mod game;
