@@ -41,10 +41,9 @@ from indigo._native import (
     Simulation,
     VectorGames,
     __version__,
-    self_play,
-    simulate,
 )
-from indigo.bots import Bot, make_bot, play_game
+from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
+from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
 from indigo.types import (
     ChanceMode,
     GateVariant,
@@ -68,6 +67,7 @@ __all__ = [
     "TILE_COUNTS",
     "TILE_PATHS",
     "Bot",
+    "BotLike",
     "ChanceMode",
     "Game",
     "GateVariant",
@@ -82,6 +82,9 @@ __all__ = [
     "MoveError",
     "MoveResult",
     "PlayoutBot",
+    "Policy",
+    "PolicySelfPlayBatch",
+    "PolicySimulation",
     "RandomBot",
     "RecordError",
     "Rules",
@@ -94,6 +97,7 @@ __all__ = [
     "Utility",
     "VectorGames",
     "__version__",
+    "as_bot",
     "make_bot",
     "play_game",
     "queens_garden",

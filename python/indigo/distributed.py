@@ -31,6 +31,7 @@ import indigo
 from indigo._extras import require
 from indigo._native import IndigoError, Rules
 from indigo._native import queens_garden as _qg
+from indigo.bots import BotLike
 
 __all__ = [
     "MAX_GAMES",
@@ -81,7 +82,7 @@ class RunSettings:
     """What every span of a run shares: the bots, the rules, the seed and the seatings (game
     ``i`` seats ``seatings[i % len(seatings)]``)."""
 
-    bots: list[str]
+    bots: Sequence[BotLike]
     rules: Rules | _qg.Rules
     seed: int
     seatings: list[list[int]]
