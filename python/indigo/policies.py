@@ -51,9 +51,9 @@ _STAND_IN = "playout"
 
 @dataclass(frozen=True, eq=False)
 class PolicySimulation:
-    """:func:`simulate`'s results when a bot is a Python object: the columns of
-    :class:`~indigo.Simulation` (no ``checksum`` or ``pile``: the games were played in
-    Python; ``Game(rules, seed=game_seeds[i])`` deals game ``i``)."""
+    """:func:`simulate`'s results when a bot is a Python object: what
+    :class:`~indigo.Simulation` holds but its ``checksum`` (a fingerprint the Rust batch
+    makes)."""
 
     bots: list[str]
     """Each bot's name (:func:`indigo.bots.bot_name`)."""
@@ -75,6 +75,12 @@ class PolicySimulation:
 
     def __len__(self) -> int:
         return len(self.placements)
+
+    def pile(self, index: int) -> list[int]:
+        """Game ``index``'s pile, front first: ``Game(rules, pile=...)`` deals it."""
+        if not 0 <= index < len(self):
+            raise IndigoError(f"index must be 0..{len(self) - 1}, not {index}")
+        return Game(self.rules, seed=int(self.game_seeds[index])).pile
 
 
 def _all_specs(bots: Sequence[BotLike]) -> bool:
