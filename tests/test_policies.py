@@ -14,9 +14,10 @@ import indigo
 import indigo.envs
 from indigo import Game, Move, Rules
 from indigo.bots import PolicyBot, as_bot, bot_name, play_game
+from indigo.distributed import RayBackend, RunError
 from indigo.envs import GYMNASIUM_ID, indigo_v0
 from indigo.policies import PolicySelfPlayBatch, PolicySimulation
-from indigo.selfplay import load, read_records, run_selfplay
+from indigo.selfplay import SelfPlayError, load, read_records, run_selfplay
 from indigo.tournament import run_tournament
 
 
@@ -163,6 +164,28 @@ def test_self_play_with_a_policy_keeps_records_and_samples() -> None:
             replay.play(move)
             rows += 1
     assert rows == batch.samples == len(batch.action)
+
+
+def test_python_bots_stay_off_ray(tmp_path: object) -> None:
+    backend = RayBackend()  # not connected: the bots are refused first
+    with pytest.raises(RunError, match="local backend only"):
+        run_tournament(["greedy", first_legal], players=2, games=2, backend=backend)
+    with pytest.raises(SelfPlayError, match="local backend only"):
+        run_selfplay([first_legal], 2, f"{tmp_path}/ray", backend=backend)
+
+
+def test_seat_seed_seeds_simulates_bots() -> None:
+    sim = indigo.simulate(["ismcts:40", "greedy"], 2, seed=6)
+    game = Game(seed=int(sim.game_seeds[1]))
+    bots = [
+        indigo.make_bot(s, seed=indigo.seat_seed(int(sim.game_seeds[1]), k))
+        for k, s in enumerate(["ismcts:40", "greedy"])
+    ]
+    while not game.over:
+        game.play(bots[game.to_move].choose(game))  # type: ignore[index]
+    assert game.scores == sim.scores[1].tolist()
+    with pytest.raises(indigo.IndigoError, match="seat"):
+        indigo.seat_seed(1, 4)
 
 
 def test_tournament_and_selfplay_runs_take_python_bots(tmp_path: object) -> None:

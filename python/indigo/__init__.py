@@ -41,6 +41,7 @@ from indigo._native import (
     Simulation,
     VectorGames,
     __version__,
+    seat_seed,
 )
 from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
 from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
@@ -101,6 +102,7 @@ __all__ = [
     "make_bot",
     "play_game",
     "queens_garden",
+    "seat_seed",
     "self_play",
     "simulate",
 ]

@@ -3,7 +3,8 @@ policy callables as well as specs (:data:`indigo.bots.BotLike`).
 
 When every entry is a spec the games run in Rust as before (:func:`indigo._native.simulate`);
 otherwise each game is :func:`indigo.play_game` on this thread, a Python loop that is slower
-(a game costs what its bots cost, plus some 50 us of Python a move) but plays the same games:
+(a game costs what its bots cost, plus about 50 to 70 us a move for the loop and each bot's
+resampled view; docs/api.md) but plays the same games:
 game ``i`` has the same seed, seating and pile, and a spec's bot the same seed, so the games
 between specs come out the same on either path.
 
