@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -226,8 +227,31 @@ def test_gymnasium_opponents_may_be_policies_and_bots() -> None:
     assert single.unwrapped.game.moves[0].action == Game(seed=2).legal_actions()[0]  # type: ignore[attr-defined]
     with pytest.raises(TypeError):
         gymnasium.make(GYMNASIUM_ID, opponents=5)
+    # An opponent sees its own information, never the true pile or the learner's hand.
+    seen: list[tuple[bool, bool]] = []
+    env = gymnasium.make(GYMNASIUM_ID, opponents=lambda view: spy(view, seen, env))
+    env.reset(seed=6)
+    done = False
+    while not done:
+        mask = env.unwrapped.game.legal_action_mask()  # type: ignore[attr-defined]
+        _, _, done, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+    assert all(same_information for same_information, _ in seen)
+    assert not all(same_pile for _, same_pile in seen)
     with pytest.raises(indigo.IndigoError, match="one opponent or 2"):
         gymnasium.make(GYMNASIUM_ID, players=3, opponents=[first_legal])
+
+
+def spy(view: Game, seen: list[tuple[bool, bool]], env: gymnasium.Env[Any, Any]) -> int:
+    """A policy noting whether its view holds its seat's information and the true pile."""
+    true = env.unwrapped.game  # type: ignore[attr-defined]
+    seat = true.to_move
+    seen.append(
+        (
+            view.information_state_string(seat) == true.information_state_string(seat),
+            view.pile == true.pile,
+        )
+    )
+    return view.legal_actions()[0]
 
 
 # --- the zero-sum utility ---------------------------------------------------------------------

@@ -12,11 +12,11 @@ action is one of the 810 actions and ``info["action_mask"]`` (int8) marks the le
 other seats are played between the learner's turns by ``opponents``: one for all, or one per
 other seat, each a spec, a bot object or a policy callable (``indigo.bots.BotLike``; a spec's
 bot is remade and reseeded every episode, an object keeps its own state). Each opponent chooses
-on a copy of the game (native bots read only what their seat knows; a Python bot that must not
-see hidden tiles can search on ``game.resample(game.to_move)``). The reward is 0 until the game
-ends, then the learner's return under ``utility``. An illegal action ends the episode with
-reward ``illegal_reward`` and ``info["illegal_action"]`` true, the game unchanged; with
-``illegal_reward=None`` it raises :class:`indigo.IllegalMoveError` instead.
+on ``game.resample(seat)``, a game consistent with what its seat knows (as
+:func:`indigo.play_game` hands it), so no opponent can read the pile or the learner's hand. The
+reward is 0 until the game ends, then the learner's return under ``utility``. An illegal action
+ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]`` true, the game
+unchanged; with ``illegal_reward=None`` it raises :class:`indigo.IllegalMoveError` instead.
 
 Seeds: ``reset(seed=s)`` plays ``Game(rules, seed=s)`` and seeds the bots (and a random seat)
 from ``s``; a reset without a seed draws all of them from the environment's generator.
@@ -24,6 +24,7 @@ from ``s``; a reset without a seed draws all of them from the environment's gene
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,6 +83,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         self.seat = 0 if seat is None else seat
         self.game = Game(self.rules, seed=0)
         self._bots: dict[int, Bot] = {}
+        self._views = random.Random(0)
         self._ended = True
 
     def _seed(self) -> int:
@@ -100,6 +102,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
             for s, spec in zip(others, self.opponents, strict=True)
         }
         self.game = Game(self.rules, seed=game_seed)
+        self._views = random.Random(game_seed)
         self._ended = False
         self._play_opponents()
         if self.render_mode == "human":
@@ -108,7 +111,8 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
 
     def _play_opponents(self) -> None:
         while (mover := self.game.to_move) is not None and mover != self.seat:
-            self.game.play(self._bots[mover].choose(self.game.clone()))
+            view = self.game.resample(mover, seed=self._views.getrandbits(64))
+            self.game.play(self._bots[mover].choose(view))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": _common.action_mask(self.game)}
