@@ -123,12 +123,12 @@ def test_generate_playthrough_runs_with_every_observer() -> None:
     )
     lines = text.splitlines()
     assert (
-        "InformationStateTensorShape() = observation: [2127], placed_at: [61], own_draws: [54, 5]"
+        "InformationStateTensorShape() = observation: [2127], placed_at: [61], draws: [4, 54, 5]"
         in lines
     )
     assert any(line.startswith("PublicObservationString() = ") for line in lines)
     assert any(line.startswith('PrivateObservationString(2) = "seat=2 hand=') for line in lines)
-    assert any(line.startswith("InformationStateTensor(1).own_draws") for line in lines)
+    assert any(line.startswith("InformationStateTensor(1).draws") for line in lines)
     assert lines[-1].startswith("Returns() = ")
     returns = [float(v) for v in lines[-1].split("= ")[1].strip("[]").split(", ")]
     assert sum(returns) == pytest.approx(0.0)
@@ -180,8 +180,11 @@ def test_observers_split_public_and_private() -> None:
         )
 
 
-def test_information_state_tensor_holds_the_history() -> None:
-    game = pyspiel.load_game("python_indigo", {"players": 3, "hand_size": 2})
+@pytest.mark.parametrize("open_hands", [False, True])
+def test_information_state_tensor_holds_the_history(open_hands: bool) -> None:
+    game = pyspiel.load_game(
+        "python_indigo", {"players": 3, "hand_size": 2, "open_hands": open_hands}
+    )
     assert game.information_state_tensor_size() == INFORMATION_STATE_SIZE
     state = game.new_initial_state()
     rng = random.Random(8)
@@ -198,11 +201,17 @@ def test_information_state_tensor_holds_the_history() -> None:
             order = [CELLS.index(move.cell) for move in core.moves]
             assert parts["placed_at"][order].tolist() == list(range(1, len(order) + 1))
             assert np.count_nonzero(parts["placed_at"]) == len(order)
-            # The tiles the seat drew, in order, as the core's private string lists them.
-            drawn = core.private_information_string(player).split("draws=")[1]
-            rows = parts["own_draws"]
-            assert rows.sum() == len(drawn)
-            assert "".join(str(int(t)) for t in rows[: len(drawn)].argmax(axis=1)) == drawn
+            # The tiles each seat drew, in order, as the core's private strings list them;
+            # the others' only with open hands.
+            for k in range(3):
+                seat = (player + k) % 3
+                rows = parts["draws"][k]
+                if k and not open_hands:
+                    assert not rows.any()
+                    continue
+                drawn = core.private_information_string(seat).split("draws=")[1]
+                assert rows.sum() == len(drawn)
+                assert "".join(str(int(t)) for t in rows[: len(drawn)].argmax(axis=1)) == drawn
         state.apply_action(random_step(state, rng))
 
 

@@ -22,10 +22,11 @@ Observers (``make_py_observer``), by ``pyspiel.IIGObservationType``:
   ``indigo.OBSERVATION_LAYOUT`` in ``dict``);
 * the same with perfect recall: ``information_state_string`` and an information-state tensor,
   the observation followed by ``placed_at`` (per cell of ``indigo.CELLS``, the number of the
-  move that placed its tile, 1 for the first; 0 if empty) and ``own_draws`` (one-hot, the tiles
-  the player drew: the dealt hand by type, then each draw in order, as
-  ``information_state_string`` lists them), which with the observation fix the player's
-  history (with open hands, the order of the other seats' draws is not in it);
+  move that placed its tile, 1 for the first; 0 if empty) and ``draws`` (per seat, counted
+  from the player as the observation counts them, one-hot, the tiles it drew: the dealt hand
+  by type, then each draw in order, as ``information_state_string`` lists them; the other
+  seats' only when the rules open the hands), which with the observation fix the player's
+  history;
 * public info only: the public part of either string (no tensor);
 * one player's private info only: the private part (no tensor).
 
@@ -122,13 +123,16 @@ _MAX_POINTS: Final[int] = (
 )
 _TILES: Final[int] = sum(TILE_COUNTS)
 _CELL_INDEX: Final[dict[tuple[int, int], int]] = {cell: i for i, cell in enumerate(CELLS)}
+_SEATS: Final[int] = 4
 INFORMATION_STATE_LAYOUT: Final[dict[str, tuple[int, list[int]]]] = {
     "observation": (0, [OBSERVATION_SIZE]),
     "placed_at": (OBSERVATION_SIZE, [len(CELLS)]),
-    "own_draws": (OBSERVATION_SIZE + len(CELLS), [_TILES, len(TILE_COUNTS)]),
+    "draws": (OBSERVATION_SIZE + len(CELLS), [_SEATS, _TILES, len(TILE_COUNTS)]),
 }
 """The information-state tensor's segments, ``name -> (offset, shape)``."""
-INFORMATION_STATE_SIZE: Final[int] = OBSERVATION_SIZE + len(CELLS) + _TILES * len(TILE_COUNTS)
+INFORMATION_STATE_SIZE: Final[int] = (
+    OBSERVATION_SIZE + len(CELLS) + _SEATS * _TILES * len(TILE_COUNTS)
+)
 
 
 def _utility_range(utility: str, players: int) -> tuple[float, float, float | None]:
@@ -329,12 +333,15 @@ class IndigoObserver:
         self.dict["observation"][:] = observation
         for number, move in enumerate(game.moves, 1):
             self.dict["placed_at"][_CELL_INDEX[move.cell]] = number
-        # The dealt hand is a set (the core's information state sorts it), later draws a
-        # sequence.
-        drawn = state.draws[player]
-        dealt = game.rules.hand_size
-        draws = sorted(drawn[:dealt]) + drawn[dealt:]
-        self.dict["own_draws"][np.arange(len(draws)), draws] = 1.0
+        # Seat k after the player, as in the observation; the others' draws only when the
+        # rules open the hands (then the core's public history lists them).
+        rules = game.rules
+        for k in range(rules.players if rules.open_hands else 1):
+            drawn = state.draws[(player + k) % rules.players]
+            # The dealt hand is a set (the core's information state sorts it), later draws
+            # a sequence.
+            draws = sorted(drawn[: rules.hand_size]) + drawn[rules.hand_size :]
+            self.dict["draws"][k, np.arange(len(draws)), draws] = 1.0
 
     def string_from(self, state: IndigoState, player: int) -> str:
         game = state.indigo_game
