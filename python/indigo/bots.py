@@ -43,7 +43,7 @@ class Bot(Protocol):
 
 Policy: TypeAlias = Callable[[Game], "Move | int"]
 """A callable policy: given the game (the view of the seat to move, ``game.to_move``), it
-returns that seat's move as a :class:`Move` or an action number (docs/search.md)."""
+returns that seat's move as a :class:`Move` or an action number (docs/api.md)."""
 
 BotLike: TypeAlias = "str | Bot | Policy"
 """What every call that takes bots accepts: a spec for :func:`make_bot`, an object with

@@ -43,6 +43,7 @@ __all__ = [
     "RunSettings",
     "Span",
     "Work",
+    "check_local",
     "default_span",
     "make_backend",
     "spans",
@@ -109,6 +110,13 @@ class RunSettings:
             # Only simulate plays other games (self_play takes no game).
             arguments["game"] = self.game
         return arguments
+
+
+def check_local(bots: Sequence[BotLike], backend: object) -> None:
+    """Raises :class:`RunError` when ``backend`` is Ray and a bot is a Python object (a Ray
+    worker cannot be handed one; specs travel as text)."""
+    if isinstance(backend, RayBackend) and not all(isinstance(b, str) for b in bots):
+        raise RunError("Python bots play on the local backend only: give Ray specs")
 
 
 class Work(Protocol[R_co]):

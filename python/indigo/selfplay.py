@@ -61,9 +61,9 @@ from indigo.distributed import (
     MAX_GAMES,
     Backend,
     LocalBackend,
-    RayBackend,
     RunSettings,
     Span,
+    check_local,
     spans,
 )
 from indigo.policies import PolicySelfPlayBatch, self_play
@@ -339,8 +339,7 @@ def run_selfplay(
     if not os.fspath(folder):
         raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
     every = _shard_spans(games, shard_size)
-    if isinstance(backend, RayBackend) and not all(isinstance(b, str) for b in bots):
-        raise SelfPlayError("Python bots play on the local backend only: give Ray specs")
+    check_local(bots, backend)
     names = [bot_name(b) for b in bots]
     entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)

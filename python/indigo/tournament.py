@@ -32,10 +32,10 @@ from indigo.distributed import (
     MAX_GAMES,
     Backend,
     LocalBackend,
-    RayBackend,
     RunError,
     RunSettings,
     Span,
+    check_local,
     default_span,
     spans,
 )
@@ -299,8 +299,7 @@ def run_tournament(
         raise RunError(f"the rules are not rules of {game}")
     if rules.players != players:
         raise RunError(f"the rules are for {rules.players} players, not {players}")
-    if isinstance(backend, RayBackend) and not all(isinstance(b, str) for b in bots):
-        raise RunError("Python bots play on the local backend only: give Ray specs")
+    check_local(bots, backend)
     total = tournament_games(games, len(bots), players)
     names = [bot_name(b) for b in bots]
     entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
