@@ -123,7 +123,7 @@ _MAX_POINTS: Final[int] = (
 )
 _TILES: Final[int] = sum(TILE_COUNTS)
 _CELL_INDEX: Final[dict[tuple[int, int], int]] = {cell: i for i, cell in enumerate(CELLS)}
-_SEATS: Final[int] = 4
+_SEATS: Final[int] = OBSERVATION_LAYOUT["to_move"][1][0]  # the most seats, as the observation has
 INFORMATION_STATE_LAYOUT: Final[dict[str, tuple[int, list[int]]]] = {
     "observation": (0, [OBSERVATION_SIZE]),
     "placed_at": (OBSERVATION_SIZE, [len(CELLS)]),
