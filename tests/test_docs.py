@@ -34,6 +34,7 @@ def test_examples_run(page: Path) -> None:
 MODULES = [
     "indigo",
     "indigo.bots",
+    "indigo.policies",
     "indigo.tournament",
     "indigo.bench",
     "indigo.distributed",

@@ -41,10 +41,10 @@ from indigo._native import (
     Simulation,
     VectorGames,
     __version__,
-    self_play,
-    simulate,
+    seat_seed,
 )
-from indigo.bots import Bot, make_bot, play_game
+from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
+from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
 from indigo.types import (
     ChanceMode,
     GateVariant,
@@ -68,6 +68,7 @@ __all__ = [
     "TILE_COUNTS",
     "TILE_PATHS",
     "Bot",
+    "BotLike",
     "ChanceMode",
     "Game",
     "GateVariant",
@@ -82,6 +83,9 @@ __all__ = [
     "MoveError",
     "MoveResult",
     "PlayoutBot",
+    "Policy",
+    "PolicySelfPlayBatch",
+    "PolicySimulation",
     "RandomBot",
     "RecordError",
     "Rules",
@@ -94,9 +98,11 @@ __all__ = [
     "Utility",
     "VectorGames",
     "__version__",
+    "as_bot",
     "make_bot",
     "play_game",
     "queens_garden",
+    "seat_seed",
     "self_play",
     "simulate",
 ]

@@ -50,6 +50,7 @@ __all__ = [
     "native_playouts",
     "normalize_bot_spec",
     "queens_garden",
+    "seat_seed",
     "self_play",
     "simulate",
 ]
@@ -385,8 +386,10 @@ class Game:
         """A game consistent with what ``seat`` knows: same moves, its own tiles, every public
         fact; the hidden tiles drawn at random from those it has not seen (never read)."""
     def returns(self, utility: Utility = "points") -> list[float]:
-        """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1) or ``"rank"``
-        (share of opponents beaten, ties half). Win and rank are 0 until the game is over."""
+        """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1), ``"rank"``
+        (share of opponents beaten, ties half) or ``"zero-sum"`` (+1 / -1, 0 for a shared
+        result; with more players each loser gets ``-1 / (players - 1)`` and the winners share
+        what the losers give up). All but points are 0 until the game is over."""
     @property
     def rewards(self) -> Rewards:
         """``rewards()``: the points each seat gained with the last move (zeros before the
@@ -619,6 +622,10 @@ def make_bot(
 ) -> RandomBot | GreedyBot | PlayoutBot | IsmctsBot:
     """A bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts``, ``ismcts:1000``,
     ``ismcts:time=0.5`` or ``ismcts:1000,c=0.7,threads=2``. Raises :class:`IndigoError`."""
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed :func:`simulate` gives seat ``seat``'s bot in the game seeded ``game_seed`` (an
+    entry of :attr:`Simulation.game_seeds`): ``make_bot(spec, seed=seat_seed(g, s))``."""
 
 def normalize_bot_spec(spec: str) -> str:
     """The canonical text of a spec (``"ismcts"`` becomes ``"ismcts:1000"``)."""

@@ -10,10 +10,19 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Final, Literal, Protocol, overload, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Final, Literal, Protocol, TypeAlias, overload, runtime_checkable
 
-from indigo._native import Game, IllegalMoveError, IndigoError, Move, Rules
+from indigo._native import (
+    Game,
+    IllegalMoveError,
+    IndigoError,
+    IsmctsBot,
+    Move,
+    Rules,
+    normalize_bot_spec,
+    seat_seed,
+)
 from indigo._native import make_bot as _make_native_bot
 from indigo._native.queens_garden import Bot as QgBot
 from indigo._native.queens_garden import make_bot as _make_qg_bot
@@ -32,8 +41,64 @@ class Bot(Protocol):
         ...
 
 
+Policy: TypeAlias = Callable[[Game], "Move | int"]
+"""A callable policy: given the game (the view of the seat to move, ``game.to_move``), it
+returns that seat's move as a :class:`Move` or an action number (docs/api.md)."""
+
+BotLike: TypeAlias = "str | Bot | Policy"
+"""What every call that takes bots accepts: a spec for :func:`make_bot`, an object with
+``choose(game) -> Move`` (:class:`Bot`), or a :data:`Policy` callable."""
+
+
+class PolicyBot:
+    """A :data:`Policy` callable as a :class:`Bot`."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def choose(self, game: Game) -> Move:
+        """The policy's move: an action number becomes its :class:`Move`."""
+        choice = self.policy(game)
+        if isinstance(choice, Move):
+            return choice
+        if isinstance(choice, int) and not isinstance(choice, bool):
+            return Move.from_action(choice)
+        raise TypeError(f"a policy returns a Move or an action number, not {type(choice).__name__}")
+
+    def __repr__(self) -> str:
+        return f"PolicyBot({bot_name(self.policy)})"
+
+
+def as_bot(entry: BotLike, *, seed: int | None = None) -> Bot:
+    """The bot ``entry`` stands for: a spec is made by :func:`make_bot` with ``seed``; a
+    :class:`Bot` is itself (its own seed and state; ``seed`` is not used); a :data:`Policy`
+    callable is wrapped in a :class:`PolicyBot`. Anything else raises ``TypeError``; a bad
+    spec :class:`indigo.IndigoError`. Every call that takes bots converts them here."""
+    if isinstance(entry, str):
+        return make_bot(entry, seed=seed)
+    if isinstance(entry, Bot):
+        return entry
+    if callable(entry):
+        return PolicyBot(entry)
+    raise TypeError(
+        "a bot is a spec string, an object with choose(game) or a callable (game) -> Move, "
+        f"not {type(entry).__name__}"
+    )
+
+
+def bot_name(entry: BotLike) -> str:
+    """How results name ``entry``: a spec's canonical text, an :class:`IsmctsBot`'s spec,
+    else the callable's or the class's name."""
+    if isinstance(entry, str):
+        return normalize_bot_spec(entry)
+    if isinstance(entry, IsmctsBot):
+        return entry.spec
+    name = getattr(entry, "__name__", None)
+    return name if isinstance(name, str) else type(entry).__name__
+
+
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[BotLike],
     *,
     rules: Rules | None = None,
     seed: int | None = None,
@@ -41,7 +106,11 @@ def play_game(
 ) -> Game:
     """Play one whole game with ``bots[seat]`` choosing for each seat; returns the finished game.
 
-    Native bots and your own mix freely. With ``fair`` (the default) each bot is handed
+    Native bots, specs, your own bots and policy callables mix freely (:func:`as_bot`). A
+    spec's bot is seeded as :func:`indigo.simulate` seeds it, ``seat_seed(seed, seat)``, so
+    ``play_game(specs, rules=rules, seed=sim.game_seeds[i])`` is game ``i`` of
+    ``simulate(specs, ...)`` with those specs seated as in it (without a seed, from the
+    operating system). With ``fair`` (the default) each bot is handed
     ``game.resample(seat)``, a game consistent with what that seat knows, so no bot can read
     the pile or another hidden hand; ``fair=False`` hands it a clone of the true game.
     Raises :class:`indigo.IllegalMoveError` naming the seat whose bot chose an illegal move.
@@ -50,10 +119,14 @@ def play_game(
     if len(bots) != rules.players:
         raise IndigoError(f"give one bot per seat ({rules.players}), not {len(bots)}")
     game = Game(rules, seed=seed)
+    players = [
+        as_bot(entry, seed=None if seed is None else seat_seed(seed, seat))
+        for seat, entry in enumerate(bots)
+    ]
     views = random.Random(seed)
     while (seat := game.to_move) is not None:
         view = game.resample(seat, seed=views.getrandbits(64)) if fair else game.clone()
-        move = bots[seat].choose(view)
+        move = players[seat].choose(view)
         if not game.is_legal(move):
             raise IllegalMoveError(f"seat {seat}'s bot chose {move}, which is not legal")
         game.play(move)

@@ -31,6 +31,7 @@ import indigo
 from indigo._extras import require
 from indigo._native import IndigoError, Rules
 from indigo._native import queens_garden as _qg
+from indigo.bots import BotLike
 
 __all__ = [
     "MAX_GAMES",
@@ -42,6 +43,7 @@ __all__ = [
     "RunSettings",
     "Span",
     "Work",
+    "check_local",
     "default_span",
     "make_backend",
     "spans",
@@ -81,7 +83,7 @@ class RunSettings:
     """What every span of a run shares: the bots, the rules, the seed and the seatings (game
     ``i`` seats ``seatings[i % len(seatings)]``)."""
 
-    bots: list[str]
+    bots: Sequence[BotLike]
     rules: Rules | _qg.Rules
     seed: int
     seatings: list[list[int]]
@@ -108,6 +110,13 @@ class RunSettings:
             # Only simulate plays other games (self_play takes no game).
             arguments["game"] = self.game
         return arguments
+
+
+def check_local(bots: Sequence[BotLike], backend: object) -> None:
+    """Raises :class:`RunError` when ``backend`` is Ray and a bot is a Python object (a Ray
+    worker cannot be handed one; specs travel as text)."""
+    if isinstance(backend, RayBackend) and not all(isinstance(b, str) for b in bots):
+        raise RunError("Python bots play on the local backend only: give Ray specs")
 
 
 class Work(Protocol[R_co]):

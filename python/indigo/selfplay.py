@@ -55,9 +55,18 @@ from indigo._native import (
     Rules,
     SelfPlayBatch,
     normalize_bot_spec,
-    self_play,
 )
-from indigo.distributed import MAX_GAMES, Backend, LocalBackend, RunSettings, Span, spans
+from indigo.bots import BotLike, bot_name
+from indigo.distributed import (
+    MAX_GAMES,
+    Backend,
+    LocalBackend,
+    RunSettings,
+    Span,
+    check_local,
+    spans,
+)
+from indigo.policies import PolicySelfPlayBatch, self_play
 from indigo.tournament import lineups
 
 require("pyarrow.parquet", "selfplay")
@@ -141,7 +150,7 @@ def schema() -> pa.Schema:
     )
 
 
-def samples_table(batch: SelfPlayBatch) -> pa.Table:
+def samples_table(batch: SelfPlayBatch | PolicySelfPlayBatch) -> pa.Table:
     """A self-play batch's samples as a table with :func:`schema`."""
     unsearched = pa.array(~batch.searched)
 
@@ -308,7 +317,7 @@ def _shard_spans(games: int, shard_size: int) -> list[Span]:
 
 
 def run_selfplay(
-    bots: Sequence[str],
+    bots: Sequence[BotLike],
     games: int,
     folder: str | os.PathLike[str],
     *,
@@ -323,18 +332,22 @@ def run_selfplay(
     there. ``progress(done, total)`` hears the games played so far of those still to play.
     Reproducible with simulation budgets: ``ismcts:time=...`` depends on the clock.
     Everything is checked before anything is written; a shard whose files are damaged is
-    played again.
+    played again. Bot objects and policy callables (:data:`indigo.bots.BotLike`) play in
+    Python (:func:`indigo.self_play`) on the local backend only, named in the manifest by
+    :func:`indigo.bots.bot_name`.
     """
     if not os.fspath(folder):
         raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
     every = _shard_spans(games, shard_size)
-    names = [normalize_bot_spec(b) for b in bots]
+    check_local(bots, backend)
+    names = [bot_name(b) for b in bots]
+    entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
     todo = [s for s in every if not _intact(out, s.start // shard_size, s)]
-    work = functools.partial(_play_shard, RunSettings(names, rules, seed, seatings))
+    work = functools.partial(_play_shard, RunSettings(entries, rules, seed, seatings))
     total = sum(s.games for s in todo)
     samples = 0
     backend = backend if backend is not None else LocalBackend()

@@ -25,8 +25,9 @@ from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
-from indigo._native import Rules, normalize_bot_spec, simulate
+from indigo._native import Rules, normalize_bot_spec
 from indigo._native import queens_garden as _qg
+from indigo.bots import BotLike, bot_name
 from indigo.distributed import (
     MAX_GAMES,
     Backend,
@@ -34,9 +35,11 @@ from indigo.distributed import (
     RunError,
     RunSettings,
     Span,
+    check_local,
     default_span,
     spans,
 )
+from indigo.policies import simulate
 
 __all__ = [
     "MAX_SEATINGS",
@@ -242,7 +245,7 @@ def _simulate_span(
 
 
 def play_games(
-    bots: Sequence[str],
+    bots: Sequence[BotLike],
     games: int,
     *,
     rules: Rules | _qg.Rules,
@@ -263,7 +266,7 @@ def play_games(
 
 
 def run_tournament(
-    bots: Sequence[str],
+    bots: Sequence[BotLike],
     *,
     players: int,
     games: int,
@@ -283,6 +286,10 @@ def run_tournament(
     than :data:`MAX_SEATINGS` seatings or the games are more than
     :data:`~indigo.distributed.MAX_GAMES`. ``game="queens-garden"`` plays Queen's Garden
     (``rules``: :class:`indigo.queens_garden.Rules`, default for ``players``).
+
+    A bot is a spec, or a bot object or policy callable (:data:`indigo.bots.BotLike`, named
+    by :func:`indigo.bots.bot_name`), whose games :func:`indigo.simulate` plays in Python:
+    on the local backend only (a Ray worker cannot be handed a Python object).
     """
     if game not in ("indigo", "queens-garden"):
         raise RunError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
@@ -292,11 +299,13 @@ def run_tournament(
         raise RunError(f"the rules are not rules of {game}")
     if rules.players != players:
         raise RunError(f"the rules are for {rules.players} players, not {players}")
+    check_local(bots, backend)
     total = tournament_games(games, len(bots), players)
-    names = [normalize_bot_spec(b) for b in bots]
+    names = [bot_name(b) for b in bots]
+    entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     seatings = lineups(len(names), players)
     table = play_games(
-        names,
+        entries,
         total,
         rules=rules,
         seed=seed,
@@ -350,7 +359,7 @@ def progress_bar(what: str = "games") -> Iterator[Callable[[int, int], None]]:
 
 
 def run_with_progress(
-    bots: Sequence[str],
+    bots: Sequence[BotLike],
     *,
     players: int,
     games: int,

@@ -30,7 +30,8 @@ def check_utility(utility: str) -> Utility:
     """``utility`` if it names one, else :class:`~indigo.IndigoError`."""
     if utility in get_args(Utility):
         return cast("Utility", utility)
-    raise IndigoError(f"utility must be 'points', 'win' or 'rank', not {utility!r}")
+    names = ", ".join(repr(name) for name in get_args(Utility))
+    raise IndigoError(f"utility must be one of {names}, not {utility!r}")
 
 
 def check_render_mode(render_mode: str | None) -> str | None:

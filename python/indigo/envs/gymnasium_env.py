@@ -9,11 +9,14 @@
 
 The observation is the learning seat's float32 tensor (``indigo.OBSERVATION_LAYOUT``); the
 action is one of the 810 actions and ``info["action_mask"]`` (int8) marks the legal ones. The
-other seats are played by native bots (``opponents``: one spec for all, or one per other seat)
-between the learner's turns. The reward is 0 until the game ends, then the learner's return
-under ``utility``. An illegal action ends the episode with reward ``illegal_reward`` and
-``info["illegal_action"]`` true, the game unchanged; with ``illegal_reward=None`` it raises
-:class:`indigo.IllegalMoveError` instead.
+other seats are played between the learner's turns by ``opponents``: one for all, or one per
+other seat, each a spec, a bot object or a policy callable (``indigo.bots.BotLike``; a spec's
+bot is remade and reseeded every episode, an object keeps its own state). Each opponent chooses
+on ``game.resample(seat)``, a game consistent with what its seat knows (as
+:func:`indigo.play_game` hands it), so no opponent can read the pile or the learner's hand. The
+reward is 0 until the game ends, then the learner's return under ``utility``. An illegal action
+ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]`` true, the game
+unchanged; with ``illegal_reward=None`` it raises :class:`indigo.IllegalMoveError` instead.
 
 Seeds: ``reset(seed=s)`` plays ``Game(rules, seed=s)`` and seeds the bots (and a random seat)
 from ``s``; a reset without a seed draws all of them from the environment's generator.
@@ -21,14 +24,16 @@ from ``s``; a reset without a seed draws all of them from the environment's gene
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility, make_bot
+from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility
 from indigo._extras import require
+from indigo.bots import BotLike, as_bot
 from indigo.envs import _common
 
 require("gymnasium", "gymnasium")
@@ -52,7 +57,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         hand_size: int = 1,
         *,
         rules: Rules | None = None,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: BotLike | Sequence[BotLike] = "greedy",
         seat: int | None = 0,
         utility: Utility = "win",
         illegal_reward: float | None = -1.0,
@@ -60,11 +65,12 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
     ) -> None:
         self.rules = _common.make_rules(players, hand_size, rules)
         others = self.rules.players - 1
-        specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        single = isinstance(opponents, str) or not isinstance(opponents, Sequence)
+        specs: list[BotLike] = [opponents] * others if single else list(opponents)  # type: ignore[arg-type, list-item]
         if len(specs) != others:
-            raise IndigoError(f"give one opponent spec or {others}, not {len(specs)}")
+            raise IndigoError(f"give one opponent or {others}, not {len(specs)}")
         for spec in specs:
-            make_bot(spec, seed=0)  # a bad spec fails here, not at the first reset
+            as_bot(spec, seed=0)  # a bad entry fails here, not at the first reset
         if seat is not None and seat not in range(self.rules.players):
             raise IndigoError(f"seat must be None or 0..{self.rules.players - 1}, not {seat}")
         self.opponents = specs
@@ -77,6 +83,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         self.seat = 0 if seat is None else seat
         self.game = Game(self.rules, seed=0)
         self._bots: dict[int, Bot] = {}
+        self._views = random.Random(0)
         self._ended = True
 
     def _seed(self) -> int:
@@ -91,10 +98,11 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
             self.seat = int(self.np_random.integers(self.rules.players))
         others = [s for s in range(self.rules.players) if s != self.seat]
         self._bots = {
-            s: make_bot(spec, seed=self._seed())
+            s: as_bot(spec, seed=self._seed())
             for s, spec in zip(others, self.opponents, strict=True)
         }
         self.game = Game(self.rules, seed=game_seed)
+        self._views = random.Random(game_seed)
         self._ended = False
         self._play_opponents()
         if self.render_mode == "human":
@@ -103,7 +111,8 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
 
     def _play_opponents(self) -> None:
         while (mover := self.game.to_move) is not None and mover != self.seat:
-            self.game.play(self._bots[mover].choose(self.game))
+            view = self.game.resample(mover, seed=self._views.getrandbits(64))
+            self.game.play(self._bots[mover].choose(view))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": _common.action_mask(self.game)}

@@ -17,9 +17,9 @@ Agents are ``player_0`` .. ``player_{n-1}`` for seats 0 .. n-1. An observation i
 ``observation``, the seat's float32 tensor (``indigo.OBSERVATION_LAYOUT``), and
 ``action_mask``, int8 over the 810 actions, all zero unless the agent is to move. Rewards come
 at the end: each seat's return under ``utility`` (``"win"``: the winners share 1; ``"points"``;
-``"rank"``). ``reset(seed=s)`` plays ``Game(rules, seed=s)``; a reset without a seed draws the
-next game's seed from the last seed given (from the OS before any). ``render_mode="human"``
-prints the board in colour after every reset and move.
+``"rank"``; ``"zero-sum"``: +1 / -1, 0 shared). ``reset(seed=s)`` plays ``Game(rules,
+seed=s)``; a reset without a seed draws the next game's seed from the last seed given (from the
+OS before any). ``render_mode="human"`` prints the board in colour after every reset and move.
 """
 
 from __future__ import annotations

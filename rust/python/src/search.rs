@@ -211,6 +211,14 @@ pub(crate) fn normalize_bot_spec(spec: &str) -> PyResult<String> {
     parse_spec::<BotSpec, _>(spec).map(|s| s.to_string())
 }
 
+/// The seed `simulate` gives seat `seat`'s bot in the game seeded `game_seed` (an entry of
+/// `Simulation.game_seeds`): `make_bot(spec, seed=seat_seed(g, s))` is that bot.
+#[pyfunction]
+pub(crate) fn seat_seed(game_seed: &Bound<'_, PyAny>, seat: Int) -> PyResult<u64> {
+    let seat = in_range("seat", seat, 0, indigo_core::MAX_PLAYERS as u64 - 1)?;
+    Ok(indigo_core::mix(extract_seed(game_seed)?, seat))
+}
+
 /// Results of a batch, one row per game.
 #[pyclass(module = "indigo", frozen)]
 pub(crate) struct Simulation {
@@ -643,6 +651,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(make_bot, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_bot_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(seat_seed, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_class::<SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(self_play, m)?)?;

@@ -13,6 +13,10 @@ pub enum Utility {
     /// The share of opponents a seat beat, counting a tie as half (points, then the rules'
     /// tie-break): 1 for a clear first, 0 for a clear last.
     Rank,
+    /// Zero-sum: each loser pays `1 / (players - 1)` and the winners share what the losers
+    /// pay, so the returns sum to 0. Two players: +1 for a win, -1 for a loss, 0 for a shared
+    /// result; a lone winner always gets +1, and a result every seat shares is 0 for all.
+    ZeroSum,
 }
 
 impl Utility {
@@ -22,6 +26,7 @@ impl Utility {
             Utility::Points => "points",
             Utility::Win => "win",
             Utility::Rank => "rank",
+            Utility::ZeroSum => "zero-sum",
         }
     }
 }
@@ -34,16 +39,17 @@ impl std::str::FromStr for Utility {
             "points" => Ok(Utility::Points),
             "win" => Ok(Utility::Win),
             "rank" => Ok(Utility::Rank),
+            "zero-sum" => Ok(Utility::ZeroSum),
             other => Err(format!(
-                "utility must be 'points', 'win' or 'rank', not {other:?}"
+                "utility must be 'points', 'win', 'rank' or 'zero-sum', not {other:?}"
             )),
         }
     }
 }
 
 impl Position {
-    /// Each seat's return under `utility` (unused seats 0). Win and rank returns are 0 until
-    /// the game is over; points are the scores so far.
+    /// Each seat's return under `utility` (unused seats 0). Win, rank and zero-sum returns
+    /// are 0 until the game is over; points are the scores so far.
     pub fn returns(&self, utility: Utility) -> [f64; MAX_PLAYERS] {
         let players = usize::from(self.rules.players());
         let mut out = [0.0; MAX_PLAYERS];
@@ -82,7 +88,16 @@ impl Position {
                     *r = beaten / (players - 1) as f64;
                 }
             }
-            Utility::Rank => {}
+            Utility::ZeroSum if self.is_over() => {
+                // The win share w rescaled to n/(n-1) * (w - 1/n): a loser's w = 0 gives
+                // -1/(n-1), a lone winner's w = 1 gives 1, and the shares sum to 0.
+                let n = players as f64;
+                let win = self.returns(Utility::Win);
+                for (r, w) in out[..players].iter_mut().zip(win) {
+                    *r = n / (n - 1.0) * (w - 1.0 / n);
+                }
+            }
+            Utility::Rank | Utility::ZeroSum => {}
         }
         out
     }
@@ -104,6 +119,7 @@ mod tests {
             let mut p = Position::new(rules, &shuffled_pile(k as u64 + 40)).unwrap();
             let mut bot = RandomBot::new(k as u64);
             assert_eq!(p.returns(Utility::Win), [0.0; 4]);
+            assert_eq!(p.returns(Utility::ZeroSum), [0.0; 4]);
             while let Some(mv) = bot.choose_in(&p) {
                 p.play(mv).unwrap();
             }
@@ -114,12 +130,19 @@ mod tests {
                 p.returns(Utility::Points),
             );
             assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let zero_sum = p.returns(Utility::ZeroSum);
+            assert!(zero_sum.iter().sum::<f64>().abs() < 1e-12);
             // Ranks are pairwise shares: they sum to half the number of pairs each seat is in.
             assert!((rank.iter().sum::<f64>() - players as f64 / 2.0).abs() < 1e-12);
             for seat in 0..players {
                 assert_eq!(points[seat], f64::from(p.scores()[seat]));
                 let winner = p.winners() & (1 << seat) != 0;
                 assert_eq!(win[seat] > 0.0, winner);
+                let loss = -1.0 / (players - 1) as f64;
+                assert!(winner == (zero_sum[seat] > loss + 1e-12), "{zero_sum:?}");
+                if win[seat] == 1.0 {
+                    assert!((zero_sum[seat] - 1.0).abs() < 1e-12);
+                }
                 if winner {
                     assert!(rank.iter().all(|&r| r <= rank[seat]));
                 }
