@@ -18,6 +18,9 @@
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
 //!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
 //!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`].
+//! * Explicit chance ([`ChanceEvent`]): [`Position::chance_event`] (what a move draws and
+//!   reveals), [`Position::apply_with_outcomes`], [`Position::with_first_draws`], for callers
+//!   that choose chance's outcomes (OpenSpiel's chance nodes).
 //! * Records: [`read_record`], [`read_record_value`] (errors [`RecordError`] at an
 //!   [`ErrorAt`]), [`write_record`], [`snapshot`].
 //!
@@ -49,6 +52,7 @@
 // Private modules behind one flat facade: every public item has one path,
 // `queens_garden::Name`.
 mod action;
+mod chance;
 mod game;
 mod garden;
 mod geometry;
@@ -62,6 +66,7 @@ mod search;
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
 };
+pub use chance::{ChanceError, ChanceEvent, OutcomeError};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, DIRECTIONS, ELEMENT_COUNT, Element, ElementKind};
@@ -83,5 +88,7 @@ pub use search::Information;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_chance;
 #[cfg(test)]
 mod tests_search;
