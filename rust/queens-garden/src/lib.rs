@@ -58,6 +58,7 @@ mod garden;
 mod geometry;
 mod kind;
 mod moves;
+mod observation;
 mod position;
 mod record;
 mod rules;
@@ -74,6 +75,7 @@ pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
 pub use moves::{
     Choices, Discards, Hexagon, MAX_PASS_DISCARDS, MAX_PAYMENT, Move, MoveParseError, Payment,
 };
+pub use observation::{OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
     Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
@@ -90,5 +92,7 @@ pub use search::Information;
 mod tests;
 #[cfg(test)]
 mod tests_chance;
+#[cfg(test)]
+mod tests_observation;
 #[cfg(test)]
 mod tests_search;
