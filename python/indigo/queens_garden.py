@@ -40,6 +40,8 @@ __all__ = [
     "DEFAULT_WHEEL",
     "ELEMENTS",
     "KINDS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "PATTERNS",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
@@ -62,6 +64,11 @@ __all__ = [
 
 ACTION_COUNT: Final = _qg.ACTION_COUNT
 """Actions of the fixed encoding (``docs/queens-garden.md``, "Actions for search")."""
+OBSERVATION_SIZE: Final = _qg.OBSERVATION_SIZE
+"""Length of :meth:`Game.observation`'s float32 vector."""
+OBSERVATION_LAYOUT: Final = _qg.OBSERVATION_LAYOUT
+"""The observation's named segments: name -> ``(offset, shape)`` (``docs/queens-garden.md``,
+"Observation tensor")."""
 RECORD_FORMAT: Final = _qg.RECORD_FORMAT
 """``format`` of a game record: ``queens-garden-record/1``."""
 SNAPSHOT_FORMAT: Final = _qg.SNAPSHOT_FORMAT

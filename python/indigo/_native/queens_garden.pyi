@@ -17,6 +17,8 @@ __all__ = [
     "ATTRIBUTES",
     "CELLS",
     "KINDS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
     "Bot",
@@ -30,6 +32,10 @@ RECORD_FORMAT: str
 ACTION_COUNT: int
 """Actions of the fixed encoding (``docs/queens-garden.md``, "Actions")."""
 SNAPSHOT_FORMAT: str
+OBSERVATION_SIZE: int
+"""Length of :meth:`Game.observation`'s vector."""
+OBSERVATION_LAYOUT: dict[str, tuple[int, list[int]]]
+"""The observation's named segments: name -> ``(offset, shape)``."""
 KINDS: list[str]
 """The 36 kinds in kind-id order."""
 ATTRIBUTES: list[str]
@@ -139,6 +145,22 @@ class Game:
     def resample(self, seat: int, *, seed: int | None = None) -> Game:
         """A position drawn from what ``seat`` knows (bag order, unseen expansions and
         refills drawn anew), as a new game without history."""
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s observation, laid out as ``OBSERVATION_LAYOUT`` says."""
+    def chance_outcomes(self, action: int, chosen: Sequence[int] = ...) -> list[tuple[int, float]]:
+        """The next chance step's ``(kind id, probability)`` outcomes of playing ``action``
+        once ``chosen`` are the steps before (draws, then reveals); empty when complete."""
+    def chance_steps(self, action: int) -> tuple[int, int]:
+        """``(draws, reveals)``: the chance steps of playing ``action`` here."""
+    def successor(self, action: int, outcomes: Sequence[int]) -> Game:
+        """The game after ``action`` with its chance steps given ``outcomes`` (kind ids), as a
+        new game without history; bad input raises and changes nothing."""
+    @staticmethod
+    def first_draw_outcomes(chosen: Sequence[int] = ...) -> list[tuple[int, float]]:
+        """The set-up's next draw's ``(kind id, probability)`` outcomes after ``chosen``."""
+    @staticmethod
+    def with_first_draws(rules: Rules, draws: Sequence[int], *, seed: int | None = None) -> Game:
+        """The seeded set-up with round 1's stack top given the 4 kind ids ``draws``."""
     def returns(self) -> list[float]:
         """Each seat's result once over (the winners share 1), zeros before."""
     def greedy_points(self) -> list[int]:

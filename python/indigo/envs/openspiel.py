@@ -188,3 +188,4 @@ class IndigoObserver:
 
 
 pyspiel.register_game(GAME_TYPE, IndigoGame)
+from indigo.envs import openspiel_queens_garden as _queens_garden  # noqa: E402, F401  (registers python_queens_garden)
