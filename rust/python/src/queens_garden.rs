@@ -652,6 +652,7 @@ impl Game {
     /// reveals of expansions nobody has seen), as ``(kind id, probability)``, ascending;
     /// empty when ``chosen`` completes them (always empty for a move without chance).
     #[pyo3(signature = (action, chosen=Vec::new()))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn chance_outcomes(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
         let mv = Game::action_move(action)?;
         next_outcomes(&self.event(&mv)?, &chosen)
@@ -666,6 +667,7 @@ impl Game {
     /// The game after ``action`` with its chance steps given ``outcomes`` (kind ids: the
     /// draws, then the reveals): a new game with no history (its record starts there). An
     /// illegal action or impossible outcomes raise and change nothing.
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn successor(&self, action: Int, outcomes: Vec<i64>) -> PyResult<Game> {
         let mv = Game::action_move(action)?;
         let outcomes = kinds(&outcomes)?;
@@ -680,6 +682,7 @@ impl Game {
     /// top once ``chosen`` are drawn, as :meth:`chance_outcomes` gives them.
     #[staticmethod]
     #[pyo3(signature = (chosen=Vec::new()))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn first_draw_outcomes(chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
         next_outcomes(&ChanceEvent::setup(), &chosen)
     }
@@ -688,6 +691,7 @@ impl Game {
     /// of the bag and the expansions as the seed deals them).
     #[staticmethod]
     #[pyo3(signature = (rules, draws, *, seed=None))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn with_first_draws(
         rules: Rules,
         draws: Vec<i64>,
