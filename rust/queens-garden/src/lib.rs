@@ -86,7 +86,7 @@ pub use record::{
     rules_to_json, snapshot, write_record,
 };
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
-pub use search::Information;
+pub use search::{Information, self_play_record};
 
 #[cfg(test)]
 mod tests;
