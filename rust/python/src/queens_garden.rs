@@ -793,6 +793,8 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<crate::qg_search::Bot>()?;
     m.add_function(wrap_pyfunction!(crate::qg_search::make_bot, &m)?)?;
+    m.add_class::<crate::qg_search::SelfPlayBatch>()?;
+    m.add_function(wrap_pyfunction!(crate::qg_search::self_play, &m)?)?;
     m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     let layout = PyDict::new(py);
