@@ -12,8 +12,8 @@ import pytest
 
 from indigo import queens_garden as qg
 from indigo import simulate
-from indigo._native.queens_garden import self_play
 from indigo.cli import main
+from indigo.queens_garden import self_play
 from indigo.selfplay import (
     FORMAT,
     QG_FORMAT,

@@ -29,7 +29,15 @@ from typing import Final, Literal, TypedDict
 
 from indigo._native import IllegalMoveError
 from indigo._native import queens_garden as _qg
-from indigo._native.queens_garden import Bot, Game, Move, Rules, make_bot
+from indigo._native.queens_garden import (
+    Bot,
+    Game,
+    Move,
+    Rules,
+    SelfPlayBatch,
+    make_bot,
+    self_play,
+)
 
 __all__ = [
     "ACTION_COUNT",
@@ -55,11 +63,13 @@ __all__ = [
     "Move",
     "RandomBot",
     "Rules",
+    "SelfPlayBatch",
     "Stack",
     "Storage",
     "kind_colour",
     "kind_value",
     "make_bot",
+    "self_play",
 ]
 
 ACTION_COUNT: Final = _qg.ACTION_COUNT

@@ -149,7 +149,9 @@ class Game:
         refills drawn anew), as a new game without history."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation, laid out as ``OBSERVATION_LAYOUT`` says."""
-    def chance_outcomes(self, action: int, chosen: Sequence[int] = ...) -> list[tuple[int, float]]:
+    def chance_outcomes_of(
+        self, action: int, chosen: Sequence[int] = ...
+    ) -> list[tuple[int, float]]:
         """The next chance step's ``(kind id, probability)`` outcomes of playing ``action``
         once ``chosen`` are the steps before (draws, then reveals); empty when complete."""
     def chance_steps(self, action: int) -> tuple[int, int]:

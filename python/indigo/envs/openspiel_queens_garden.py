@@ -14,7 +14,7 @@ the final scores; zeros before the end). Chance is explicit: every tile drawn fr
 chance node whose outcomes are kind ids 0..35 (``bl1`` .. ``dp6``): a draw's probabilities
 are the bag's counts (after a refill, the bag's and the tower's), a reveal's are uniform over
 the kinds nobody has seen. A move's chance nodes follow it, draws first (the engine's
-``Game.chance_outcomes``). Player actions are the fixed encoding of
+``Game.chance_outcomes_of``). Player actions are the fixed encoding of
 ``indigo.queens_garden.ACTION_COUNT`` = 8,053,459 actions (``docs/queens-garden.md``,
 "Actions"); ``legal_actions`` lists them, so no dense mask is ever built. Every chance outcome
 is seen by every player, so the game is one of perfect information: the information state is
@@ -187,7 +187,7 @@ class QueensGardenState(pyspiel.State):  # type: ignore[misc]
             return Game.first_draw_outcomes(self.chosen)
         if self.pending is None:
             return []
-        return self.queens_garden.chance_outcomes(self.pending, self.chosen)
+        return self.queens_garden.chance_outcomes_of(self.pending, self.chosen)
 
     def _apply_action(self, action: int) -> None:
         if self._chance():

@@ -653,7 +653,7 @@ impl Game {
     /// empty when ``chosen`` completes them (always empty for a move without chance).
     #[pyo3(signature = (action, chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn chance_outcomes(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn chance_outcomes_of(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
         let mv = Game::action_move(action)?;
         next_outcomes(&self.event(&mv)?, &chosen)
     }
@@ -679,7 +679,7 @@ impl Game {
     }
 
     /// Explicit chance at set-up: the outcomes of the next of the 4 draws for round 1's stack
-    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes` gives them.
+    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes_of` gives them.
     #[staticmethod]
     #[pyo3(signature = (chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
