@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -74,6 +75,11 @@ def test_first_draws_make_the_stack_top() -> None:
     assert game.stack["tiles"] == ["bl1", "bl1", "ye2", "dp6"]
     assert game.bag_size == 104
     assert game.to_move == 0
+    game.play("take bl")
+    # Pickled, it replays its record's own set-up, not the seed's.
+    again = pickle.loads(pickle.dumps(game))
+    assert again.snapshot_json() == game.snapshot_json()
+    assert again.legal_moves == game.legal_moves
 
 
 def test_observation_layout_and_values() -> None:

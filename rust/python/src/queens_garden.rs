@@ -321,7 +321,12 @@ impl Game {
     /// (so later refills come from the seed, as before pickling).
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
         let listed = ::queens_garden::read_record(record)?;
-        let Some(seed) = seed else {
+        // A set-up the seed did not deal (chosen first draws) replays as listed.
+        let Some(seed) = seed.filter(|&seed| {
+            let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
+            let given = listed.to_record();
+            dealt["bag"] == given["bag"] && dealt["expansions"] == given["expansions"]
+        }) else {
             return Ok(listed);
         };
         let mut game = CoreGame::from_seed(*listed.rules(), seed);
