@@ -7,7 +7,8 @@
 //! draws exactly those anew, so every seat's information is the public position.
 //!
 //! Chance is sampled inside [`Position::apply_unchecked`] (a draw from the bag, a refill), so
-//! a position is never at a chance node here.
+//! a position is never at a chance node here; callers that choose chance's outcomes use the
+//! explicit events of [`crate::ChanceEvent`] instead (OpenSpiel's chance nodes).
 
 use std::cell::RefCell;
 
