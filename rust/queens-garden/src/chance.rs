@@ -312,7 +312,8 @@ impl ChanceHook for Arranger<'_> {
 }
 
 impl Position {
-    /// What chance decides while `mv` is played from here ([`crate::chance`] module docs).
+    /// What chance decides while `mv` is played from here: the tiles drawn, then the expansions
+    /// nobody had seen that turn face up ([`ChanceEvent`]).
     ///
     /// # Errors
     /// If `mv` is illegal, or the refill it needs is missing from a record's list.
