@@ -1,20 +1,4 @@
-//! Chance as explicit events, for callers that choose chance's outcomes themselves (OpenSpiel's
-//! chance nodes) instead of letting the seed or the record deal them.
-//!
-//! Everything chance decides happens inside a move (or at set-up): the tiles drawn from the
-//! bag for a new stack top (after a refill, from the bag and the tower together) and the kinds
-//! of expansions that turn face up without anyone having seen them (an emptied face-down
-//! display expansion, the rest of a stack when no tile is left). [`Position::chance_event`]
-//! tells, before a move is applied, what chance will decide in it: `draws` tiles from the
-//! bag's multiset, then `reveals` expansions from the kinds nobody has seen. Its steps are
-//! the chance nodes, one outcome (a kind) each: a draw's outcomes are the kinds left in the
-//! bag with probability proportional to their counts, a reveal's outcomes the unseen kinds
-//! left, each equally likely. [`Position::apply_with_outcomes`] plays the move with chosen
-//! outcomes by arranging the hidden order as it is used: the chosen tiles are moved to the
-//! bag's front just before the draw, a chosen kind is swapped into a revealed expansion's
-//! place just before it turns up. The hidden order is only ever permuted among hidden places,
-//! so what is hidden stays a uniformly random arrangement of what nobody has seen, and the
-//! seeded and listed modes (which choose nothing) deal exactly as before.
+//! Chance as explicit events ([`ChanceEvent`] says how).
 
 use std::fmt;
 
@@ -58,7 +42,24 @@ impl<F: FnMut(&[u8])> ChanceHook for F {
 }
 
 /// What chance decides while one move is applied (or at set-up): `draws` tiles from the bag,
-/// then `reveals` expansions nobody has seen. Each is one step with a kind as its outcome.
+/// then `reveals` expansions nobody has seen, each one step with a kind as its outcome. It is
+/// for callers that choose chance's outcomes themselves (OpenSpiel's chance nodes) instead of
+/// letting the seed or the record deal them.
+///
+/// Everything chance decides happens inside a move (or at set-up): the tiles drawn from the
+/// bag for a new stack top (after a refill, from the bag and the tower together) and the kinds
+/// of expansions that turn face up without anyone having seen them (an emptied face-down
+/// display expansion, the rest of a stack when no tile is left). [`Position::chance_event`]
+/// tells, before a move is applied, what chance will decide in it: `draws` tiles from the
+/// bag's multiset, then `reveals` expansions from the kinds nobody has seen. Its steps are
+/// the chance nodes, one outcome (a kind) each: a draw's outcomes are the kinds left in the
+/// bag with probability proportional to their counts, a reveal's outcomes the unseen kinds
+/// left, each equally likely. [`Position::apply_with_outcomes`] plays the move with chosen
+/// outcomes by arranging the hidden order as it is used: the chosen tiles are moved to the
+/// bag's front just before the draw, a chosen kind is swapped into a revealed expansion's
+/// place just before it turns up. The hidden order is only ever permuted among hidden places,
+/// so what is hidden stays a uniformly random arrangement of what nobody has seen, and the
+/// seeded and listed modes (which choose nothing) deal exactly as before.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ChanceEvent {
     draws: u8,
