@@ -43,6 +43,7 @@ MODULES = [
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",
     "indigo.envs.openspiel",
+    "indigo.envs.openspiel_queens_garden",
     "indigo.queens_garden",
     "indigo.qg_choices",
 ]

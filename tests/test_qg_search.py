@@ -99,14 +99,6 @@ def test_tournament_cli_writes_the_same_json_schema(capsys: pytest.CaptureFixtur
     assert [r["bot"] for r in garden["results"]] == ["greedy", "random"]
 
 
-def test_selfplay_says_queens_garden_is_not_supported(
-    tmp_path: object, capsys: pytest.CaptureFixture[str]
-) -> None:
-    argv = ["selfplay", "--bots", "random", "--games", "1", "--out", str(tmp_path)]
-    assert main([*argv, "--game", "queens-garden"]) != 0
-    assert "Queen's Garden" in capsys.readouterr().err
-
-
 def _positions(seed: int, every: int = 5) -> list[qg.Game]:
     game = qg.Game(qg.Rules(2 + seed % 3), seed=seed)
     bot = qg.make_bot("playout", seed=seed)

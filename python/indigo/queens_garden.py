@@ -29,7 +29,15 @@ from typing import Final, Literal, TypedDict
 
 from indigo._native import IllegalMoveError
 from indigo._native import queens_garden as _qg
-from indigo._native.queens_garden import Bot, Game, Move, Rules, make_bot
+from indigo._native.queens_garden import (
+    Bot,
+    Game,
+    Move,
+    Rules,
+    SelfPlayBatch,
+    make_bot,
+    self_play,
+)
 
 __all__ = [
     "ACTION_COUNT",
@@ -40,6 +48,8 @@ __all__ = [
     "DEFAULT_WHEEL",
     "ELEMENTS",
     "KINDS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "PATTERNS",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
@@ -53,15 +63,22 @@ __all__ = [
     "Move",
     "RandomBot",
     "Rules",
+    "SelfPlayBatch",
     "Stack",
     "Storage",
     "kind_colour",
     "kind_value",
     "make_bot",
+    "self_play",
 ]
 
 ACTION_COUNT: Final = _qg.ACTION_COUNT
 """Actions of the fixed encoding (``docs/queens-garden.md``, "Actions for search")."""
+OBSERVATION_SIZE: Final = _qg.OBSERVATION_SIZE
+"""Length of :meth:`Game.observation`'s float32 vector."""
+OBSERVATION_LAYOUT: Final = _qg.OBSERVATION_LAYOUT
+"""The observation's named segments: name -> ``(offset, shape)`` (``docs/queens-garden.md``,
+"Observation tensor")."""
 RECORD_FORMAT: Final = _qg.RECORD_FORMAT
 """``format`` of a game record: ``queens-garden-record/1``."""
 SNAPSHOT_FORMAT: Final = _qg.SNAPSHOT_FORMAT

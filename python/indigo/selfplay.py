@@ -5,12 +5,19 @@ shards of ``shard_size`` games, on a backend (this machine or a Ray cluster). Ga
 game ``indigo tournament`` and :func:`indigo.simulate` play with the same seed. The output
 folder holds:
 
-* ``manifest.json``: the run's settings (``"format": "indigo-selfplay/1"``);
-* ``records-NNNNN.jsonl``: shard ``NNNNN``'s games, one ``indigo-record/1`` per line in game
-  order, with ``seed``, ``result``, ``players_names`` (each seat's bot spec) and ``game`` (its
-  index);
+* ``manifest.json``: the run's settings (``"format": "indigo-selfplay/1"``, or
+  ``"queens-garden-selfplay/1"`` with ``"game": "queens-garden"``);
+* ``records-NNNNN.jsonl``: shard ``NNNNN``'s games, one ``indigo-record/1`` (or
+  ``queens-garden-record/1``) per line in game order, with ``seed``, ``result``,
+  ``players_names`` (each seat's bot spec) and ``game`` (its index);
 * ``samples-NNNNN.parquet``: one row per move of those games, with the columns of
   :func:`schema` (docs/distributed.md describes each).
+
+Queen's Garden (``rules=indigo.queens_garden.Rules(...)``) writes the same files and columns,
+except that its 8,053,459 actions do not fit a mask: its samples list the legal actions
+(``legal_actions``, ascending) instead of ``legal_mask``, and actions are ``uint32``
+(:func:`schema` with ``game="queens-garden"``). :func:`load` reads Indigo samples only; read
+Queen's Garden samples with :func:`pyarrow.parquet.read_table`.
 
 A shard's files are written whole or not at all (to a temporary name, then renamed; the
 Parquet file last), so a rerun with the same folder and settings skips finished shards. It
@@ -47,6 +54,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from indigo import queens_garden as qg
 from indigo._extras import require
 from indigo._native import (
     ACTION_COUNT,
@@ -56,6 +64,7 @@ from indigo._native import (
     SelfPlayBatch,
     normalize_bot_spec,
 )
+from indigo._native import queens_garden as _qg
 from indigo.bots import BotLike, bot_name
 from indigo.distributed import (
     MAX_GAMES,
@@ -78,6 +87,7 @@ import pyarrow.parquet as pq  # noqa: E402
 __all__ = [
     "FORMAT",
     "MAX_SHARDS",
+    "QG_FORMAT",
     "RunSummary",
     "SampleBatch",
     "SelfPlayError",
@@ -89,7 +99,12 @@ __all__ = [
 ]
 
 FORMAT: Final = "indigo-selfplay/1"
-"""The manifest's ``format``: names this folder layout and :data:`SCHEMA`."""
+"""The manifest's ``format``: names this folder layout and :func:`schema`."""
+
+QG_FORMAT: Final = "queens-garden-selfplay/1"
+"""The manifest's ``format`` of a Queen's Garden run: its layout and ``schema("queens-garden")``."""
+
+_FORMATS: Final = {"indigo": FORMAT, "queens-garden": QG_FORMAT}
 
 MANIFEST: Final = "manifest.json"
 
@@ -110,8 +125,11 @@ def _element(kind: pa.DataType) -> pa.Field:
     return pa.field("element", kind, nullable=False)
 
 
-def schema() -> pa.Schema:
-    """The Parquet schema of the samples: one row per move."""
+def schema(game: str = "indigo") -> pa.Schema:
+    """The Parquet schema of the samples of ``game`` (``"indigo"`` or ``"queens-garden"``):
+    one row per move."""
+    if game == "queens-garden":
+        return _qg_schema()
     fields = [
         ("game", pa.uint64(), "the game's index in the run"),
         ("ply", pa.uint16(), "the move's number in its game, from 0"),
@@ -150,8 +168,59 @@ def schema() -> pa.Schema:
     )
 
 
-def samples_table(batch: SelfPlayBatch | PolicySelfPlayBatch) -> pa.Table:
-    """A self-play batch's samples as a table with :func:`schema`."""
+def _qg_schema() -> pa.Schema:
+    """Queen's Garden's samples: Indigo's columns, the legal actions listed, not masked."""
+    indigo = schema()
+    fields = []
+    for field in indigo:
+        if field.name == "observation":
+            field = field.with_type(pa.list_(_element(pa.float32()), qg.OBSERVATION_SIZE))
+        elif field.name == "legal_mask":
+            field = pa.field(
+                "legal_actions",
+                pa.list_(_element(pa.uint32())),
+                nullable=False,
+                metadata={"doc": "the legal actions (docs/queens-garden.md), ascending"},
+            )
+        elif field.name == "action":
+            field = field.with_type(pa.uint32())
+        elif field.name == "visit_actions":
+            field = field.with_type(pa.list_(_element(pa.uint32())))
+        fields.append(field)
+    return pa.schema(fields, metadata={"format": QG_FORMAT})
+
+
+def _qg_samples_table(batch: _qg.SelfPlayBatch) -> pa.Table:
+    unsearched = pa.array(~batch.searched)
+    visits = pa.array(batch.visit_offsets, pa.int32())
+    columns = {
+        "game": pa.array(batch.game),
+        "ply": pa.array(batch.ply),
+        "seat": pa.array(batch.seat),
+        "observation": pa.FixedSizeListArray.from_arrays(
+            pa.array(batch.observation.reshape(-1)), qg.OBSERVATION_SIZE
+        ),
+        "legal_actions": pa.ListArray.from_arrays(
+            pa.array(batch.legal_offsets, pa.int32()), pa.array(batch.legal_actions)
+        ),
+        "action": pa.array(batch.action),
+        "searched": pa.array(batch.searched),
+        "visit_actions": pa.ListArray.from_arrays(
+            visits, pa.array(batch.visit_actions), mask=unsearched
+        ),
+        "visit_counts": pa.ListArray.from_arrays(
+            visits, pa.array(batch.visit_counts), mask=unsearched
+        ),
+        "outcome": pa.array(batch.outcome),
+        "points": pa.array(batch.points),
+    }
+    return pa.Table.from_pydict(columns, schema=_qg_schema())
+
+
+def samples_table(batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch) -> pa.Table:
+    """A self-play batch's samples as a table with :func:`schema` (of its game)."""
+    if isinstance(batch, _qg.SelfPlayBatch):
+        return _qg_samples_table(batch)
     unsearched = pa.array(~batch.searched)
 
     def visits(values: npt.NDArray[Any], kind: pa.DataType) -> pa.Array:
@@ -191,7 +260,10 @@ def _play_shard(
     run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
 ) -> Shard:
     """One shard's games, encoded (module level, so Ray can ship it by reference)."""
-    batch = self_play(run.bots, span.games, **run.arguments(span, threads, report))
+    arguments = run.arguments(span, threads, report)
+    game = arguments.pop("game", "indigo")
+    play = _qg.self_play if game == "queens-garden" else self_play
+    batch = play(run.bots, span.games, **arguments)
     sink = pa.BufferOutputStream()
     pq.write_table(samples_table(batch), sink, compression="zstd")
     return Shard(
@@ -234,12 +306,17 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 def _manifest(
-    bots: list[str], rules: Rules, seed: int, games: int, shard_size: int
+    bots: list[str], rules: Rules | qg.Rules, seed: int, games: int, shard_size: int
 ) -> dict[str, Any]:
+    if isinstance(rules, qg.Rules):
+        head: dict[str, Any] = {"format": QG_FORMAT, "game": "queens-garden"}
+        settings = rules.to_dict()
+    else:
+        head, settings = {"format": FORMAT}, {**rules.to_dict(), "theme": rules.theme}
     return {
-        "format": FORMAT,
+        **head,
         "bots": bots,
-        "rules": {**rules.to_dict(), "theme": rules.theme},
+        "rules": settings,
         "seed": seed,
         "games": games,
         "shard_size": shard_size,
@@ -274,8 +351,10 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
         raise SelfPlayError(
             f"{path} is not a self-play manifest: it holds a JSON {type(found).__name__}"
         )
-    if found.get("format") != FORMAT:
-        raise SelfPlayError(f"{path} is not {FORMAT}: its format is {found.get('format')!r}")
+    if found.get("format") not in _FORMATS.values():
+        raise SelfPlayError(
+            f"{path} is not {FORMAT} or {QG_FORMAT}: its format is {found.get('format')!r}"
+        )
     return found
 
 
@@ -321,7 +400,7 @@ def run_selfplay(
     games: int,
     folder: str | os.PathLike[str],
     *,
-    rules: Rules | None = None,
+    rules: Rules | qg.Rules | None = None,
     seed: int = 0,
     shard_size: int = 100,
     backend: Backend | None = None,
@@ -330,7 +409,8 @@ def run_selfplay(
     """Plays ``games`` self-play games into ``folder`` in shards of ``shard_size`` games on
     ``backend`` (default: every core of this machine), skipping shards already finished
     there. ``progress(done, total)`` hears the games played so far of those still to play.
-    Reproducible with simulation budgets: ``ismcts:time=...`` depends on the clock.
+    ``rules`` may be Queen's Garden's (module docs). Reproducible with simulation budgets:
+    ``ismcts:time=...`` depends on the clock.
     Everything is checked before anything is written; a shard whose files are damaged is
     played again. Bot objects and policy callables (:data:`indigo.bots.BotLike`) play in
     Python (:func:`indigo.self_play`) on the local backend only, named in the manifest by
@@ -346,7 +426,8 @@ def run_selfplay(
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
-    todo = [s for s in every if not _intact(out, s.start // shard_size, s)]
+    game = "queens-garden" if isinstance(rules, qg.Rules) else "indigo"
+    todo = [s for s in every if not _intact(out, s.start // shard_size, s, game)]
     work = functools.partial(_play_shard, RunSettings(entries, rules, seed, seatings))
     total = sum(s.games for s in todo)
     samples = 0
@@ -372,7 +453,7 @@ def _finished(folder: Path, shard: int) -> bool:
     return parquet.exists() and jsonl.exists()
 
 
-def _intact(folder: Path, shard: int, span: Span) -> bool:
+def _intact(folder: Path, shard: int, span: Span, game: str) -> bool:
     """Whether the shard's files are whole: the records file holds the span's games in order,
     one per line, and the samples file's footer reads, with the schema, one row per move of
     those games, and those games' indices. A file cut short fails one of these."""
@@ -391,7 +472,7 @@ def _intact(folder: Path, shard: int, span: Span) -> bool:
         with pq.ParquetFile(parquet) as samples:
             footer = samples.metadata
             if footer.num_rows != moves or not samples.schema_arrow.equals(
-                schema(), check_metadata=True
+                schema(game), check_metadata=True
             ):
                 return False
             # The games the rows belong to, from the footer's statistics of the game column.
@@ -407,10 +488,16 @@ def _intact(folder: Path, shard: int, span: Span) -> bool:
         return False
 
 
-def _shards(folder: str | os.PathLike[str]) -> tuple[Path, list[int]]:
-    """The folder and its finished shards in order."""
+def _shards(folder: str | os.PathLike[str], game: str | None = None) -> tuple[Path, list[int]]:
+    """The folder and its finished shards in order; raises :class:`SelfPlayError` if ``game``
+    is given and the folder holds another game's run."""
     out = Path(folder)
     manifest = _read_manifest(out)
+    if manifest is not None and game is not None and manifest["format"] != _FORMATS[game]:
+        raise SelfPlayError(
+            f"{out} holds a {manifest['format']} run: load reads {_FORMATS[game]} samples; read "
+            "these with pyarrow.parquet.read_table"
+        )
     if manifest is None:
         raise SelfPlayError(f"{out} is not a self-play folder: it has no {MANIFEST}")
     games, shard_size = manifest.get("games"), manifest.get("shard_size")
@@ -514,7 +601,7 @@ def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[Sam
     if batch_size < 1:
         raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
 
-    out, shards = _shards(folder)
+    out, shards = _shards(folder, "indigo")
     pending: list[pa.RecordBatch] = []
     held = 0
     for k in shards:

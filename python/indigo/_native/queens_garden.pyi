@@ -4,7 +4,7 @@ Import from :mod:`indigo.queens_garden`, not from here. ``tests/test_stubs.py`` 
 stubs against the compiled module with mypy's ``stubtest``.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, final
 
 import numpy as np
@@ -17,19 +17,27 @@ __all__ = [
     "ATTRIBUTES",
     "CELLS",
     "KINDS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
     "Bot",
     "Game",
     "Move",
     "Rules",
+    "SelfPlayBatch",
     "make_bot",
+    "self_play",
 ]
 
 RECORD_FORMAT: str
 ACTION_COUNT: int
 """Actions of the fixed encoding (``docs/queens-garden.md``, "Actions")."""
 SNAPSHOT_FORMAT: str
+OBSERVATION_SIZE: int
+"""Length of :meth:`Game.observation`'s vector."""
+OBSERVATION_LAYOUT: dict[str, tuple[int, list[int]]]
+"""The observation's named segments: name -> ``(offset, shape)``."""
 KINDS: list[str]
 """The 36 kinds in kind-id order."""
 ATTRIBUTES: list[str]
@@ -139,6 +147,24 @@ class Game:
     def resample(self, seat: int, *, seed: int | None = None) -> Game:
         """A position drawn from what ``seat`` knows (bag order, unseen expansions and
         refills drawn anew), as a new game without history."""
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s observation, laid out as ``OBSERVATION_LAYOUT`` says."""
+    def chance_outcomes_of(
+        self, action: int, chosen: Sequence[int] = ...
+    ) -> list[tuple[int, float]]:
+        """The next chance step's ``(kind id, probability)`` outcomes of playing ``action``
+        once ``chosen`` are the steps before (draws, then reveals); empty when complete."""
+    def chance_steps(self, action: int) -> tuple[int, int]:
+        """``(draws, reveals)``: the chance steps of playing ``action`` here."""
+    def successor(self, action: int, outcomes: Sequence[int]) -> Game:
+        """The game after ``action`` with its chance steps given ``outcomes`` (kind ids), as a
+        new game without history; bad input raises and changes nothing."""
+    @staticmethod
+    def first_draw_outcomes(chosen: Sequence[int] = ...) -> list[tuple[int, float]]:
+        """The set-up's next draw's ``(kind id, probability)`` outcomes after ``chosen``."""
+    @staticmethod
+    def with_first_draws(rules: Rules, draws: Sequence[int], *, seed: int | None = None) -> Game:
+        """The seeded set-up with round 1's stack top given the 4 kind ids ``draws``."""
     def returns(self) -> list[float]:
         """Each seat's result once over (the winners share 1), zeros before."""
     def greedy_points(self) -> list[int]:
@@ -224,3 +250,68 @@ class Bot:
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     """A bot from a spec (``random``, ``greedy``, ``playout``, ``ismcts:N``, ...); a bad spec
     raises :class:`~indigo.IndigoError`."""
+
+@final
+class SelfPlayBatch:
+    """Results of :func:`self_play`: each game's record, and one training sample per move as
+    numpy columns (row ``i`` of every column is sample ``i``); the legal actions are lists."""
+
+    @property
+    def records(self) -> list[str]:
+        """Each game's ``queens-garden-record/1`` as one line of JSON, in game order, with
+        ``players_names`` and ``game`` added."""
+    @property
+    def checksum(self) -> int:
+        """A fingerprint of every game's outcome in order, as ``Simulation.checksum``."""
+    @property
+    def samples(self) -> int:
+        """How many samples (moves) the games hold."""
+    @property
+    def game(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def ply(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def seat(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The mover's observation, samples x ``OBSERVATION_SIZE``."""
+    @property
+    def legal_offsets(self) -> npt.NDArray[np.int64]:
+        """Sample ``i``'s legal actions are ``legal_actions[legal_offsets[i]:legal_offsets[i +
+        1]]`` (``samples + 1`` offsets)."""
+    @property
+    def legal_actions(self) -> npt.NDArray[np.uint32]:
+        """The legal actions of every sample, ascending within one."""
+    @property
+    def action(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def searched(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def visit_offsets(self) -> npt.NDArray[np.int64]:
+        """Sample ``i``'s visits are ``visit_actions[visit_offsets[i]:visit_offsets[i + 1]]``."""
+    @property
+    def visit_actions(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def visit_counts(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def outcome(self) -> npt.NDArray[np.float32]:
+        """The mover's final result: the winners share 1."""
+    @property
+    def points(self) -> npt.NDArray[np.uint16]:
+        """The mover's final points."""
+    def __len__(self) -> int: ...
+
+def self_play(
+    bots: Sequence[str],
+    games: int,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
+    start: int = 0,
+    threads: int = 0,
+    progress: Callable[[int, int], object] | None = None,
+    interval: float = 0.2,
+) -> SelfPlayBatch:
+    """Play Queen's Garden games as ``simulate(..., game="queens-garden")`` does (game ``i``
+    is the same game), keeping each game's record and a training sample per move."""

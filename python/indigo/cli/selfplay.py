@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from indigo import IndigoError, Rules
+from indigo import IndigoError
 from indigo.cli._common import (
     CliError,
     add_backend,
@@ -25,9 +25,11 @@ def add_parser(sub: Any) -> None:
         "selfplay",
         help="play self-play games into records and Parquet training samples",
         description="Play games between bots (seats rotating as in a tournament; one bot "
-        "plays every seat) and write each shard of games as indigo-record/1 lines "
+        "plays every seat) and write each shard of games as indigo-record/1 (or "
+        "queens-garden-record/1) lines "
         "(records-NNNNN.jsonl) and training samples (samples-NNNNN.parquet: observation, "
-        "legal mask, ISMCTS visit counts, final outcome for the mover; docs/distributed.md). "
+        "legal mask (Queen's Garden: the legal actions listed), ISMCTS visit counts, final "
+        "outcome for the mover; docs/distributed.md). "
         "Rerunning with the same folder and settings skips finished shards.",
     )
     add_bots(selfplay, "ismcts:800 or ismcts:800,greedy")
@@ -54,13 +56,6 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CliError(str(exc)) from None
     rules = batch_rules(args)
-    if not isinstance(rules, Rules):
-        # Queen's Garden has no observation tensor or training-sample schema yet (issue 17).
-        raise CliError(
-            "indigo selfplay does not play Queen's Garden yet: its samples have no schema; "
-            "use indigo tournament --game queens-garden, or indigo.simulate(..., "
-            'game="queens-garden") for batches of games'
-        )
     with backend(args) as chosen, progress_bar() as report:
         try:
             summary = run_selfplay(

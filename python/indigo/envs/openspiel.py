@@ -406,3 +406,4 @@ class IndigoBot(pyspiel.Bot):  # type: ignore[misc]
 
 
 pyspiel.register_game(GAME_TYPE, IndigoGame)
+from indigo.envs import openspiel_queens_garden as _queens_garden  # noqa: E402, F401  (registers python_queens_garden)

@@ -4,8 +4,9 @@
 
 use std::sync::Mutex;
 
-use ::queens_garden::{Position, Rules as CoreRules};
-use indigo_search::{Batch, Bot as _, BotSpec, Outcome, SearchBot, mix};
+use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
+use indigo_search::{Batch, Bot as _, BotSpec, Outcome, Samples, SearchBot, mix};
+use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
 use crate::queens_garden::{Game, Move, Rules};
@@ -75,6 +76,33 @@ fn rules_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
     }
 }
 
+/// A Queen's Garden batch and its games from `simulate`'s arguments.
+#[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+fn batch_of(
+    bots: &[String],
+    games: Int,
+    rules: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    start: Int,
+    threads: Int,
+) -> PyResult<(Batch<CoreRules>, std::ops::Range<u64>, usize)> {
+    let rules = rules_of(rules)?;
+    let specs = bots
+        .iter()
+        .map(|s| parse_spec(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .collect()
+    });
+    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
+    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(search_batch_error)?;
+    let (range, threads) = game_range(games, start, threads)?;
+    Ok((batch, range, threads))
+}
+
 /// [`crate::search::simulate`] for Queen's Garden: the same arguments and results
 /// (`placements` holds each game's moves; there is no deal: `deal` must be "python").
 #[allow(clippy::too_many_arguments)]
@@ -90,20 +118,9 @@ pub(crate) fn simulate(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
 ) -> PyResult<Simulation> {
-    let rules = rules_of(rules)?;
-    let specs = bots
-        .iter()
-        .map(|s| parse_spec(s))
-        .collect::<PyResult<Vec<_>>>()?;
-    let players = usize::from(rules.players());
-    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
-        l.into_iter()
-            .map(|l| l.into_iter().map(|Int(b)| b).collect())
-            .collect()
-    });
-    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(search_batch_error)?;
-    let (range, threads) = game_range(games, start, threads)?;
+    let (batch, range, threads) = batch_of(&bots, games, rules, seed, lineups, start, threads)?;
+    let players = usize::from(batch.setup().players());
+    let seed = batch.seed();
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)
     })?;
@@ -130,4 +147,119 @@ fn fold(checksum: u64, outcome: &Outcome) -> u64 {
         mix(checksum, scores),
         u64::from(outcome.winners) << 32 | u64::from(outcome.moves),
     )
+}
+
+/// Queen's Garden self-play games: each game's record and one training sample per move, as
+/// numpy columns; the legal actions are lists (``legal_actions[legal_offsets[i]:
+/// legal_offsets[i + 1]]``), not masks.
+#[pyclass(module = "indigo.queens_garden", frozen)]
+pub(crate) struct SelfPlayBatch {
+    /// Each game's `queens-garden-record/1` record as one line of JSON, in game order.
+    #[pyo3(get)]
+    records: Vec<String>,
+    /// A fingerprint of every game's outcome in order, as `Simulation.checksum`.
+    #[pyo3(get)]
+    checksum: u64,
+    /// How many samples (moves) the games hold.
+    #[pyo3(get)]
+    samples: usize,
+    #[pyo3(get)]
+    game: Py<PyArray1<u64>>,
+    #[pyo3(get)]
+    ply: Py<PyArray1<u16>>,
+    #[pyo3(get)]
+    seat: Py<PyArray1<u8>>,
+    #[pyo3(get)]
+    observation: Py<PyArray2<f32>>,
+    #[pyo3(get)]
+    legal_offsets: Py<PyArray1<i64>>,
+    #[pyo3(get)]
+    legal_actions: Py<PyArray1<u32>>,
+    #[pyo3(get)]
+    action: Py<PyArray1<u32>>,
+    #[pyo3(get)]
+    searched: Py<PyArray1<bool>>,
+    #[pyo3(get)]
+    visit_offsets: Py<PyArray1<i64>>,
+    #[pyo3(get)]
+    visit_actions: Py<PyArray1<u32>>,
+    #[pyo3(get)]
+    visit_counts: Py<PyArray1<u32>>,
+    #[pyo3(get)]
+    outcome: Py<PyArray1<f32>>,
+    #[pyo3(get)]
+    points: Py<PyArray1<u16>>,
+}
+
+#[pymethods]
+impl SelfPlayBatch {
+    fn __len__(&self) -> usize {
+        self.records.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<queens_garden.SelfPlayBatch games={} samples={}>",
+            self.records.len(),
+            self.samples
+        )
+    }
+}
+
+/// Plays Queen's Garden games as ``simulate(..., game="queens-garden")`` does (game ``i`` is
+/// the same game) and keeps each game's record and a training sample per move.
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+pub(crate) fn self_play(
+    py: Python<'_>,
+    bots: Vec<String>,
+    games: Int,
+    rules: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    start: Int,
+    threads: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+) -> PyResult<SelfPlayBatch> {
+    let (batch, range, threads) = batch_of(&bots, games, rules, seed, lineups, start, threads)?;
+    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.self_play(range.clone(), threads, done, cancel)
+    })?;
+    let records = range
+        .clone()
+        .zip(&played)
+        .map(|(index, game)| {
+            self_play_record(*batch.setup(), game, &batch.seats(index), index).to_string()
+        })
+        .collect();
+    let checksum = played.iter().map(|g| g.outcome).fold(0, |c, o| fold(c, &o));
+    let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+    drop(played);
+    let rows = samples.len();
+    let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
+    Ok(SelfPlayBatch {
+        records,
+        checksum,
+        samples: rows,
+        legal_offsets: offsets(&samples.legal_offsets),
+        visit_offsets: offsets(&samples.visit_offsets),
+        game: PyArray1::from_vec(py, samples.game).unbind(),
+        ply: PyArray1::from_vec(py, samples.ply).unbind(),
+        seat: PyArray1::from_vec(py, samples.seat).unbind(),
+        observation: PyArray1::from_vec(py, samples.observations)
+            .reshape([rows, OBSERVATION_SIZE])?
+            .unbind(),
+        legal_actions: PyArray1::from_vec(py, samples.legal_actions).unbind(),
+        action: PyArray1::from_vec(py, samples.action).unbind(),
+        searched: PyArray1::from_vec(py, samples.searched).unbind(),
+        visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+        visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+        outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+        points: PyArray1::from_vec(py, samples.points).unbind(),
+    })
 }

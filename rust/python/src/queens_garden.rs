@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use ::queens_garden::Action;
+use ::queens_garden::{Action, ChanceEvent, OBSERVATION_SIZE};
 use ::queens_garden::{
     Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
     RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
@@ -281,6 +281,20 @@ impl Game {
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
     }
 
+    /// The action's move; :class:`~indigo.IndigoError` if it names none.
+    fn action_move(action: Int) -> PyResult<CoreMove> {
+        Action::new(action.0)
+            .map(Action::to_move)
+            .map_err(|e| IndigoError::new_err(e.to_string()))
+    }
+
+    /// The move's chance event, an illegal move raising.
+    fn event(&self, mv: &CoreMove) -> PyResult<ChanceEvent> {
+        self.position()
+            .chance_event(mv)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+    }
+
     /// `seat` checked against the game's seats.
     fn seat(&self, seat: Int) -> PyResult<u8> {
         let players = self.0.rules().players();
@@ -307,7 +321,12 @@ impl Game {
     /// (so later refills come from the seed, as before pickling).
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
         let listed = ::queens_garden::read_record(record)?;
-        let Some(seed) = seed else {
+        // A set-up the seed did not deal (chosen first draws) replays as listed.
+        let Some(seed) = seed.filter(|&seed| {
+            let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
+            let given = listed.to_record();
+            dealt["bag"] == given["bag"] && dealt["expansions"] == given["expansions"]
+        }) else {
             return Ok(listed);
         };
         let mut game = CoreGame::from_seed(*listed.rules(), seed);
@@ -624,6 +643,73 @@ impl Game {
         ))
     }
 
+    /// ``seat``'s observation as a float32 array laid out as ``OBSERVATION_LAYOUT`` says
+    /// (``docs/queens-garden.md``, "Observation tensor").
+    fn observation<'py>(&self, py: Python<'py>, seat: Int) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat(seat)?;
+        let mut out = vec![0f32; OBSERVATION_SIZE];
+        self.position().observation(seat, &mut out);
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Explicit chance: the outcomes of the next chance step of playing ``action`` here,
+    /// once ``chosen`` are the outcomes of the steps before (its draws from the bag, then its
+    /// reveals of expansions nobody has seen), as ``(kind id, probability)``, ascending;
+    /// empty when ``chosen`` completes them (always empty for a move without chance).
+    #[pyo3(signature = (action, chosen=Vec::new()))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+    fn chance_outcomes_of(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+        let mv = Game::action_move(action)?;
+        next_outcomes(&self.event(&mv)?, &chosen)
+    }
+
+    /// How many chance steps playing ``action`` here takes: ``(draws, reveals)``.
+    fn chance_steps(&self, action: Int) -> PyResult<(usize, usize)> {
+        let event = self.event(&Game::action_move(action)?)?;
+        Ok((event.draws(), event.reveals()))
+    }
+
+    /// The game after ``action`` with its chance steps given ``outcomes`` (kind ids: the
+    /// draws, then the reveals): a new game with no history (its record starts there). An
+    /// illegal action or impossible outcomes raise and change nothing.
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+    fn successor(&self, action: Int, outcomes: Vec<i64>) -> PyResult<Game> {
+        let mv = Game::action_move(action)?;
+        let outcomes = kinds(&outcomes)?;
+        let mut position = self.position().clone();
+        position
+            .apply_with_outcomes(&mv, &outcomes)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} with those outcomes: {e}")))?;
+        Ok(Game::from_position(position))
+    }
+
+    /// Explicit chance at set-up: the outcomes of the next of the 4 draws for round 1's stack
+    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes_of` gives them.
+    #[staticmethod]
+    #[pyo3(signature = (chosen=Vec::new()))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+    fn first_draw_outcomes(chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+        next_outcomes(&ChanceEvent::setup(), &chosen)
+    }
+
+    /// The seeded set-up with round 1's stack top given the 4 kind ids ``draws`` (the rest
+    /// of the bag and the expansions as the seed deals them).
+    #[staticmethod]
+    #[pyo3(signature = (rules, draws, *, seed=None))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+    fn with_first_draws(
+        rules: Rules,
+        draws: Vec<i64>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
+        let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
+        let position = ::queens_garden::Position::with_first_draws(rules.0, seed, &kinds(&draws)?)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        Ok(Game(
+            CoreGame::from_position(position).with_seed(Some(seed)),
+        ))
+    }
+
     /// Each seat's result once over (the winners share 1), zeros before.
     fn returns(&self) -> Vec<f64> {
         let players = usize::from(self.position().rules().players());
@@ -667,6 +753,27 @@ impl Game {
     }
 }
 
+/// Kind ids 0..35 as kinds; :class:`~indigo.IndigoError` names one that is not.
+fn kinds(ids: &[i64]) -> PyResult<Vec<Kind>> {
+    ids.iter()
+        .map(|&id| {
+            u8::try_from(id).ok().and_then(Kind::new).ok_or_else(|| {
+                IndigoError::new_err(format!(
+                    "a chance outcome is a kind id 0..35 (docs/queens-garden.md), not {id}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The next step's outcomes as `(kind id, probability)`; a bad `chosen` raises.
+fn next_outcomes(event: &ChanceEvent, chosen: &[i64]) -> PyResult<Vec<(u8, f64)>> {
+    event
+        .outcomes(&kinds(chosen)?)
+        .map(|o| o.into_iter().map(|(k, p)| (k.id(), p)).collect())
+        .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+}
+
 /// Adds the submodule `queens_garden` to `parent` and registers it as
 /// `indigo._native.queens_garden`, so that it can be imported by that name.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -691,7 +798,15 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<crate::qg_search::Bot>()?;
     m.add_function(wrap_pyfunction!(crate::qg_search::make_bot, &m)?)?;
+    m.add_class::<crate::qg_search::SelfPlayBatch>()?;
+    m.add_function(wrap_pyfunction!(crate::qg_search::self_play, &m)?)?;
     m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
+    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    let layout = PyDict::new(py);
+    for (name, offset, shape) in ::queens_garden::OBSERVATION_LAYOUT {
+        layout.set_item(name, (offset, shape.to_vec()))?;
+    }
+    m.add("OBSERVATION_LAYOUT", layout)?;
     parent.add_submodule(&m)?;
     py.import("sys")?
         .getattr("modules")?

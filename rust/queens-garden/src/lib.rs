@@ -18,6 +18,9 @@
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
 //!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
 //!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`].
+//! * Explicit chance ([`ChanceEvent`]): [`Position::chance_event`] (what a move draws and
+//!   reveals), [`Position::apply_with_outcomes`], [`Position::with_first_draws`], for callers
+//!   that choose chance's outcomes (OpenSpiel's chance nodes).
 //! * Records: [`read_record`], [`read_record_value`] (errors [`RecordError`] at an
 //!   [`ErrorAt`]), [`write_record`], [`snapshot`].
 //!
@@ -74,11 +77,13 @@
 // Private modules behind one flat facade: every public item has one path,
 // `queens_garden::Name`.
 mod action;
+mod chance;
 mod game;
 mod garden;
 mod geometry;
 mod kind;
 mod moves;
+mod observation;
 mod position;
 mod record;
 mod rules;
@@ -92,6 +97,7 @@ struct ReadmeDocs;
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
 };
+pub use chance::{ChanceError, ChanceEvent, OutcomeError};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, DIRECTIONS, ELEMENT_COUNT, Element, ElementKind};
@@ -99,6 +105,7 @@ pub use kind::{Attribute, Colour, KIND_COUNT, Kind, ParseNameError, Value};
 pub use moves::{
     Choices, Discards, Hexagon, MAX_PASS_DISCARDS, MAX_PAYMENT, Move, MoveParseError, Payment,
 };
+pub use observation::{OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
     Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
@@ -109,9 +116,13 @@ pub use record::{
     rules_to_json, snapshot, write_record,
 };
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
-pub use search::Information;
+pub use search::{Information, self_play_record};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_chance;
+#[cfg(test)]
+mod tests_observation;
 #[cfg(test)]
 mod tests_search;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use pyrandom::PyRandom;
 
+use crate::chance::{ChanceHook, NoHook};
 use crate::garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, cells_of};
 use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
@@ -523,7 +524,7 @@ impl Position {
             last_move: None,
             revealed: 0,
         };
-        p.give_tiles(&mut |_| {})
+        p.give_tiles(&mut NoHook)
             .unwrap_or_else(|_| unreachable!("the full bag needs no refill"));
         Ok(p)
     }
@@ -1159,14 +1160,14 @@ impl Position {
     /// # Errors
     /// Why `mv` is illegal, or the refill it needs cannot be made.
     pub fn apply(&mut self, mv: &Move) -> Result<(), IllegalMove> {
-        self.apply_observed(mv, &mut |_| {})
+        self.apply_observed(mv, &mut NoHook)
     }
 
-    /// [`Position::apply`], calling `on_refill` with the bag's new order at a refill.
+    /// [`Position::apply`], telling `hook` what chance does (a refill's new order).
     pub(crate) fn apply_observed(
         &mut self,
         mv: &Move,
-        on_refill: &mut dyn FnMut(&[u8]),
+        on_refill: &mut dyn ChanceHook,
     ) -> Result<(), IllegalMove> {
         self.check(mv)?;
         if !self.may_refill(mv) {
@@ -1201,10 +1202,15 @@ impl Position {
     /// Only a [`Chance::Listed`] position can fail, when the refill it needs is missing or
     /// wrong; the position is then half-played: use [`Position::apply`] for untrusted input.
     pub fn apply_unchecked(&mut self, mv: &Move) -> Result<(), RefillError> {
-        self.play(mv, &mut |_| {})
+        self.play(mv, &mut NoHook)
     }
 
-    fn play(&mut self, mv: &Move, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+    /// Plays `mv` (trusted) with `hook` told, and allowed to arrange, every draw and reveal.
+    pub(crate) fn play(
+        &mut self,
+        mv: &Move,
+        on_refill: &mut dyn ChanceHook,
+    ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         match *mv {
             Move::Take { attribute, choices } => self.play_take(attribute, &choices, on_refill)?,
@@ -1301,7 +1307,7 @@ impl Position {
         &mut self,
         attribute: Attribute,
         choices: &Choices,
-        on_refill: &mut dyn FnMut(&[u8]),
+        on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
         let at = self.presence();
         let seat = usize::from(self.to_move);
@@ -1337,7 +1343,7 @@ impl Position {
         }
         for s in 0..MAX_STACK {
             if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
-                self.turn_up(s);
+                self.turn_up(s, on_refill);
             }
         }
         Ok(())
@@ -1345,12 +1351,13 @@ impl Position {
 
     /// Gives the stack top its tiles (section 11.3), refilling the bag from the tower first
     /// when it holds fewer than 4.
-    fn give_tiles(&mut self, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+    fn give_tiles(&mut self, on_refill: &mut dyn ChanceHook) -> Result<(), RefillError> {
         let size = self.rules.stack_size();
         if self.top >= size {
             return Ok(());
         }
-        if self.bag_len() < 4 && self.tower_len > 0 {
+        let refilled = self.bag_len() < 4 && self.tower_len > 0;
+        if refilled {
             let mut all = counts(self.bag().map(Kind::id));
             for (a, &t) in all.iter_mut().zip(&self.tower) {
                 *a += u32::from(t);
@@ -1366,7 +1373,6 @@ impl Position {
             let mut order = [0u8; TILE_TOTAL];
             self.chance
                 .refill(usize::from(self.refills), &sorted[..n], &mut order[..n])?;
-            on_refill(&order[..n]);
             self.bag[..n].copy_from_slice(&order[..n]);
             self.bag[n..].fill(0);
             self.bag_start = 0;
@@ -1379,12 +1385,16 @@ impl Position {
         let top = usize::from(self.top);
         if n == 0 {
             for s in top..usize::from(size) {
-                self.turn_up(s);
+                self.turn_up(s, on_refill);
             }
             self.top = size;
             return Ok(());
         }
         let start = usize::from(self.bag_start);
+        on_refill.draw(&mut self.bag[start..usize::from(self.bag_end)], n);
+        if refilled {
+            on_refill.refilled(&self.bag[..usize::from(self.bag_end)]);
+        }
         let tiles = &mut self.slot_tiles[top];
         tiles[..n].copy_from_slice(&self.bag[start..start + n]);
         tiles[..n].sort_unstable();
@@ -1425,14 +1435,16 @@ impl Position {
     }
 
     /// This round's expansion at slot `s` turns face up, seen by every player.
-    fn turn_up(&mut self, s: usize) {
+    fn turn_up(&mut self, s: usize, hook: &mut dyn ChanceHook) {
         self.slots[s] = SlotState::Up;
         let stack = usize::from(self.rules.stack_size());
-        self.revealed |= 1 << ((usize::from(self.round) - 1) * stack + s);
+        let index = (usize::from(self.round) - 1) * stack + s;
+        hook.reveal(&mut self.expansions, self.revealed, index);
+        self.revealed |= 1 << index;
     }
 
     /// Phase 2, then phase 3 or the final scoring.
-    fn end_round(&mut self, on_refill: &mut dyn FnMut(&[u8])) -> Result<(), RefillError> {
+    fn end_round(&mut self, on_refill: &mut dyn ChanceHook) -> Result<(), RefillError> {
         let categories = self.rules.wheel().round(self.round);
         let r = usize::from(self.rounds_scored);
         for seat in 0..self.seats() {

@@ -7,15 +7,21 @@
 //! draws exactly those anew, so every seat's information is the public position.
 //!
 //! Chance is sampled inside [`Position::apply_unchecked`] (a draw from the bag, a refill), so
-//! a position is never at a chance node here.
+//! a position is never at a chance node here; callers that choose chance's outcomes use the
+//! explicit events of [`crate::ChanceEvent`] instead (OpenSpiel's chance nodes).
 
 use std::cell::RefCell;
 
-use indigo_search::{Game, MAX_PLAYERS, Rng, Setup, SortedActions, Turn, below};
+use indigo_search::{
+    BotSpec, Game, MAX_PLAYERS, Rng, Sampled, SelfPlayGame, Setup, SortedActions, Turn, below,
+};
+use serde_json::Value;
 
 use crate::action::Action;
+use crate::game::Game as Played;
 use crate::kind::Kind;
 use crate::moves::Move;
+use crate::observation::OBSERVATION_SIZE;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -186,4 +192,39 @@ impl Setup for Rules {
     fn start(&self, seed: u64) -> Position {
         Position::from_seed(*self, seed)
     }
+}
+
+impl Sampled for Position {
+    const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+
+    fn observation(&self, seat: u8, out: &mut [f32]) {
+        Position::observation(self, seat, out);
+    }
+
+    fn action_number(action: Action) -> u32 {
+        action.index()
+    }
+}
+
+/// The `queens-garden-record/1` of self-play game `index` with `rules`: the seeded game
+/// replayed, with `players_names` (each seat's bot spec) and `game` (the index) added.
+pub fn self_play_record(
+    rules: Rules,
+    played: &SelfPlayGame<Action>,
+    seats: &[BotSpec],
+    index: u64,
+) -> Value {
+    let mut game = Played::from_seed(rules, played.seed);
+    for action in &played.actions {
+        if let Err(e) = game.play(&action.to_move()) {
+            unreachable!("a self-play game replays from its seed: {e}");
+        }
+    }
+    let mut record = game.to_record();
+    if let Value::Object(fields) = &mut record {
+        let names = seats.iter().map(|spec| Value::from(spec.to_string()));
+        fields.insert("players_names".into(), names.collect());
+        fields.insert("game".into(), index.into());
+    }
+    record
 }

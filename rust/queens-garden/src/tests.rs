@@ -18,7 +18,7 @@ fn k(name: &str) -> Kind {
     name.parse().unwrap()
 }
 
-fn kinds(names: &str) -> Vec<Kind> {
+pub(crate) fn kinds(names: &str) -> Vec<Kind> {
     names.split_whitespace().map(k).collect()
 }
 
@@ -438,7 +438,7 @@ fn example_16_8_passing() {
 
 /// A position whose stack top needs tiles at the next `take` of its colour, with `bag` and
 /// `tower` as given and `refills` listed.
-fn shortage(bag: &[Kind], tower: &[Kind], refills: Vec<Vec<Kind>>) -> (Position, Move) {
+pub(crate) fn shortage(bag: &[Kind], tower: &[Kind], refills: Vec<Vec<Kind>>) -> (Position, Move) {
     let mut p = position();
     p.chance_mut(Chance::Listed(refills.into()));
     p.set_bag(bag);

@@ -159,3 +159,73 @@ fn bots_play_legal_moves_and_are_reproducible() {
         assert_eq!(play(3), play(3), "{spec}");
     }
 }
+
+#[test]
+fn self_play_keeps_the_batch_games_with_a_sample_per_move() {
+    use crate::observation::OBSERVATION_SIZE;
+    use indigo_search::{Batch, IsmctsConfig, Samples};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    let rules = Rules::with_players(3).unwrap();
+    let specs = vec![
+        BotSpec::Ismcts(IsmctsConfig::simulations(20)),
+        BotSpec::Greedy,
+        BotSpec::Random,
+    ];
+    let batch = Batch::new(rules, specs, None, 9).unwrap();
+    let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+    let outcomes = batch.run(3..5, 1, &done, &cancel).unwrap();
+    let games = batch.self_play(3..5, 1, &done, &cancel).unwrap();
+    for ((index, played), outcome) in (3..5).zip(&games).zip(&outcomes) {
+        assert_eq!(played.outcome, *outcome);
+        let record = crate::self_play_record(rules, played, &batch.seats(index), index);
+        assert_eq!(record["game"], index);
+        assert_eq!(record["players_names"][1], "greedy");
+        let game = crate::read_record_value(&record).unwrap();
+        let s = &played.samples;
+        assert_eq!(s.len(), game.moves().len());
+        let mut replay = Position::from_seed(rules, played.seed);
+        for (row, mv) in game.moves().iter().enumerate() {
+            let seat = replay.to_move().unwrap();
+            assert_eq!((s.ply[row] as usize, s.seat[row]), (row, seat));
+            let mut observation = vec![0f32; OBSERVATION_SIZE];
+            replay.observation(seat, &mut observation);
+            assert_eq!(
+                s.observations[row * OBSERVATION_SIZE..(row + 1) * OBSERVATION_SIZE],
+                observation
+            );
+            let legal: Vec<u32> = replay.legal_actions().iter().map(|a| a.index()).collect();
+            let listed = s.legal_offsets[row] as usize..s.legal_offsets[row + 1] as usize;
+            assert_eq!(s.legal_actions[listed], legal);
+            assert_eq!(s.action[row], Action::from_move(mv).unwrap().index());
+            let visits = s.visit_offsets[row] as usize..s.visit_offsets[row + 1] as usize;
+            assert_eq!(s.searched[row], seat == 0);
+            let total: u32 = s.visit_counts[visits.clone()].iter().sum();
+            assert_eq!(total, if seat == 0 { 20 } else { 0 });
+            assert!(s.visit_actions[visits].iter().all(|a| legal.contains(a)));
+            let winners = game.position().winners();
+            let share = if winners.contains(&seat) {
+                1.0 / winners.len() as f32
+            } else {
+                0.0
+            };
+            assert!((s.outcome[row] - share).abs() < 1e-6);
+            assert_eq!(
+                u32::from(s.points[row]),
+                game.position().scores()[usize::from(seat)]
+            );
+            replay.apply(mv).unwrap();
+        }
+    }
+    let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();
+    let all = Samples::concat(&parts);
+    assert_eq!(all.len(), parts.iter().map(|p| p.len()).sum::<usize>());
+    assert_eq!(all.legal_offsets.len(), all.len() + 1);
+    assert_eq!(
+        *all.legal_offsets.last().unwrap() as usize,
+        all.legal_actions.len()
+    );
+    assert_eq!(
+        *all.visit_offsets.last().unwrap() as usize,
+        all.visit_actions.len()
+    );
+}

@@ -106,12 +106,14 @@
 pub mod bots;
 pub mod game;
 pub mod ismcts;
+pub mod selfplay;
 pub mod simulate;
 pub mod spec;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
 pub use game::{ActionSet, Game, MAX_PLAYERS, Rng, SortedActions, Turn};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
+pub use selfplay::{Sampled, Samples, SelfPlayGame};
 pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, seatings};
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 
