@@ -114,3 +114,10 @@ def test_selfplay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     summary = json.loads(capsys.readouterr().out)
     assert (summary["games"], summary["shards_written"]) == (2, 1)
     assert summary["samples_written"] == sum(len(r["moves"]) for r in read_records(tmp_path))
+
+
+def test_python_bots_are_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(SelfPlayError, match="Queen's Garden self-play takes bot specs"):
+        run_selfplay([lambda game: 0, "random"], 2, out, rules=qg.Rules(2))
+    assert not out.exists()

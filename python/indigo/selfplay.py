@@ -262,8 +262,11 @@ def _play_shard(
     """One shard's games, encoded (module level, so Ray can ship it by reference)."""
     arguments = run.arguments(span, threads, report)
     game = arguments.pop("game", "indigo")
-    play = _qg.self_play if game == "queens-garden" else self_play
-    batch = play(run.bots, span.games, **arguments)
+    batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch
+    if game == "queens-garden":  # run_selfplay let only specs through
+        batch = _qg.self_play([str(b) for b in run.bots], span.games, **arguments)
+    else:
+        batch = self_play(run.bots, span.games, **arguments)
     sink = pa.BufferOutputStream()
     pq.write_table(samples_table(batch), sink, compression="zstd")
     return Shard(
@@ -423,10 +426,15 @@ def run_selfplay(
     names = [bot_name(b) for b in bots]
     entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)
+    game = "queens-garden" if isinstance(rules, qg.Rules) else "indigo"
+    if game == "queens-garden" and not all(isinstance(b, str) for b in bots):
+        raise SelfPlayError(
+            "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N); bot objects "
+            "and callables play Indigo only"
+        )
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
-    game = "queens-garden" if isinstance(rules, qg.Rules) else "indigo"
     todo = [s for s in every if not _intact(out, s.start // shard_size, s, game)]
     work = functools.partial(_play_shard, RunSettings(entries, rules, seed, seatings))
     total = sum(s.games for s in todo)
