@@ -110,7 +110,7 @@ int32_t indigo_bot_choose(IndigoBot *bot, const IndigoGame *game, char *out, siz
 /* Frees a bot; NULL is ignored. */
 void indigo_bot_free(IndigoBot *bot);
 
-/* Azul: Queen's Garden: a game with its history (no bot yet). */
+/* Azul: Queen's Garden: a game with its history, and its bots. */
 typedef struct IndigoGarden IndigoGarden;
 
 /* A new game for players (2..4) under the default wheel and jokers, set up from seed as
@@ -140,6 +140,18 @@ int32_t indigo_garden_record(const IndigoGarden *garden, char *out, size_t capac
                              size_t *length);
 /* The record as a new string to free with indigo_string_free; NULL on failure. */
 char *indigo_garden_record_string(const IndigoGarden *garden);
+
+typedef struct IndigoGardenBot IndigoGardenBot;
+
+/* A Queen's Garden bot from the same specs as indigo_bot_new; choices fixed by seed (except
+ * under a time budget), as indigo.queens_garden.make_bot(spec, seed=seed). */
+int32_t indigo_garden_bot_new(const char *spec, uint64_t seed, IndigoGardenBot **out);
+/* The bot's move for the seat to move, in canonical notation, into a caller buffer (64 bytes
+ * always suffice). The game is unchanged; INDIGO_ERR_NO_MOVE once it is over. */
+int32_t indigo_garden_bot_choose(IndigoGardenBot *bot, const IndigoGarden *garden, char *out,
+                                 size_t capacity, size_t *length);
+/* Frees a bot; NULL is ignored. */
+void indigo_garden_bot_free(IndigoGardenBot *bot);
 
 #ifdef __cplusplus
 }

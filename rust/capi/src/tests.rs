@@ -270,7 +270,7 @@ fn every_entry_runs_under_catch_unwind() {
         entries += 1;
     }
     assert_eq!(entries, source.matches("extern \"C\" fn").count());
-    assert!(entries >= 29, "{entries}");
+    assert!(entries >= 32, "{entries}");
 }
 
 /// The hand-kept header declares every exported function and every status with its value.
@@ -406,6 +406,84 @@ fn a_queens_garden_game_plays_through_undoes_and_replays() {
     // SAFETY: each freed once.
     unsafe {
         indigo_garden_free(replayed);
+        indigo_garden_free(garden);
+    }
+}
+
+#[test]
+fn queens_garden_bots_play_a_whole_game_of_legal_moves() {
+    let mut garden = ptr::null_mut();
+    let (mut greedy, mut random, mut bad) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    // SAFETY: live locals and NUL-terminated literals.
+    unsafe {
+        assert_eq!(indigo_garden_new(2, 11, &raw mut garden), INDIGO_OK);
+        assert_eq!(
+            indigo_garden_bot_new(c"greedy".as_ptr(), 1, &raw mut greedy),
+            INDIGO_OK
+        );
+        assert_eq!(
+            indigo_garden_bot_new(c"random".as_ptr(), 2, &raw mut random),
+            INDIGO_OK
+        );
+        assert_eq!(
+            indigo_garden_bot_new(c"minimax".as_ptr(), 2, &raw mut bad),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+    }
+    assert!(bad.is_null());
+    assert!(last_error().contains("minimax"), "{}", last_error());
+    let mut legal = vec![0 as c_char; 1 << 16];
+    let mut chosen = [0 as c_char; 64];
+    let mut moves = 0;
+    loop {
+        let (mut seat, mut length) = (0, 0);
+        // SAFETY: live handles and locals; each buffer holds its length.
+        unsafe {
+            assert_eq!(indigo_garden_to_move(garden, &raw mut seat), INDIGO_OK);
+            if seat < 0 {
+                break;
+            }
+            let bot = if seat == 0 { greedy } else { random };
+            let code =
+                indigo_garden_legal_moves(garden, legal.as_mut_ptr(), legal.len(), &raw mut length);
+            assert_eq!(code, INDIGO_OK);
+            let code = indigo_garden_bot_choose(
+                bot,
+                garden,
+                chosen.as_mut_ptr(),
+                chosen.len(),
+                &raw mut length,
+            );
+            assert_eq!(code, INDIGO_OK, "{}", last_error());
+            let mv = CStr::from_ptr(chosen.as_ptr()).to_str().unwrap();
+            let listed = CStr::from_ptr(legal.as_ptr()).to_str().unwrap();
+            assert!(listed.lines().any(|line| line == mv), "{mv} is not legal");
+            assert_eq!(
+                indigo_garden_play(garden, chosen.as_ptr()),
+                INDIGO_OK,
+                "{}",
+                last_error()
+            );
+        }
+        moves += 1;
+        assert!(moves < 5000, "the game does not end");
+    }
+    let mut length = 0;
+    // SAFETY: live handles and locals; each freed once.
+    unsafe {
+        assert_eq!(
+            indigo_garden_bot_choose(
+                greedy,
+                garden,
+                chosen.as_mut_ptr(),
+                chosen.len(),
+                &raw mut length
+            ),
+            INDIGO_ERR_NO_MOVE
+        );
+        indigo_garden_bot_free(greedy);
+        indigo_garden_bot_free(random);
+        indigo_garden_bot_free(ptr::null_mut());
         indigo_garden_free(garden);
     }
 }
