@@ -288,7 +288,7 @@ impl Puct {
     /// [`crate::Game::information`]); `Ok(None)` unless a seat is to move.
     ///
     /// # Errors
-    /// The evaluator's error, or an evaluation it got wrong ([`Evaluation::check`]).
+    /// The evaluator's error, or an evaluation it got wrong ([`crate::Evaluation::check`]).
     pub fn search<G: Encoded, E: Evaluator<G>>(
         &mut self,
         state: &G,
