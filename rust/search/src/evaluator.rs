@@ -98,8 +98,11 @@ impl Evaluation {
                 Ok(())
             } else {
                 Err(EvaluationError(format!(
-                    "the evaluator's {name} must have shape ({}, {}) for {} leaves, not {shape:?}",
-                    want[0], want[1], want[0]
+                    "the evaluator's {name} must have shape ({}, {}) for {} leaves, not {}",
+                    want[0],
+                    want[1],
+                    want[0],
+                    python_shape(shape)
                 )))
             }
         };
@@ -116,6 +119,17 @@ impl Evaluation {
             )));
         }
         Ok(())
+    }
+}
+
+/// A shape as Python writes it: `(3, 810)`, `(3,)`, `()`.
+fn python_shape(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
+            format!("({})", parts.join(", "))
+        }
     }
 }
 

@@ -274,7 +274,7 @@ fn a_wrong_evaluation_is_refused_and_an_evaluator_error_returned() {
     };
     assert_eq!(
         e.0,
-        "the evaluator's priors must have shape (1, 3) for 1 leaves, not [1, 2]"
+        "the evaluator's priors must have shape (1, 3) for 1 leaves, not (1, 2)"
     );
     let mut high = FnEvaluator(|leaves: &[Nim]| {
         Evaluation::new(
