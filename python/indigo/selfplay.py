@@ -52,6 +52,7 @@ from indigo._native import (
     ACTION_COUNT,
     OBSERVATION_SIZE,
     IndigoError,
+    PuctBot,
     Rules,
     SelfPlayBatch,
     normalize_bot_spec,
@@ -182,7 +183,22 @@ def _play_shard(
     run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
 ) -> Shard:
     """One shard's games, encoded (module level, so Ray can ship it by reference)."""
-    batch = self_play(run.bots, span.games, **run.arguments(span, threads, report))
+    return _shard_of(self_play(run.bots, span.games, **run.arguments(span, threads, report)))
+
+
+def _play_puct_shard(
+    bot: PuctBot, run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
+) -> Shard:
+    """One shard's games with ``bot`` in every seat, encoded (one search at a time: the
+    evaluator is called from this thread)."""
+    del threads, report  # the evaluator's batches are the parallelism
+    if not isinstance(run.rules, Rules):
+        raise SelfPlayError("a PuctBot plays Indigo only")
+    return _shard_of(bot.self_play(span.games, rules=run.rules, seed=run.seed, start=span.start))
+
+
+def _shard_of(batch: SelfPlayBatch) -> Shard:
+    """A self-play batch as a shard's files."""
     sink = pa.BufferOutputStream()
     pq.write_table(samples_table(batch), sink, compression="zstd")
     return Shard(
@@ -308,7 +324,7 @@ def _shard_spans(games: int, shard_size: int) -> list[Span]:
 
 
 def run_selfplay(
-    bots: Sequence[str],
+    bots: Sequence[str] | PuctBot,
     games: int,
     folder: str | os.PathLike[str],
     *,
@@ -324,17 +340,36 @@ def run_selfplay(
     Reproducible with simulation budgets: ``ismcts:time=...`` depends on the clock.
     Everything is checked before anything is written; a shard whose files are damaged is
     played again.
+
+    ``bots`` may instead be one :class:`indigo.PuctBot`: AlphaZero self-play, that search in
+    every seat with its evaluator, on the local backend (the evaluator lives in this
+    process). The manifest names it by :attr:`~indigo.PuctBot.spec`, which does not name the
+    evaluator: write each network's games to a folder of their own.
     """
     if not os.fspath(folder):
         raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
     every = _shard_spans(games, shard_size)
-    names = [normalize_bot_spec(b) for b in bots]
+    if isinstance(bots, PuctBot):
+        puct: PuctBot | None = bots
+        names = [bots.spec]
+        if not isinstance(backend, LocalBackend | None):
+            raise SelfPlayError(
+                "a PuctBot's evaluator is a Python object of this process: use the local backend"
+            )
+    else:
+        puct = None
+        names = [normalize_bot_spec(b) for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
     todo = [s for s in every if not _intact(out, s.start // shard_size, s)]
-    work = functools.partial(_play_shard, RunSettings(names, rules, seed, seatings))
+    settings = RunSettings(names, rules, seed, seatings)
+    work = (
+        functools.partial(_play_shard, settings)
+        if puct is None
+        else functools.partial(_play_puct_shard, puct, settings)
+    )
     total = sum(s.games for s in todo)
     samples = 0
     backend = backend if backend is not None else LocalBackend()
