@@ -24,6 +24,8 @@ def test_the_alphazero_loop_runs_at_toy_size(tmp_path: Path) -> None:
     spec.loader.exec_module(example)
     out = tmp_path / "run"
     toy = [
+        "--batch-size",
+        "8",
         "--iterations",
         "2",
         "--games",
