@@ -288,3 +288,41 @@ def test_run_selfplay_writes_puct_shards(tmp_path: Path) -> None:
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["bots"] == [bot.spec]
     assert selfplay.run_selfplay(bot, 3, tmp_path, seed=2, shard_size=2).shards_skipped == 2
+
+
+EVALUATOR_MODULE = """
+import numpy as np
+
+
+def evaluate(observations, masks):
+    return masks.astype(np.float32), np.zeros((len(masks), 2), np.float32)
+"""
+
+
+def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    from indigo.cli import main
+    from indigo.selfplay import load
+
+    (tmp_path / "flat_evaluator.py").write_text(EVALUATOR_MODULE)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "run"
+    common = ["selfplay", "--games", "2", "--out", str(out), "--simulations", "12"]
+    assert main([*common, "--puct", "flat_evaluator:evaluate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shards_written"] == 1
+    samples = next(load(out))
+    assert samples.searched.all()
+    assert (samples.policy.sum(axis=1) > 0.99).all()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["bots"] == ["puct:12,batch=8,c=1.5,alpha=0.3,noise=0.25,temperature=1"]
+    for wrong, message in [
+        ([], "give --bots or --puct"),
+        (["--bots", "greedy", "--puct", "flat_evaluator:evaluate"], "give --bots or --puct"),
+        (["--puct", "flat_evaluator"], "MODULE:FUNCTION"),
+        (["--puct", "no_such_module:evaluate"], "no_such_module"),
+        (["--puct", "flat_evaluator:nothing"], "nothing"),
+    ]:
+        assert main([*common, *wrong]) == 2
+        assert message in capsys.readouterr().err
