@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import json
 import sys
 import threading
@@ -172,6 +173,25 @@ def test_the_gil_is_released_between_evaluator_calls() -> None:
         sys.setswitchinterval(interval)
         counter.join()
     assert len(set(seen)) > 1, seen  # constant if the GIL were held throughout
+
+
+def test_ctrl_c_stops_a_long_search() -> None:
+    calls = 0
+
+    def counting(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        return flat(observations, masks)
+
+    # Ctrl-C as the terminal sends it, while the search runs: it ends at the next batch.
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            PuctBot(counting, 10_000_000, batch_size=1, seed=1).choose(game(11))
+    finally:
+        timer.cancel()
+    assert 0 < calls < 10_000_000
 
 
 def test_evaluator_exceptions_propagate_and_bad_answers_are_refused() -> None:
