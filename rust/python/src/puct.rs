@@ -285,7 +285,7 @@ impl PuctBot {
     /// its searches are seeded from `seed` and `i` only, so a run is reproducible.
     #[pyo3(
         signature = (games, *, rules=None, seed=None, start=Int(0)),
-        text_signature = "(games, *, rules=None, seed=None, start=0)"
+        text_signature = "($self, games, *, rules=None, seed=None, start=0)"
     )]
     fn self_play(
         &self,

@@ -124,13 +124,11 @@ impl Evaluation {
 
 /// A shape as Python writes it: `(3, 810)`, `(3,)`, `()`.
 fn python_shape(shape: &[usize]) -> String {
-    match shape {
-        [n] => format!("({n},)"),
-        _ => {
-            let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
-            format!("({})", parts.join(", "))
-        }
+    if let [n] = shape {
+        return format!("({n},)");
     }
+    let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
+    format!("({})", parts.join(", "))
 }
 
 /// Why an evaluation was refused: what is wrong, for a person.
