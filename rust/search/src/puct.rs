@@ -376,9 +376,7 @@ impl Puct {
             while pending.len() < self.config.batch_size && started < self.config.simulations {
                 started += 1;
                 let (node, state) = self.descend::<G>(&mut tree, info, &mut rng, &mut scratch);
-                if state.turn() == Turn::Over {
-                    tree.back_up(&scratch.path, &zero_sum(&state.returns()));
-                } else {
+                if let Turn::Player(_) = state.turn() {
                     let start = paths.len();
                     paths.extend_from_slice(&scratch.path);
                     pending.push(Pending {
@@ -386,6 +384,9 @@ impl Puct {
                         state,
                         path: start..paths.len(),
                     });
+                } else {
+                    // Over (a chance node without outcomes cannot be reached).
+                    tree.back_up(&scratch.path, &zero_sum(&state.returns()));
                 }
             }
             if pending.is_empty() {
@@ -401,7 +402,7 @@ impl Puct {
                     tree.set_priors(leaf.node, (0..).zip(row.iter().copied()));
                 }
                 let Turn::Player(mover) = leaf.state.turn() else {
-                    unreachable!("a pending leaf has a seat to move");
+                    continue; // only leaves with a seat to move are pending
                 };
                 let relative = &evaluation.values[i * players..(i + 1) * players];
                 let mut values = [0.0; MAX_PLAYERS];
