@@ -167,7 +167,7 @@ def test_the_gil_is_released_between_evaluator_calls() -> None:
     sys.setswitchinterval(100.0)
     try:
         counter.start()
-        PuctBot(watching, 200, batch_size=4, seed=1).search(game(7))
+        PuctBot(watching, 300, batch_size=1, seed=1).search(game(7))
     finally:
         stop.set()
         sys.setswitchinterval(interval)
