@@ -26,6 +26,7 @@ __all__ = [
     "ROUTE_CELLS",
     "TILE_COUNTS",
     "TILE_PATHS",
+    "EvaluatorError",
     "Game",
     "GemPath",
     "GreedyBot",
@@ -36,6 +37,8 @@ __all__ = [
     "MoveError",
     "MoveResult",
     "PlayoutBot",
+    "PuctBot",
+    "PuctSearchResult",
     "RandomBot",
     "RecordError",
     "Rules",
@@ -97,6 +100,10 @@ class RecordError(IndigoError):
     """
 
     at: str | int
+
+class EvaluatorError(IndigoError):
+    """An evaluator's answer that the PUCT search cannot use: not ``(priors, values)``, a wrong
+    shape, a negative or non-finite prior, or a value outside [-1, 1]."""
 
 @final
 class Rules:
@@ -466,6 +473,78 @@ class IsmctsBot:
         """The move for the seat to move (GIL released while searching)."""
     def search(self, game: Game) -> SearchResult:
         """The whole search result (GIL released while searching)."""
+
+_Evaluator = Callable[
+    [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
+]
+"""``evaluator(observations, masks) -> (priors, values)`` for :class:`PuctBot`."""
+
+@final
+class PuctSearchResult:
+    """What one PUCT search found."""
+
+    @property
+    def best(self) -> Move:
+        """The move chosen: the most visited at temperature 0, else drawn by the visits."""
+    @property
+    def visits(self) -> dict[int, int]:
+        """Root visits per action number."""
+    @property
+    def simulations(self) -> int:
+        """Simulations run."""
+    @property
+    def evaluations(self) -> int:
+        """Evaluator calls made, the root's included."""
+    @property
+    def value(self) -> float:
+        """The mover's mean value over the chosen move's visits, in [-1, 1]."""
+    def policy(self) -> npt.NDArray[np.float32]:
+        """Root visits as a distribution over all ``ACTION_COUNT`` actions: the policy target."""
+
+@final
+class PuctBot:
+    """PUCT search (AlphaZero's) steered by ``evaluator(observations, masks)``: it receives a
+    batch of leaves, ``observations`` float32 ``(batch, OBSERVATION_SIZE)`` (each leaf as its
+    mover sees it) and ``masks`` bool ``(batch, ACTION_COUNT)`` (its legal actions), and returns
+    ``(priors, values)``: ``priors`` ``(batch, ACTION_COUNT)``, non-negative weights (those of
+    legal actions are used, renormalised); ``values`` ``(batch, players)`` in [-1, 1], column
+    ``k`` for the seat ``k`` places after the leaf's mover. Each simulation samples what the
+    mover cannot see, as ISMCTS does; leaves are gathered ``batch_size`` at a time with a
+    virtual loss. The GIL is released between evaluator calls and Ctrl-C is looked for before
+    each; the evaluator's exceptions propagate, and an answer it cannot use raises
+    :class:`EvaluatorError`. ``dirichlet_fraction`` mixes Dirichlet(``dirichlet_alpha``)
+    noise into the root's priors (0: none); ``temperature`` 0 plays the most visited move,
+    above it draws a move with odds ``visits ** (1 / temperature)``. docs/alphazero.md."""
+
+    def __new__(
+        cls,
+        evaluator: _Evaluator,
+        simulations: int = 200,
+        *,
+        batch_size: int = 8,
+        c_puct: float = 1.5,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.0,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> PuctBot: ...
+    @property
+    def evaluator(self) -> _Evaluator:
+        """The evaluator."""
+    @property
+    def spec(self) -> str:
+        """The settings as text, e.g. ``"puct:200,batch=8,c=1.5"``: a name for records, not a
+        spec :func:`make_bot` reads."""
+    def choose(self, game: Game) -> Move:
+        """The move for the seat to move, from what that seat knows."""
+    def search(self, game: Game) -> PuctSearchResult:
+        """The whole search result."""
+    def self_play(
+        self, games: int, *, rules: Rules | None = None, seed: int | None = None, start: int = 0
+    ) -> SelfPlayBatch:
+        """Games ``start..start + games`` with this search in every seat, kept as
+        :func:`self_play` keeps them (visits are this search's). Game ``i`` is dealt as
+        :func:`self_play`'s game ``i``; its searches are seeded from ``seed`` and ``i``."""
 
 @final
 class Simulation:

@@ -60,6 +60,7 @@ from indigo._native import (
     ACTION_COUNT,
     OBSERVATION_SIZE,
     IndigoError,
+    PuctBot,
     Rules,
     SelfPlayBatch,
     normalize_bot_spec,
@@ -267,6 +268,22 @@ def _play_shard(
         batch = _qg.self_play([str(b) for b in run.bots], span.games, **arguments)
     else:
         batch = self_play(run.bots, span.games, **arguments)
+    return _shard_of(batch)
+
+
+def _play_puct_shard(
+    bot: PuctBot, run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
+) -> Shard:
+    """One shard's games with ``bot`` in every seat, encoded (one search at a time: the
+    evaluator is called from this thread)."""
+    del threads, report  # the evaluator's batches are the parallelism
+    if not isinstance(run.rules, Rules):
+        raise SelfPlayError("a PuctBot plays Indigo only")
+    return _shard_of(bot.self_play(span.games, rules=run.rules, seed=run.seed, start=span.start))
+
+
+def _shard_of(batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch) -> Shard:
+    """A self-play batch as a shard's files."""
     sink = pa.BufferOutputStream()
     pq.write_table(samples_table(batch), sink, compression="zstd")
     return Shard(
@@ -399,7 +416,7 @@ def _shard_spans(games: int, shard_size: int) -> list[Span]:
 
 
 def run_selfplay(
-    bots: Sequence[BotLike],
+    bots: Sequence[BotLike] | PuctBot,
     games: int,
     folder: str | os.PathLike[str],
     *,
@@ -418,25 +435,47 @@ def run_selfplay(
     played again. Bot objects and policy callables (:data:`indigo.bots.BotLike`) play in
     Python (:func:`indigo.self_play`) on the local backend only, named in the manifest by
     :func:`indigo.bots.bot_name`.
+
+    ``bots`` may instead be one :class:`indigo.PuctBot`: AlphaZero self-play, that search in
+    every seat with its evaluator, on the local backend (the evaluator lives in this
+    process). The manifest names it by :attr:`~indigo.PuctBot.spec`, which does not name the
+    evaluator: write each network's games to a folder of their own.
     """
     if not os.fspath(folder):
         raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
     every = _shard_spans(games, shard_size)
-    check_local(bots, backend)
-    names = [bot_name(b) for b in bots]
-    entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
+    if isinstance(bots, PuctBot):
+        puct: PuctBot | None = bots
+        names = [bots.spec]
+        entries: list[BotLike] = list(names)
+        if not isinstance(backend, LocalBackend | None):
+            raise SelfPlayError(
+                "a PuctBot's evaluator is a Python object of this process: use the local backend"
+            )
+    else:
+        puct = None
+        check_local(bots, backend)
+        names = [bot_name(b) for b in bots]
+        entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else Rules.indigo(2)
     game = "queens-garden" if isinstance(rules, qg.Rules) else "indigo"
-    if game == "queens-garden" and not all(isinstance(b, str) for b in bots):
+    if game == "queens-garden" and (
+        puct is not None or not all(isinstance(b, str) for b in entries)
+    ):
         raise SelfPlayError(
-            "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N); bot objects "
-            "and callables play Indigo only"
+            "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N); bot objects, "
+            "callables and a PuctBot play Indigo only"
         )
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
     todo = [s for s in every if not _intact(out, s.start // shard_size, s, game)]
-    work = functools.partial(_play_shard, RunSettings(entries, rules, seed, seatings))
+    settings = RunSettings(entries, rules, seed, seatings)
+    work = (
+        functools.partial(_play_shard, settings)
+        if puct is None
+        else functools.partial(_play_puct_shard, puct, settings)
+    )
     total = sum(s.games for s in todo)
     samples = 0
     backend = backend if backend is not None else LocalBackend()

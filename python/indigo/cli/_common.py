@@ -136,11 +136,11 @@ def record_error(exc: RecordError) -> CliError:
 # The options of the commands that play many games (tournament, selfplay)
 
 
-def add_bots(command: argparse.ArgumentParser, example: str) -> None:
+def add_bots(command: argparse.ArgumentParser, example: str, *, required: bool = True) -> None:
     command.add_argument(
         "--bots",
         type=bot_specs,
-        required=True,
+        required=required,
         metavar="SPECS",
         help=f"comma-separated bots, e.g. {example} "
         "(ismcts settings may follow: ismcts:500,c=0.5,threads=2)",

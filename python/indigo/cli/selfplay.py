@@ -1,13 +1,19 @@
 """``indigo selfplay --bots ismcts:800 --games G --out DIR [--backend ray] [--json]``: play
-self-play games into records and Parquet training samples; rerun to resume."""
+self-play games into records and Parquet training samples; rerun to resume.
+``--puct MODULE:FUNCTION`` plays them with :class:`indigo.PuctBot` steered by that evaluator
+instead (docs/alphazero.md)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
+import sys
+from collections.abc import Callable
 from typing import Any
 
-from indigo import IndigoError
+from indigo import IndigoError, PuctBot
 from indigo.cli._common import (
     CliError,
     add_backend,
@@ -32,7 +38,20 @@ def add_parser(sub: Any) -> None:
         "outcome for the mover; docs/distributed.md). "
         "Rerunning with the same folder and settings skips finished shards.",
     )
-    add_bots(selfplay, "ismcts:800 or ismcts:800,greedy")
+    add_bots(selfplay, "ismcts:800 or ismcts:800,greedy", required=False)
+    selfplay.add_argument(
+        "--puct",
+        metavar="MODULE:FUNCTION",
+        help="instead of --bots: AlphaZero self-play, indigo.PuctBot in every seat steered by "
+        "this evaluator(observations, masks) -> (priors, values), imported from the current "
+        "folder or the Python path (docs/alphazero.md)",
+    )
+    selfplay.add_argument(
+        "--simulations",
+        type=positive,
+        default=200,
+        help="with --puct: simulations per move (default: 200; noise 0.25, temperature 1)",
+    )
     selfplay.add_argument("--games", type=positive, required=True)
     selfplay.add_argument("--out", required=True, metavar="DIR", help="the output folder")
     selfplay.add_argument(
@@ -55,11 +74,13 @@ def run(args: argparse.Namespace) -> int:
         from indigo.selfplay import run_selfplay
     except ImportError as exc:
         raise CliError(str(exc)) from None
+    if (args.bots is None) == (args.puct is None):
+        raise CliError("give --bots or --puct (an evaluator), one of them")
     rules = batch_rules(args)
     with backend(args) as chosen, progress_bar() as report:
         try:
             summary = run_selfplay(
-                args.bots,
+                args.bots if args.puct is None else puct_bot(args.puct, args),
                 args.games,
                 args.out,
                 rules=rules,
@@ -79,3 +100,32 @@ def run(args: argparse.Namespace) -> int:
             "already finished"
         )
     return 0
+
+
+def evaluator(name: str) -> Callable[..., Any]:
+    """The function ``MODULE:FUNCTION`` names (the current folder is searched first)."""
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise CliError(f"--puct {name!r}: give MODULE:FUNCTION, e.g. mynet:evaluate")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError) as exc:
+        raise CliError(f"--puct {name!r}: {exc}") from None
+    if not callable(found):
+        raise CliError(f"--puct {name!r} is not a function")
+    return found  # type: ignore[no-any-return]
+
+
+def puct_bot(name: str, args: argparse.Namespace) -> PuctBot:
+    """Self-play's PUCT bot: noise at the root, moves drawn by their visits."""
+    return PuctBot(
+        evaluator(name),
+        args.simulations,
+        dirichlet_fraction=0.25,
+        temperature=1.0,
+        seed=args.seed,
+    )

@@ -143,6 +143,7 @@ mod action;
 mod bench;
 mod board;
 mod bots;
+mod encoded;
 mod game;
 mod gem;
 mod ismcts;
@@ -197,7 +198,7 @@ pub use position::{
     ObservationValue, Utility,
 };
 pub use search_game::IndigoSetup;
-pub use selfplay::{Samples, SelfPlayGame};
+pub use selfplay::{Samples, SelfPlayGame, SelfPlaySetup, self_play_with};
 pub use simulate::{
     Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
 };

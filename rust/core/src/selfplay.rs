@@ -5,6 +5,7 @@
 //! Game `index` is the very game [`Batch::run`] plays with that index: the same pile, bots
 //! and moves (the Python deal is used, so a record's `seed` deals its pile).
 
+use std::convert::Infallible;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -13,8 +14,11 @@ use serde_json::Value;
 use crate::action::{ACTION_COUNT, Action};
 use crate::board::ROUTE_CELL_COUNT;
 use crate::game::Game;
-use crate::position::{OBSERVATION_SIZE, Utility};
+use crate::ismcts::Visits;
+use crate::moves::Move;
+use crate::position::{Information, OBSERVATION_SIZE, Position, Utility};
 use crate::record::write_record;
+use crate::rules::Rules;
 use crate::simulate::{Batch, Outcome, seat_bots};
 
 /// Training samples, one row per move, in flat row-major columns.
@@ -124,67 +128,104 @@ pub struct SelfPlayGame {
     pub samples: Samples,
 }
 
+/// How a self-play game is set up and who plays it: the rules, the game's seed (its pile
+/// dealt as Python deals it), its index in the run, and each seat's name for the record.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlaySetup<'a> {
+    /// The rules.
+    pub rules: Rules,
+    /// The game's seed.
+    pub seed: u64,
+    /// The game's index in its run.
+    pub index: u64,
+    /// Each seat's bot, as the record names it.
+    pub names: &'a [String],
+}
+
+/// Plays the game `setup` describes keeping its record and samples, asking `decide` for each
+/// move: given the position and the mover's information, the move with the search's root
+/// visits if it searched, or `None` to cut the game short.
+///
+/// # Errors
+/// The first error of `decide`, which ends the game.
+pub fn self_play_with<E>(
+    setup: SelfPlaySetup<'_>,
+    mut decide: impl FnMut(&Position, &Information) -> Result<Option<(Move, Option<Visits>)>, E>,
+) -> Result<SelfPlayGame, E> {
+    let mut game = Game::from_seed(setup.rules, setup.seed);
+    let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
+    let mut observation = [0f32; OBSERVATION_SIZE];
+    let mut mask = [false; ACTION_COUNT];
+    while let Some(seat) = game.position().to_move() {
+        let position = *game.position();
+        let info = position.information(seat);
+        let Some((mv, visits)) = decide(&position, &info)? else {
+            break;
+        };
+        info.observation(&mut observation);
+        info.legal_action_set().write_mask(&mut mask);
+        samples.game.push(setup.index);
+        samples.ply.push(samples.ply.len() as u16);
+        samples.seat.push(seat);
+        samples.observations.extend_from_slice(&observation);
+        samples.legal_masks.extend_from_slice(&mask);
+        let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
+        samples.action.push(action.index() as u16);
+        samples.searched.push(visits.is_some());
+        for (a, n) in visits.unwrap_or_default() {
+            samples.visit_actions.push(a.index() as u16);
+            samples.visit_counts.push(n);
+        }
+        samples
+            .visit_offsets
+            .push(samples.visit_actions.len() as u32);
+        if let Err(e) = game.play(mv) {
+            unreachable!("a bot chose {mv}, which is illegal: {e}");
+        }
+    }
+    let position = game.position();
+    let returns = position.returns(Utility::Win);
+    let scores = position.scores();
+    for &seat in &samples.seat {
+        samples.outcome.push(returns[usize::from(seat)] as f32);
+        samples.points.push(scores[usize::from(seat)]);
+    }
+    let mut record = write_record(&game);
+    if let Value::Object(fields) = &mut record {
+        let names = setup.names.iter().map(|name| Value::from(name.as_str()));
+        fields.insert("players_names".into(), names.collect());
+        fields.insert("game".into(), setup.index.into());
+    }
+    Ok(SelfPlayGame {
+        record,
+        outcome: Outcome::of(position),
+        samples,
+    })
+}
+
 impl Batch {
     /// Plays game `index` keeping its record and samples; a game that `stop` interrupts is
     /// cut short.
     pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayGame {
         let seats = self.seats(index);
         let seed = self.game_seed(index);
-        let mut game = Game::from_seed(self.rules(), seed);
         let mut bots = seat_bots(&seats, seed);
-        let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
-        let mut observation = [0f32; OBSERVATION_SIZE];
-        let mut mask = [false; ACTION_COUNT];
-        while let Some(seat) = game.position().to_move() {
-            let position = *game.position();
-            let info = position.information(seat);
-            let Some((mv, visits)) = bots[usize::from(seat)]
+        let names: Vec<String> = seats.iter().map(ToString::to_string).collect();
+        let setup = SelfPlaySetup {
+            rules: self.rules(),
+            seed,
+            index,
+            names: &names,
+        };
+        let played = self_play_with(setup, |position, info| {
+            let seat = usize::from(info.observer());
+            let decided = bots[seat]
                 .as_mut()
-                .and_then(|bot| bot.decide(&position, &info, stop))
-            else {
-                break;
-            };
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            info.observation(&mut observation);
-            info.legal_action_set().write_mask(&mut mask);
-            samples.game.push(index);
-            samples.ply.push(samples.ply.len() as u16);
-            samples.seat.push(seat);
-            samples.observations.extend_from_slice(&observation);
-            samples.legal_masks.extend_from_slice(&mask);
-            let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
-            samples.action.push(action.index() as u16);
-            samples.searched.push(visits.is_some());
-            for (a, n) in visits.unwrap_or_default() {
-                samples.visit_actions.push(a.index() as u16);
-                samples.visit_counts.push(n);
-            }
-            samples
-                .visit_offsets
-                .push(samples.visit_actions.len() as u32);
-            if let Err(e) = game.play(mv) {
-                unreachable!("a native bot chose {mv}, which is illegal: {e}");
-            }
-        }
-        let position = game.position();
-        let returns = position.returns(Utility::Win);
-        let scores = position.scores();
-        for &seat in &samples.seat {
-            samples.outcome.push(returns[usize::from(seat)] as f32);
-            samples.points.push(scores[usize::from(seat)]);
-        }
-        let mut record = write_record(&game);
-        if let Value::Object(fields) = &mut record {
-            let names = seats.iter().map(|spec| Value::from(spec.to_string()));
-            fields.insert("players_names".into(), names.collect());
-            fields.insert("game".into(), index.into());
-        }
-        SelfPlayGame {
-            record,
-            outcome: Outcome::of(position),
-            samples,
+                .and_then(|bot| bot.decide(position, info, stop));
+            Ok::<_, Infallible>(decided.filter(|_| !stop.load(Ordering::Relaxed)))
+        });
+        match played {
+            Ok(game) => game,
         }
     }
 

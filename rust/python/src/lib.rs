@@ -31,6 +31,7 @@ use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyType};
 use shared::SharedBot;
 
 mod bench;
+mod puct;
 mod qg_search;
 mod queens_garden;
 mod search;
@@ -1304,6 +1305,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GreedyBot>()?;
     m.add_class::<PlayoutBot>()?;
     search::register(m)?;
+    puct::register(m)?;
     bench::register(m)?;
     m.add_class::<vector::VectorGames>()?;
     queens_garden::register(m)?;

@@ -529,6 +529,41 @@ impl SelfPlayBatch {
     }
 }
 
+impl SelfPlayBatch {
+    /// The records and samples of `played`, in order.
+    pub(crate) fn of_games(
+        py: Python<'_>,
+        played: &[indigo_core::SelfPlayGame],
+    ) -> PyResult<SelfPlayBatch> {
+        let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
+        let records = played.iter().map(|g| g.record.to_string()).collect();
+        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+        let rows = samples.len();
+        Ok(SelfPlayBatch {
+            records,
+            checksum: GamesSummary::of(&outcomes).checksum,
+            samples: rows,
+            game: PyArray1::from_vec(py, samples.game).unbind(),
+            ply: PyArray1::from_vec(py, samples.ply).unbind(),
+            seat: PyArray1::from_vec(py, samples.seat).unbind(),
+            observation: PyArray1::from_vec(py, samples.observations)
+                .reshape([rows, OBSERVATION_SIZE])?
+                .unbind(),
+            legal_mask: PyArray1::from_vec(py, samples.legal_masks)
+                .reshape([rows, ACTION_COUNT])?
+                .unbind(),
+            action: PyArray1::from_vec(py, samples.action).unbind(),
+            searched: PyArray1::from_vec(py, samples.searched).unbind(),
+            visit_offsets: PyArray1::from_iter(py, samples.visit_offsets.iter().map(|&o| o as i32))
+                .unbind(),
+            visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+            points: PyArray1::from_vec(py, samples.points).unbind(),
+        })
+    }
+}
+
 /// Plays games as :func:`simulate` does (game `i` is the same game) and keeps each game's
 /// record and a training sample per move. The Python deal is used, so records' seeds deal
 /// their piles.
@@ -555,33 +590,7 @@ pub(crate) fn self_play(
     let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.self_play(range.clone(), threads, done, cancel)
     })?;
-    let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
-    let records = played.iter().map(|g| g.record.to_string()).collect();
-    let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
-    drop(played);
-    let rows = samples.len();
-    Ok(SelfPlayBatch {
-        records,
-        checksum: GamesSummary::of(&outcomes).checksum,
-        samples: rows,
-        game: PyArray1::from_vec(py, samples.game).unbind(),
-        ply: PyArray1::from_vec(py, samples.ply).unbind(),
-        seat: PyArray1::from_vec(py, samples.seat).unbind(),
-        observation: PyArray1::from_vec(py, samples.observations)
-            .reshape([rows, OBSERVATION_SIZE])?
-            .unbind(),
-        legal_mask: PyArray1::from_vec(py, samples.legal_masks)
-            .reshape([rows, ACTION_COUNT])?
-            .unbind(),
-        action: PyArray1::from_vec(py, samples.action).unbind(),
-        searched: PyArray1::from_vec(py, samples.searched).unbind(),
-        visit_offsets: PyArray1::from_iter(py, samples.visit_offsets.iter().map(|&o| o as i32))
-            .unbind(),
-        visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
-        visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
-        outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
-        points: PyArray1::from_vec(py, samples.points).unbind(),
-    })
+    SelfPlayBatch::of_games(py, &played)
 }
 
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`

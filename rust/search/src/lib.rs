@@ -4,7 +4,8 @@
 //! ([`Turn`]: a seat, chance, or over), the legal actions (ascending, into a buffer), applying an
 //! action (trusted), the chance outcomes and their probabilities, one seat's information and a
 //! determinization drawn from it, the returns. On that trait this crate holds the bots
-//! ([`bots::RandomBot`], [`bots::GreedyBot`], [`ismcts::Ismcts`]), batch simulation
+//! ([`bots::RandomBot`], [`bots::GreedyBot`], [`ismcts::Ismcts`]), a PUCT search with a batched
+//! evaluator ([`puct::Puct`], [`evaluator::Evaluator`]), batch simulation
 //! ([`simulate::Batch`]) and the bot specs written on command lines ([`spec::BotSpec`]).
 //!
 //! Every type is generic over the game, so a game pays no dynamic dispatch; a game keeps its
@@ -104,18 +105,27 @@
 //! repository describes the search and its settings.
 
 pub mod bots;
+pub mod evaluator;
 pub mod game;
 pub mod ismcts;
+pub mod puct;
 pub mod selfplay;
 pub mod simulate;
 pub mod spec;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
+pub use evaluator::{
+    Encoded, Evaluation, EvaluationError, Evaluator, FnEvaluator, RolloutEvaluator, encode_leaves,
+    zero_sum,
+};
 pub use game::{ActionSet, Game, MAX_PLAYERS, Rng, SortedActions, Turn};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
+pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use selfplay::{Sampled, Samples, SelfPlayGame};
 pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, seatings};
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_puct;

@@ -1,0 +1,215 @@
+//! How the PUCT search ([`crate::puct`]) hears what positions are worth: a game numbered for
+//! tensors ([`Encoded`]), and an [`Evaluator`] that turns a batch of leaf states into policy
+//! priors and values ([`Evaluation`]). [`RolloutEvaluator`] (uniform priors, one playout's
+//! result) needs no learning; a learned evaluator encodes the leaves with [`encode_leaves`].
+
+use std::convert::Infallible;
+use std::fmt;
+
+use rand::SeedableRng;
+
+use crate::game::{Game, MAX_PLAYERS, Rng, Turn};
+
+/// A game whose observations and actions are numbered for a network: every observation is
+/// [`Encoded::OBSERVATION_SIZE`] values and every action one of [`Encoded::ACTION_COUNT`].
+pub trait Encoded: Game {
+    /// Values in one observation.
+    const OBSERVATION_SIZE: usize;
+    /// Actions are numbered `0..ACTION_COUNT`.
+    const ACTION_COUNT: usize;
+
+    /// The number of `action`, below [`Encoded::ACTION_COUNT`].
+    fn action_index(action: Self::Action) -> usize;
+
+    /// What `seat` knows of this state as [`Encoded::OBSERVATION_SIZE`] values written into
+    /// `out` (that long): states the seat cannot tell apart give the same values.
+    fn observe(&self, seat: u8, out: &mut [f32]);
+}
+
+/// The leaves of one batch as tensors, row after row: each leaf's observation by its mover
+/// into `observations` (`leaves x OBSERVATION_SIZE`) and its legal actions into `masks`
+/// (`leaves x ACTION_COUNT`). Both are cleared first; a leaf with no seat to move gets a zero
+/// row.
+pub fn encode_leaves<G: Encoded>(leaves: &[G], observations: &mut Vec<f32>, masks: &mut Vec<bool>) {
+    observations.clear();
+    observations.resize(leaves.len() * G::OBSERVATION_SIZE, 0.0);
+    masks.clear();
+    masks.resize(leaves.len() * G::ACTION_COUNT, false);
+    let mut legal = Vec::new();
+    let rows = observations
+        .chunks_exact_mut(G::OBSERVATION_SIZE)
+        .zip(masks.chunks_exact_mut(G::ACTION_COUNT));
+    for (leaf, (observation, mask)) in leaves.iter().zip(rows) {
+        if let Turn::Player(seat) = leaf.turn() {
+            leaf.observe(seat, observation);
+            leaf.legal_actions(&mut legal);
+            for &action in &legal {
+                mask[G::action_index(action)] = true;
+            }
+        }
+    }
+}
+
+/// What an evaluator says of a batch of `rows` leaves, row after row:
+/// * `priors` (`rows x ACTION_COUNT`): how promising each action is, any non-negative
+///   weights (the search uses those of the actions legal in each determinization,
+///   renormalised; all zero there means uniform);
+/// * `values` (`rows x players`): each seat's expected result in [-1, 1], column `k` for the
+///   seat `k` places after the leaf's mover (column 0 is the mover).
+///
+/// The shapes are as the evaluator gave them, so that a wrong one is named in the error.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    /// Priors, flat.
+    pub priors: Vec<f32>,
+    /// The priors' shape.
+    pub priors_shape: Vec<usize>,
+    /// Values, flat.
+    pub values: Vec<f32>,
+    /// The values' shape.
+    pub values_shape: Vec<usize>,
+}
+
+impl Evaluation {
+    /// An evaluation of `rows` leaves from flat priors and values (shaped as `rows` rows).
+    pub fn new(rows: usize, priors: Vec<f32>, values: Vec<f32>) -> Evaluation {
+        let shape = |len: usize| vec![rows, len.checked_div(rows).unwrap_or(0)];
+        Evaluation {
+            priors_shape: shape(priors.len()),
+            values_shape: shape(values.len()),
+            priors,
+            values,
+        }
+    }
+
+    /// Checks this evaluation of `rows` leaves of a game with `actions` actions and `players`
+    /// seats: the shapes, priors finite and non-negative, values finite in [-1, 1].
+    ///
+    /// # Errors
+    /// The first thing wrong, for a person.
+    pub fn check(
+        &self,
+        rows: usize,
+        actions: usize,
+        players: usize,
+    ) -> Result<(), EvaluationError> {
+        let shaped = |name: &str, data: &[f32], shape: &[usize], want: [usize; 2]| {
+            if shape == want && data.len() == want[0] * want[1] {
+                Ok(())
+            } else {
+                Err(EvaluationError(format!(
+                    "the evaluator's {name} must have shape ({}, {}) for {} leaves, not {}",
+                    want[0],
+                    want[1],
+                    want[0],
+                    python_shape(shape)
+                )))
+            }
+        };
+        shaped("priors", &self.priors, &self.priors_shape, [rows, actions])?;
+        shaped("values", &self.values, &self.values_shape, [rows, players])?;
+        if let Some(p) = self.priors.iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
+            return Err(EvaluationError(format!(
+                "the evaluator's priors must be finite and non-negative, not {p}"
+            )));
+        }
+        if let Some(v) = self.values.iter().find(|v| !(-1.0..=1.0).contains(*v)) {
+            return Err(EvaluationError(format!(
+                "the evaluator's values must be in [-1, 1], not {v}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A shape as Python writes it: `(3, 810)`, `(3,)`, `()`.
+fn python_shape(shape: &[usize]) -> String {
+    if let [n] = shape {
+        return format!("({n},)");
+    }
+    let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Why an evaluation was refused: what is wrong, for a person.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EvaluationError(pub String);
+
+impl fmt::Display for EvaluationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EvaluationError {}
+
+/// Evaluates batches of leaves for the PUCT search. Each leaf is a full state (a
+/// determinization) with a seat to move; an evaluator that must not read hidden information
+/// reads each leaf only through its mover's eyes ([`Encoded::observe`], [`encode_leaves`]).
+pub trait Evaluator<G: Game> {
+    /// Why an evaluation failed (it ends the search).
+    type Error;
+
+    /// The priors and values of `leaves`.
+    ///
+    /// # Errors
+    /// Whatever the evaluator cannot do; the search stops and returns it.
+    fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Self::Error>;
+}
+
+/// A function of the leaves as an [`Evaluator`] that cannot fail.
+pub struct FnEvaluator<F>(pub F);
+
+impl<G: Game, F: FnMut(&[G]) -> Evaluation> Evaluator<G> for FnEvaluator<F> {
+    type Error = Infallible;
+
+    fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Infallible> {
+        Ok((self.0)(leaves))
+    }
+}
+
+/// Uniform priors and, as values, one playout's result per leaf ([`Game::playout`]): PUCT
+/// with it is a plain Monte Carlo search. For tests and as a baseline.
+#[derive(Clone, Debug)]
+pub struct RolloutEvaluator {
+    rng: Rng,
+}
+
+impl RolloutEvaluator {
+    /// An evaluator whose playouts are fixed by `seed`.
+    pub fn new(seed: u64) -> RolloutEvaluator {
+        RolloutEvaluator {
+            rng: Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Encoded> Evaluator<G> for RolloutEvaluator {
+    type Error = Infallible;
+
+    fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Infallible> {
+        let players = leaves.first().map_or(0, Game::players);
+        let mut values = Vec::with_capacity(leaves.len() * players);
+        for leaf in leaves {
+            let mover = match leaf.turn() {
+                Turn::Player(seat) => usize::from(seat),
+                _ => 0,
+            };
+            let mut end = leaf.clone();
+            end.playout(&mut self.rng);
+            let results = zero_sum(&end.returns());
+            values.extend((0..players).map(|k| results[(mover + k) % players]));
+        }
+        Ok(Evaluation::new(
+            leaves.len(),
+            vec![1.0; leaves.len() * G::ACTION_COUNT],
+            values,
+        ))
+    }
+}
+
+/// A finished game's returns (the winners share 1) as values in [-1, 1]: `2 r - 1`, so a
+/// lone winner gets 1, a loser -1, and two seats sharing a win 0.
+pub fn zero_sum(returns: &[f64; MAX_PLAYERS]) -> [f32; MAX_PLAYERS] {
+    returns.map(|r| (2.0 * r - 1.0) as f32)
+}

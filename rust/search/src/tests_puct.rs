@@ -1,0 +1,323 @@
+//! The PUCT search on Nim (one heap, take 1 to 3, whoever takes the last wins): the mover
+//! wins exactly when the heap is not a multiple of 4, by leaving one.
+
+use std::convert::Infallible;
+
+use super::*;
+use crate::game::SortedActions;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Nim {
+    heap: u8,
+    to_move: u8,
+    moves: u32,
+}
+
+impl Game for Nim {
+    type Action = u8;
+    type Actions = SortedActions<u8>;
+    type Information = (Nim, u8);
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.heap == 0 {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move)
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(1..=self.heap.min(3));
+    }
+
+    fn legal_set(&self, out: &mut SortedActions<u8>) {
+        out.fill(1..=self.heap.min(3));
+    }
+
+    fn apply(&mut self, action: u8) {
+        self.heap -= action;
+        self.moves += 1;
+        self.to_move = 1 - self.to_move;
+    }
+
+    fn information(&self, seat: u8) -> (Nim, u8) {
+        (self.clone(), seat)
+    }
+
+    fn observer(info: &(Nim, u8)) -> u8 {
+        info.1
+    }
+
+    fn sample(info: &(Nim, u8), _: &mut Rng) -> Nim {
+        info.0.clone()
+    }
+
+    fn information_string(&self, seat: u8) -> String {
+        format!("{seat} {self:?}")
+    }
+
+    fn returns(&self) -> [f64; MAX_PLAYERS] {
+        let mut r = [0.0; MAX_PLAYERS];
+        if self.heap == 0 {
+            r[usize::from(1 - self.to_move)] = 1.0; // the seat that took the last
+        }
+        r
+    }
+
+    fn scores(&self) -> [i64; MAX_PLAYERS] {
+        self.returns().map(|r| r as i64)
+    }
+
+    fn winners(&self) -> u8 {
+        if self.heap == 0 {
+            1 << (1 - self.to_move)
+        } else {
+            0
+        }
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves
+    }
+}
+
+impl Encoded for Nim {
+    const OBSERVATION_SIZE: usize = 2;
+    const ACTION_COUNT: usize = 3;
+
+    fn action_index(action: u8) -> usize {
+        usize::from(action) - 1
+    }
+
+    fn observe(&self, seat: u8, out: &mut [f32]) {
+        out[0] = f32::from(self.heap);
+        out[1] = f32::from(seat);
+    }
+}
+
+fn heap(heap: u8) -> Nim {
+    Nim {
+        heap,
+        to_move: 0,
+        moves: 0,
+    }
+}
+
+fn config(simulations: i64, batch: i64, fraction: f64, temperature: f64) -> PuctConfig {
+    PuctConfig::new(simulations, batch, 1.5, 0.3, fraction, temperature).unwrap()
+}
+
+/// Priors `priors` for every leaf and the true value of each leaf.
+fn oracle(priors: [f32; 3]) -> FnEvaluator<impl FnMut(&[Nim]) -> Evaluation> {
+    FnEvaluator(move |leaves: &[Nim]| {
+        let values = leaves.iter().flat_map(|l| {
+            let v = if l.heap % 4 == 0 { -1.0 } else { 1.0 };
+            [v, -v]
+        });
+        Evaluation::new(
+            leaves.len(),
+            leaves.iter().flat_map(|_| priors).collect(),
+            values.collect(),
+        )
+    })
+}
+
+/// Priors `priors` and value 0 for every leaf: only the priors tell the actions apart.
+fn flat(priors: [f32; 3]) -> FnEvaluator<impl FnMut(&[Nim]) -> Evaluation> {
+    FnEvaluator(move |leaves: &[Nim]| {
+        Evaluation::new(
+            leaves.len(),
+            leaves.iter().flat_map(|_| priors).collect(),
+            vec![0.0; leaves.len() * 2],
+        )
+    })
+}
+
+fn visits(result: &PuctResult<u8>, action: u8) -> u32 {
+    result
+        .visits
+        .iter()
+        .find(|v| v.0 == action)
+        .map_or(0, |v| v.1)
+}
+
+#[test]
+fn an_oracle_finds_the_winning_move_against_misleading_priors() {
+    for h in [5u8, 6, 7, 9, 10, 11] {
+        // The priors favour taking 3 whatever the heap, wrongly for 5 and 6.
+        let mut puct = Puct::new(config(200, 4, 0.0, 0.0), 1);
+        let result = puct
+            .search(&heap(h), &mut oracle([0.1, 0.1, 0.8]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(result.best, h % 4, "heap {h}: {result:?}");
+        assert!(result.value > 0.5, "{result:?}");
+        assert_eq!(result.visits.iter().map(|v| v.1).sum::<u32>(), 200);
+        assert_eq!(result.simulations, 200);
+    }
+}
+
+#[test]
+fn rollouts_find_the_winning_move() {
+    for h in [5u8, 6, 7] {
+        let mut puct = Puct::new(config(1500, 8, 0.0, 0.0), 2);
+        let found = puct.search(&heap(h), &mut RolloutEvaluator::new(3));
+        assert_eq!(found.unwrap().unwrap().best, h % 4, "heap {h}");
+    }
+}
+
+#[test]
+fn priors_steer_the_visits() {
+    for favourite in [1u8, 2, 3] {
+        let mut priors = [0.1; 3];
+        priors[usize::from(favourite) - 1] = 0.8;
+        let mut puct = Puct::new(config(100, 1, 0.0, 0.0), 1);
+        let result = puct.search(&heap(20), &mut flat(priors)).unwrap().unwrap();
+        let most = result.visits.iter().max_by_key(|v| v.1).unwrap();
+        assert_eq!(most.0, favourite, "{result:?}");
+        assert!(most.1 > 60, "{result:?}");
+        assert_eq!(result.best, favourite);
+    }
+}
+
+#[test]
+fn dirichlet_noise_changes_the_root_visits_only_when_enabled() {
+    let run = |fraction: f64, seed: u64| {
+        let mut puct = Puct::new(config(64, 4, fraction, 0.0), seed);
+        puct.search(&heap(20), &mut flat([0.2, 0.3, 0.5]))
+            .unwrap()
+            .unwrap()
+            .visits
+    };
+    let quiet: Vec<_> = (0..6).map(|seed| run(0.0, seed)).collect();
+    assert!(quiet.iter().all(|v| *v == quiet[0]), "{quiet:?}");
+    let noisy: Vec<_> = (0..6).map(|seed| run(0.5, seed)).collect();
+    assert!(noisy.iter().any(|v| *v != quiet[0]), "{noisy:?}");
+    assert!(noisy.iter().any(|v| *v != noisy[0]), "{noisy:?}");
+}
+
+#[test]
+fn leaves_come_in_batches_of_at_most_batch_size() {
+    for batch in [1usize, 3, 8, 64] {
+        let mut calls = Vec::new();
+        let mut counting = FnEvaluator(|leaves: &[Nim]| {
+            calls.push(leaves.len());
+            Evaluation::new(
+                leaves.len(),
+                vec![1.0; leaves.len() * 3],
+                vec![0.0; leaves.len() * 2],
+            )
+        });
+        let mut puct = Puct::new(config(50, batch as i64, 0.0, 0.0), 1);
+        let result = puct.search(&heap(30), &mut counting).unwrap().unwrap();
+        assert_eq!(calls[0], 1, "the root alone first");
+        assert!(calls.iter().all(|&n| (1..=batch).contains(&n)), "{calls:?}");
+        // No game ends within reach of 50 simulations from 30: every one is a leaf.
+        assert_eq!(calls[1..].iter().sum::<usize>(), 50);
+        assert_eq!(calls.len(), 1 + 50usize.div_ceil(batch));
+        assert_eq!(result.evaluations, calls.len() as u64);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search_and_temperature_draws() {
+    let run = |seed: u64, temperature: f64| {
+        let mut puct = Puct::new(config(80, 4, 0.25, temperature), seed);
+        let mut evaluator = RolloutEvaluator::new(seed);
+        puct.search(&heap(13), &mut evaluator).unwrap().unwrap()
+    };
+    assert_eq!(run(4, 1.0), run(4, 1.0));
+    // At temperature 1 the choice follows the visits: different seeds choose differently.
+    let chosen: std::collections::BTreeSet<u8> = (0..30).map(|seed| run(seed, 1.0).best).collect();
+    assert!(chosen.len() > 1, "{chosen:?}");
+    for seed in 0..30 {
+        let cold = run(seed, 0.0);
+        let most = cold.visits.iter().map(|v| v.1).max().unwrap();
+        assert_eq!(visits(&cold, cold.best), most);
+    }
+}
+
+/// Fails at its third call.
+struct Failing(usize);
+impl Evaluator<Nim> for Failing {
+    type Error = String;
+    fn evaluate(&mut self, leaves: &[Nim]) -> Result<Evaluation, String> {
+        self.0 += 1;
+        if self.0 == 3 {
+            return Err("no more".into());
+        }
+        Ok(Evaluation::new(
+            leaves.len(),
+            vec![1.0; leaves.len() * 3],
+            vec![0.0; leaves.len() * 2],
+        ))
+    }
+}
+
+#[test]
+fn a_wrong_evaluation_is_refused_and_an_evaluator_error_returned() {
+    let mut puct = Puct::new(config(10, 2, 0.0, 0.0), 1);
+    let mut short = FnEvaluator(|leaves: &[Nim]| {
+        Evaluation::new(
+            leaves.len(),
+            vec![1.0; leaves.len() * 2],
+            vec![0.0; leaves.len() * 2],
+        )
+    });
+    let Err(PuctError::Evaluation(e)) = puct.search(&heap(9), &mut short) else {
+        panic!("accepted priors of the wrong shape");
+    };
+    assert_eq!(
+        e.0,
+        "the evaluator's priors must have shape (1, 3) for 1 leaves, not (1, 2)"
+    );
+    let mut high = FnEvaluator(|leaves: &[Nim]| {
+        Evaluation::new(
+            leaves.len(),
+            vec![1.0; leaves.len() * 3],
+            vec![1.5; leaves.len() * 2],
+        )
+    });
+    let Err(PuctError::Evaluation(e)) = puct.search(&heap(9), &mut high) else {
+        panic!("accepted a value above 1");
+    };
+    assert!(e.0.contains("in [-1, 1], not 1.5"), "{e}");
+    let mut failing = Failing(0);
+    assert_eq!(
+        puct.search(&heap(9), &mut failing),
+        Err(PuctError::Evaluator("no more".to_string()))
+    );
+    assert_eq!(failing.0, 3, "the search stops at the error");
+    let _: Result<_, PuctError<Infallible>> = puct.search(&heap(0), &mut RolloutEvaluator::new(1));
+    assert_eq!(
+        puct.search(&heap(0), &mut RolloutEvaluator::new(1)),
+        Ok(None)
+    );
+}
+
+#[test]
+fn settings_are_checked() {
+    assert!(PuctConfig::new(0, 1, 1.0, 0.3, 0.0, 0.0).is_err());
+    assert!(PuctConfig::new(1, 0, 1.0, 0.3, 0.0, 0.0).is_err());
+    assert!(PuctConfig::new(1, 1, 0.0, 0.3, 0.0, 0.0).is_err());
+    assert!(PuctConfig::new(1, 1, 1.0, 0.0, 0.0, 0.0).is_err());
+    assert!(PuctConfig::new(1, 1, 1.0, 0.3, 1.5, 0.0).is_err());
+    let e = PuctConfig::new(1, 1, 1.0, 0.3, 0.0, -1.0).unwrap_err();
+    assert_eq!(e.0, "temperature must be from 0 to 100, not -1");
+    assert!(PuctConfig::new(1, 1, 1.0, 0.3, f64::NAN, 0.0).is_err());
+}
+
+#[test]
+fn the_rollout_bot_plays_nim_well() {
+    let mut bot = PuctBot {
+        puct: Puct::new(config(800, 8, 0.0, 0.0), 5),
+        evaluator: RolloutEvaluator::new(5),
+    };
+    assert_eq!(Bot::<Nim>::choose(&mut bot, &heap(7)), Some(3));
+    assert_eq!(Bot::<Nim>::choose(&mut bot, &heap(0)), None);
+}

@@ -1,0 +1,348 @@
+"""indigo.PuctBot: the PUCT search with a Python evaluator (docs/alphazero.md)."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import indigo
+from indigo import ACTION_COUNT, OBSERVATION_LAYOUT, OBSERVATION_SIZE, EvaluatorError, PuctBot
+
+Observations = npt.NDArray[np.float32]
+Masks = npt.NDArray[np.bool_]
+Answer = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+
+SCORES = OBSERVATION_LAYOUT["scores"][0]
+"""Where the scores start in an observation: the observer's first, then the next seat's."""
+
+
+def flat(observations: Observations, masks: Masks) -> Answer:
+    """Uniform priors and value 0 everywhere."""
+    return masks.astype(np.float32), np.zeros((len(masks), 2), np.float32)
+
+
+def points_ahead(observations: Observations, masks: Masks) -> Answer:
+    """Uniform priors; the mover's lead in points as its value."""
+    scores = observations[:, SCORES : SCORES + 2]
+    lead = np.tanh((scores[:, 0] - scores[:, 1]) / 3).astype(np.float32)
+    return masks.astype(np.float32), np.stack([lead, -lead], axis=1)
+
+
+def game(seed: int = 1, moves: int = 0) -> indigo.Game:
+    played = indigo.Game(indigo.Rules.indigo(2), seed=seed)
+    for _ in range(moves):
+        played.play(played.legal_moves[len(played.legal_moves) // 2])
+    return played
+
+
+def gains(position: indigo.Game) -> dict[int, int]:
+    """Each legal move's action number and the mover's immediate gain in points over the
+    other seat's."""
+    seat = position.to_move
+    assert seat is not None
+    out = {}
+    for move in position.legal_moves:
+        after = position.clone()
+        before = after.scores
+        after.play(move)
+        now = after.scores
+        out[move.action] = (now[seat] - before[seat]) - (now[1 - seat] - before[1 - seat])
+    return out
+
+
+def scoring_position() -> indigo.Game:
+    """The first position of some deals where only some moves gain points."""
+    for seed in range(50):
+        position = game(seed)
+        while position.to_move is not None and position.placed < 40:
+            found = gains(position)
+            if max(found.values()) > 0 and sorted(found.values())[len(found) // 2] <= 0:
+                return position
+            position.play(position.legal_moves[seed % len(position.legal_moves)])
+    raise AssertionError("no deal with a scoring move")
+
+
+def test_a_points_evaluator_finds_the_scoring_move() -> None:
+    position = scoring_position()
+    found = gains(position)
+    best = max(found.values())
+    result = PuctBot(points_ahead, 400, seed=2).search(position)
+    assert found[result.best.action] == best, (found, result.visits)
+    assert result.value > 0
+
+
+def test_priors_steer_the_visits() -> None:
+    position = game(3)
+    legal = sorted(m.action for m in position.legal_moves)
+    for favourite in (legal[0], legal[-1]):
+
+        def steer(observations: Observations, masks: Masks, favourite: int = favourite) -> Answer:
+            priors = masks.astype(np.float32)
+            priors[:, favourite] *= 2000
+            return priors, np.zeros((len(masks), 2), np.float32)
+
+        result = PuctBot(steer, 200, seed=1).search(position)
+        assert max(result.visits, key=lambda a: result.visits[a]) == favourite
+        assert result.visits[favourite] > 100
+        assert result.best.action == favourite
+
+
+def test_dirichlet_noise_changes_the_root_visits_only_when_enabled() -> None:
+    position = game(4)
+
+    def visits(fraction: float, seed: int) -> dict[int, int]:
+        bot = PuctBot(flat, 100, dirichlet_fraction=fraction, seed=seed)
+        return bot.search(position).visits
+
+    quiet = [visits(0.0, seed) for seed in range(4)]
+    assert all(v == quiet[0] for v in quiet)
+    noisy = [visits(0.5, seed) for seed in range(4)]
+    assert any(v != quiet[0] for v in noisy)
+    assert any(v != noisy[0] for v in noisy)
+
+
+@pytest.mark.parametrize("batch_size", [1, 5, 16])
+def test_leaves_come_in_batches_of_at_most_batch_size(batch_size: int) -> None:
+    sizes: list[int] = []
+
+    def counting(observations: Observations, masks: Masks) -> Answer:
+        assert observations.shape == (len(masks), OBSERVATION_SIZE)
+        assert observations.dtype == np.float32
+        assert masks.shape == (len(observations), ACTION_COUNT)
+        assert masks.dtype == np.bool_
+        assert masks.any(axis=1).all()
+        sizes.append(len(observations))
+        return flat(observations, masks)
+
+    result = PuctBot(counting, 60, batch_size=batch_size, seed=1).search(game(5))
+    assert sizes[0] == 1  # the root alone
+    assert all(1 <= n <= batch_size for n in sizes)
+    assert sum(sizes[1:]) == 60  # no game ends within reach of the first move
+    assert len(sizes) == 1 + -(-60 // batch_size) == result.evaluations
+    assert sum(result.visits.values()) == result.simulations == 60
+
+
+def test_the_root_observation_is_what_the_mover_sees() -> None:
+    position = game(6, moves=3)
+    seen: list[Observations] = []
+
+    def spy(observations: Observations, masks: Masks) -> Answer:
+        seen.append(observations.copy())
+        return flat(observations, masks)
+
+    PuctBot(spy, 8, seed=1).search(position)
+    assert position.to_move is not None
+    np.testing.assert_array_equal(seen[0][0], position.observation(position.to_move))
+
+
+def test_the_gil_is_released_between_evaluator_calls() -> None:
+    # With a long switch interval a thread holding the GIL keeps it until it waits: the other
+    # thread can count only while the search runs without the GIL.
+    counted = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal counted
+        while not stop.is_set():
+            counted += 1
+            time.sleep(0)
+
+    seen: list[int] = []
+
+    def watching(observations: Observations, masks: Masks) -> Answer:
+        seen.append(counted)
+        return flat(observations, masks)
+
+    interval = sys.getswitchinterval()
+    counter = threading.Thread(target=count)
+    sys.setswitchinterval(100.0)
+    try:
+        counter.start()
+        PuctBot(watching, 300, batch_size=1, seed=1).search(game(7))
+    finally:
+        stop.set()
+        sys.setswitchinterval(interval)
+        counter.join()
+    assert len(set(seen)) > 1, seen  # constant if the GIL were held throughout
+
+
+def test_ctrl_c_stops_a_long_search() -> None:
+    calls = 0
+
+    def counting(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        return flat(observations, masks)
+
+    # Ctrl-C as the terminal sends it, while the search runs: it ends at the next batch.
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            PuctBot(counting, 10_000_000, batch_size=1, seed=1).choose(game(11))
+    finally:
+        timer.cancel()
+    assert 0 < calls < 10_000_000
+
+
+def test_evaluator_exceptions_propagate_and_bad_answers_are_refused() -> None:
+    position = game(8)
+    calls = 0
+
+    def failing(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise RuntimeError("the network is on fire")
+        return flat(observations, masks)
+
+    with pytest.raises(RuntimeError, match="on fire"):
+        PuctBot(failing, 100, seed=1).choose(position)
+    assert calls == 3
+
+    bad: list[tuple[Callable[[Observations, Masks], object], str]] = [
+        (lambda o, m: (np.ones((len(m), 7)), np.zeros((len(m), 2))), r"priors must have shape"),
+        (lambda o, m: (m, np.zeros((len(m), 3))), r"values must have shape \(1, 2\)"),
+        (lambda o, m: (m, np.full((len(m), 2), 1.5)), r"in \[-1, 1\], not 1.5"),
+        (lambda o, m: (m * -1.0, np.zeros((len(m), 2))), "non-negative"),
+        (lambda o, m: m, "a pair"),
+        (lambda o, m: (m, "nothing"), "not numbers"),
+    ]
+    for evaluator, message in bad:
+        with pytest.raises(EvaluatorError, match=message) as caught:
+            PuctBot(evaluator, 10, seed=1).choose(position)  # type: ignore[arg-type]
+        assert isinstance(caught.value, indigo.IndigoError)
+        assert isinstance(caught.value, ValueError)
+    assert position.placed == 0
+
+
+def test_settings_and_arguments_are_checked() -> None:
+    with pytest.raises(TypeError, match="callable"):
+        PuctBot(3)  # type: ignore[arg-type]
+    for settings in [
+        {"simulations": 0},
+        {"batch_size": 0},
+        {"c_puct": 0.0},
+        {"dirichlet_alpha": -1.0},
+        {"dirichlet_fraction": 1.5},
+        {"temperature": float("nan")},
+    ]:
+        with pytest.raises(indigo.IndigoError):
+            PuctBot(flat, **settings)  # type: ignore[arg-type]
+    over = game(9)
+    while over.to_move is not None:
+        over.play(over.legal_moves[0])
+    with pytest.raises(indigo.IllegalMoveError):
+        PuctBot(flat, 10).choose(over)
+
+
+def test_the_same_seed_gives_the_same_search() -> None:
+    position = game(10, moves=5)
+
+    def search(seed: int) -> indigo.PuctSearchResult:
+        bot = PuctBot(points_ahead, 120, dirichlet_fraction=0.25, temperature=1.0, seed=seed)
+        return bot.search(position)
+
+    first, again = search(3), search(3)
+    assert (first.best, first.visits, first.value) == (again.best, again.visits, again.value)
+    assert len({search(seed).best for seed in range(12)}) > 1  # temperature 1 draws
+    policy = first.policy()
+    assert policy.shape == (ACTION_COUNT,)
+    assert policy.sum() == pytest.approx(1.0)
+    assert policy[first.best.action] > 0
+
+
+def test_puct_plays_whole_games_by_the_bot_protocol() -> None:
+    bot = PuctBot(points_ahead, 30, seed=1)
+    assert isinstance(bot, indigo.Bot)
+    finished = indigo.play_game([bot, indigo.make_bot("random", seed=1)], seed=2)
+    assert finished.to_move is None
+    assert bot.spec == "puct:30,batch=8,c=1.5"
+
+
+def replayed(records: list[str]) -> Iterator[indigo.Game]:
+    for record in records:
+        yield indigo.Game.from_record(json.loads(record))
+
+
+def test_self_play_keeps_the_searchs_visits_as_the_policy_target() -> None:
+    bot = PuctBot(points_ahead, 24, batch_size=6, dirichlet_fraction=0.25, temperature=1.0)
+    batch = bot.self_play(2, seed=5, start=3)
+    again = bot.self_play(2, seed=5, start=3)
+    assert batch.records == again.records
+    assert len(batch) == 2
+    assert list(np.unique(batch.game)) == [3, 4]
+    assert batch.searched.all()
+    counts = np.add.reduceat(batch.visit_counts, batch.visit_offsets[:-1])
+    assert (counts == 24).all()
+    rows = np.repeat(np.arange(batch.samples), np.diff(batch.visit_offsets))
+    assert batch.legal_mask[rows, batch.visit_actions].all()
+    games = list(replayed(batch.records))
+    assert sum(g.placed for g in games) == batch.samples
+    plain = indigo.self_play(["random"], 2, seed=5, start=3)
+    first = [json.loads(r) for r in plain.records]
+    assert [g.seed for g in games] == [r["seed"] for r in first]
+    assert json.loads(batch.records[0])["players_names"] == [bot.spec, bot.spec]
+
+
+def test_run_selfplay_writes_puct_shards(tmp_path: Path) -> None:
+    selfplay = pytest.importorskip("indigo.selfplay")
+    bot = PuctBot(points_ahead, 16, temperature=1.0, seed=1)
+    run = selfplay.run_selfplay(bot, 3, tmp_path, seed=2, shard_size=2)
+    assert (run.shards_written, run.games) == (2, 3)
+    rows = list(selfplay.load(tmp_path, batch_size=10_000))
+    assert len(rows) == 1
+    samples = rows[0]
+    assert samples.searched.all()
+    np.testing.assert_allclose(samples.policy.sum(axis=1), 1.0, rtol=1e-5)
+    assert (samples.policy[~samples.legal_mask] == 0).all()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["bots"] == [bot.spec]
+    assert selfplay.run_selfplay(bot, 3, tmp_path, seed=2, shard_size=2).shards_skipped == 2
+
+
+EVALUATOR_MODULE = """
+import numpy as np
+
+
+def evaluate(observations, masks):
+    return masks.astype(np.float32), np.zeros((len(masks), 2), np.float32)
+"""
+
+
+def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    from indigo.cli import main
+    from indigo.selfplay import load
+
+    (tmp_path / "flat_evaluator.py").write_text(EVALUATOR_MODULE)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "run"
+    common = ["selfplay", "--games", "2", "--out", str(out), "--simulations", "12"]
+    assert main([*common, "--puct", "flat_evaluator:evaluate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shards_written"] == 1
+    samples = next(load(out))
+    assert samples.searched.all()
+    assert (samples.policy.sum(axis=1) > 0.99).all()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["bots"] == ["puct:12,batch=8,c=1.5,alpha=0.3,noise=0.25,temperature=1"]
+    for wrong, message in [
+        ([], "give --bots or --puct"),
+        (["--bots", "greedy", "--puct", "flat_evaluator:evaluate"], "give --bots or --puct"),
+        (["--puct", "flat_evaluator"], "MODULE:FUNCTION"),
+        (["--puct", "no_such_module:evaluate"], "no_such_module"),
+        (["--puct", "flat_evaluator:nothing"], "nothing"),
+    ]:
+        assert main([*common, *wrong]) == 2
+        assert message in capsys.readouterr().err
