@@ -59,10 +59,9 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
             *rng = Pcg64Mcg::seed_from_u64(mix(game, s as u64));
         }
         while let Some(seat) = position.to_move() {
-            let Some(mv) = random_placement(&position, &mut rngs[usize::from(seat)]) else {
+            if !position.play_policy(&mut rngs[usize::from(seat)]) {
                 break;
-            };
-            position.play_unchecked(mv, &mut ());
+            }
         }
         summary = summary.with(&Outcome::of(&position));
     }

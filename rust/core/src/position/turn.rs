@@ -4,6 +4,7 @@
 use super::placement::ALL_SLOTS;
 use super::{
     CHANCE, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError, Position, ROWS,
+    prefix_counts,
 };
 use crate::board::{ACROSS, CELL_COUNT, Cell, opposite};
 use crate::gem::Gem;
@@ -50,6 +51,7 @@ impl Position {
             rules,
             links,
             empty: ALL_SLOTS,
+            empty_prefix: prefix_counts(ALL_SLOTS),
             facing,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
@@ -173,15 +175,11 @@ impl Position {
         if (self.taken as usize) < TILE_TOTAL {
             let tile = self.pile[self.taken as usize];
             self.taken += 1;
-            let hand = &mut self.hands[seat as usize];
-            if hand[0] == NO_TILE {
-                hand[0] = tile;
-            } else {
-                hand[1] = tile;
-                if hand[1] < hand[0] {
-                    hand.swap(0, 1);
-                }
-            }
+            // Types ascending, without a branch on the random tile: a hand holding one tile
+            // has `NO_TILE` (the largest byte) second, an empty hand first.
+            let hand = &mut self.hands[seat as usize & 3];
+            let held = hand[0];
+            *hand = [held.min(tile), held.max(tile)];
         }
     }
 }
