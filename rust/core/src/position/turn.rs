@@ -36,6 +36,14 @@ impl Position {
                  not {counts:?}"
             )));
         }
+        let mut shuffled = [TileType::WideCurves; TILE_TOTAL];
+        shuffled.copy_from_slice(pile);
+        Ok(Position::set_up(rules, &shuffled))
+    }
+
+    /// [`Position::new`] for a pile known to be a permutation of the box (a shuffle of it):
+    /// the same set-up without the check.
+    pub(crate) fn set_up(rules: Rules, pile: &[TileType; TILE_TOTAL]) -> Position {
         let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
         links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
         let mut facing = [[0u8; 8]; ROWS];
@@ -74,7 +82,7 @@ impl Position {
                 position.draw(seat);
             }
         }
-        Ok(position)
+        position
     }
 
     /// The position after set-up in explicit-chance mode: gems placed, nothing dealt yet.
@@ -159,16 +167,16 @@ impl Position {
     /// Gives the turn to the next seat after `seat` that holds a tile (none: the game is over).
     #[inline]
     pub(super) fn pass_turn(&mut self, seat: u8) {
-        self.to_move = NOBODY;
         let players = self.rules.players();
         let mut next = seat;
         for _ in 0..players {
             next = if next + 1 == players { 0 } else { next + 1 };
-            if self.hands[next as usize][0] != NO_TILE {
+            if self.hands[next as usize & 3][0] != NO_TILE {
                 self.to_move = next;
-                break;
+                return;
             }
         }
+        self.to_move = NOBODY;
     }
 
     pub(super) fn draw(&mut self, seat: u8) {
