@@ -112,7 +112,7 @@ impl Position {
         self.empty &= !(1 << (slot & 63));
         self.empty_prefix = self
             .empty_prefix
-            .wrapping_sub(EMPTY_PREFIX_STEP << (slot & 56));
+            .wrapping_sub(EMPTY_PREFIX_STEP << (slot & 0b11_1000));
         self.placed += 1;
 
         // The gems looking at the new tile start to move; the centre releases one gem next to

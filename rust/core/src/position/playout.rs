@@ -51,7 +51,7 @@ impl Position {
         }
         let bits = rng.next_u64();
         // A select, not a branch: with two tiles held, the choice is a coin flip.
-        let take_second = (second < HIDDEN) & (bits >> 32 & 1 == 1);
+        let take_second = second < HIDDEN && bits >> 32 & 1 == 1;
         let tile = if take_second { second } else { first };
         let cells = ROUTE_CELL_COUNT - usize::from(self.placed);
         let slot = select_slot(self.empty, self.empty_prefix, below_u32(bits as u32, cells)) & 63;
