@@ -4,11 +4,9 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::action::Action;
-use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
 use crate::moves::Move;
-use crate::position::{ALLOWED, Information, Position};
+use crate::position::{Information, PolicyChoice, Position};
 use crate::rng::below;
-use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
 
 /// Something that picks a move for the seat to move, from what that seat knows: a bot is
 /// given an [`Information`], never the hidden pile or hands.
@@ -141,91 +139,13 @@ impl Bot for PlayoutBot {
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub fn random_placement(position: &Position, rng: &mut Pcg64Mcg) -> Option<Move> {
-    let seat = position.to_move()?;
-    let (first, second) = position.hand_pair(seat);
-    let first = first?;
-    let tile = match second {
-        Some(second) if below(rng, 2) == 1 => second,
-        _ => first,
-    };
-    let empty = position.empty_slots();
-    let slot = nth_bit(empty, below(rng, position.empty_count()));
-    let (count, rotations) = LEGAL_ROTATIONS[tile as usize][slot];
-    Some(Move {
-        tile,
-        rotation: Rotation::new(rotations[below(rng, usize::from(count))])?,
-        cell: ROUTE_CELLS[slot],
-    })
+    position.policy_choice(rng).map(PolicyChoice::to_move)
 }
-
-/// `LEGAL_ROTATIONS[tile][slot]`: how many distinct rotations of the tile may go on that route
-/// cell, and which, ascending.
-const LEGAL_ROTATIONS: [[(u8, [u8; 6]); ROUTE_CELL_COUNT]; TILE_TYPE_COUNT] = {
-    let mut table = [[(0u8, [0u8; 6]); ROUTE_CELL_COUNT]; TILE_TYPE_COUNT];
-    let mut tile = 0;
-    while tile < TILE_TYPE_COUNT {
-        let mut slot = 0;
-        while slot < ROUTE_CELL_COUNT {
-            let mut rho = 0;
-            while rho < TileType::ALL[tile].distinct_rotations() {
-                if ALLOWED[tile][rho as usize] >> slot & 1 != 0 {
-                    let (n, list) = &mut table[tile][slot];
-                    list[*n as usize] = rho;
-                    *n += 1;
-                }
-                rho += 1;
-            }
-            slot += 1;
-        }
-        tile += 1;
-    }
-    table
-};
-
-/// The index of the `k`-th set bit of `word` (`k` below its popcount), without a loop:
-/// broadword select (Vigna, "Broadword implementation of rank/select queries", 2008) finds
-/// the byte by SWAR prefix counts, then a table finds the bit within the byte.
-#[inline]
-pub(crate) fn nth_bit(word: u64, k: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut counts = word - ((word >> 1) & 0x5555_5555_5555_5555);
-    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-    counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i holds the number of set bits in bytes 0..=i.
-    let prefix = counts.wrapping_mul(ONES);
-    // High bit of byte i set when prefix[i] <= k, i.e. the k-th bit lies beyond byte i.
-    let below_k = ((k as u64).wrapping_mul(ONES) | HIGHS).wrapping_sub(prefix) & HIGHS;
-    let byte = ((below_k >> 7).wrapping_mul(ONES) >> 56) as usize;
-    let shift = byte * 8;
-    let before = ((prefix << 8) >> shift) as usize & 0xFF;
-    shift + SELECT_IN_BYTE[(word >> shift) as usize & 0xFF][(k - before) & 7] as usize
-}
-
-/// `SELECT_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b`.
-const SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// Plays `position` to the end with [`random_placement`]; returns the placements made.
 pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
     let mut placements = 0;
-    while let Some(mv) = random_placement(position, rng) {
-        position.play_unchecked(mv, &mut ());
+    while position.play_policy(rng) {
         placements += 1;
     }
     placements
@@ -337,7 +257,7 @@ mod tests {
         for word in words.into_iter().filter(|&w| w != 0) {
             for k in 0..word.count_ones() as usize {
                 assert_eq!(
-                    crate::bots::nth_bit(word, k),
+                    crate::position::nth_bit(word, k),
                     naive(word, k),
                     "{word:#x} k={k}"
                 );

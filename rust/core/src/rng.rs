@@ -8,16 +8,25 @@ use crate::tile::{TILE_COUNTS, TILE_TOTAL, TileType};
 
 /// The 54 tiles in type order: fourteen 0s, six 1s, fourteen 2s, fourteen 3s, six 4s.
 pub fn box_in_type_order() -> [TileType; TILE_TOTAL] {
+    BOX_IN_TYPE_ORDER
+}
+
+/// [`box_in_type_order`], built once at compile time.
+const BOX_IN_TYPE_ORDER: [TileType; TILE_TOTAL] = {
     let mut out = [TileType::WideCurves; TILE_TOTAL];
     let mut n = 0;
-    for (t, &count) in TileType::ALL.iter().zip(&TILE_COUNTS) {
-        for _ in 0..count {
-            out[n] = *t;
+    let mut t = 0;
+    while t < TILE_COUNTS.len() {
+        let mut k = 0;
+        while k < TILE_COUNTS[t] {
+            out[n] = TileType::ALL[t];
             n += 1;
+            k += 1;
         }
+        t += 1;
     }
     out
-}
+};
 
 /// The pile for `seed`, front first: the box in type order shuffled exactly as Python's
 /// `random.Random(seed).shuffle()` shuffles it, so a record's `seed` reproduces its pile in

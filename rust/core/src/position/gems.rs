@@ -1,10 +1,23 @@
 //! Gem movement (docs/spec/RULES.md section 7): gems along the paths, collisions, gates and the centre.
 
-use super::{CENTRE_ORDER, GEM_TOTAL, Position, ROW_MASK, SLOT_ACROSS, SLOT_MASK, cell_at};
+use super::{
+    CENTRE_ORDER, GEM_TOTAL, MAX_PLAYERS, Position, ROW_MASK, ROWS, SLOT_ACROSS, SLOT_MASK, cell_at,
+};
 use crate::board::{ACROSS, Across, CELL_COUNT, Cell, GATE_OF, NO_GATE};
 use crate::gem::Gem;
 use crate::tile::NO_EXIT;
 use crate::trace::Tracer;
+
+/// [`GATE_OF`] with a row for every row of the position's tables (the spare rows have none).
+const GATE_BY_ROW: [u8; ROWS] = {
+    let mut table = [NO_GATE; ROWS];
+    let mut cell = 0;
+    while cell < CELL_COUNT {
+        table[cell] = GATE_OF[cell];
+        cell += 1;
+    }
+    table
+};
 
 impl Position {
     /// Gems that left the game in collisions.
@@ -55,35 +68,33 @@ impl Position {
     /// as far as it goes (docs/spec/RULES.md section 7).
     #[inline]
     pub(super) fn move_gem<T: Tracer>(&mut self, gem: u8, from: usize, tracer: &mut T) {
-        let colour = Gem::from_slot(gem);
-        tracer.start(colour, cell_at(from >> 3), (from & 7) as u8);
-        // The gem stands at slot `s` and crosses into slot `t`; the masks drop bounds checks.
+        tracer.start(Gem::from_slot(gem), cell_at(from >> 3), (from & 7) as u8);
+        // The gem stands at slot `s` and crosses into slot `t`. Both tables are read flat by
+        // slot, and the masks drop bounds checks.
         let mut s = from;
         loop {
             let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]);
-            let (m, f) = (t >> 3 & ROW_MASK, t & 7);
-            let exit = self.links[m][f];
+            let exit = self.links.as_flattened()[t & SLOT_MASK];
             if exit >= 6 {
                 if exit == NO_EXIT {
                     // An empty cell or a dead end (centre, corner arrow): rest looking at it.
-                    self.facing[m][f] = gem;
+                    self.facing.as_flattened_mut()[t & SLOT_MASK] = gem;
                     tracer.rest(cell_at(s >> 3), (s & 7) as u8);
                 } else {
-                    self.collect(colour, GATE_OF[(s >> 3) % CELL_COUNT], tracer);
+                    self.collect(Gem::from_slot(gem), GATE_BY_ROW[s >> 3 & ROW_MASK], tracer);
                 }
                 return;
             }
-            let (c, b) = (s >> 3 & ROW_MASK, s & 7);
-            let met = self.facing[c][b];
+            let met = self.facing.as_flattened()[s & SLOT_MASK];
             if met != 0 {
                 // A gem rests at `t` looking at `s`, coming the other way: both leave.
-                self.facing[c][b] = 0;
+                self.facing.as_flattened_mut()[s & SLOT_MASK] = 0;
                 self.removed += 2;
                 self.gems_left -= 2;
-                tracer.collide(Gem::from_slot(met), cell_at(m), f as u8);
+                tracer.collide(Gem::from_slot(met), cell_at(t >> 3), (t & 7) as u8);
                 return;
             }
-            tracer.step(cell_at(m), f as u8, exit);
+            tracer.step(cell_at(t >> 3), (t & 7) as u8, exit);
             s = (t & !7) | usize::from(exit);
         }
     }
@@ -91,11 +102,11 @@ impl Position {
     pub(super) fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
         debug_assert_ne!(gate, NO_GATE);
         let owners = self.rules.gate_owner_mask(gate);
-        for seat in 0..self.rules.players() as usize {
-            if owners & (1 << seat) != 0 {
-                self.scores[seat] += gem.points();
-                self.collected[seat][gem as usize] += 1;
-            }
+        // Every seat, paid or not, by a 0 or 1 factor: no branch on the owners to mispredict.
+        for seat in 0..MAX_PLAYERS {
+            let paid = owners >> seat & 1;
+            self.scores[seat] += u16::from(paid) * gem.points();
+            self.collected[seat][gem as usize] += paid;
         }
         self.gems_left -= 1;
         tracer.collect(gate, owners);

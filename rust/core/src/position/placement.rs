@@ -2,8 +2,8 @@
 //! checked play and the unchecked [`Position::play_unchecked`].
 
 use super::{
-    CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, SLOT_ACROSS,
-    tile_type,
+    CENTRE_ORDER, CHANCE, EMPTY_PREFIX_STEP, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position,
+    SLOT_ACROSS, tile_type,
 };
 use crate::action::ActionSet;
 use crate::board::{
@@ -81,15 +81,38 @@ impl Position {
         mv: Move,
         tracer: &mut T,
     ) {
-        let seat = self.to_move;
-        let hand = &mut self.hands[seat as usize];
-        if hand[0] == mv.tile as u8 {
-            hand[0] = hand[1];
-        }
-        hand[1] = NO_TILE;
         let y = mv.cell.index();
-        self.links[y] = PARTNERS[usize::from(canonical_code(mv.tile, mv.rotation))];
-        self.empty &= !(1 << ROUTE_SLOT[y]);
+        self.lay::<T, REVERSED>(
+            mv.tile as u8,
+            y,
+            usize::from(ROUTE_SLOT[y]),
+            canonical_code(mv.tile, mv.rotation),
+            tracer,
+        );
+    }
+
+    /// Plays the mover's `tile` as tile code `code` (canonical) on cell `y`, route slot `slot`,
+    /// then passes the turn: [`Position::play_unchecked`] and the playout policy's fast path.
+    #[inline]
+    pub(super) fn lay<T: Tracer, const REVERSED: bool>(
+        &mut self,
+        tile: u8,
+        y: usize,
+        slot: usize,
+        code: TileCode,
+        tracer: &mut T,
+    ) {
+        let seat = self.to_move;
+        // Selects, not branches: with two tiles in hand, which one is played is a coin flip.
+        let hand = &mut self.hands[seat as usize & 3];
+        let [first, second] = *hand;
+        *hand = [if first == tile { second } else { first }, NO_TILE];
+        self.links[y] = PARTNERS[usize::from(code) & 63];
+        // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
+        self.empty &= !(1 << (slot & 63));
+        self.empty_prefix = self
+            .empty_prefix
+            .wrapping_sub(EMPTY_PREFIX_STEP << (slot & 0b11_1000));
         self.placed += 1;
 
         // The gems looking at the new tile start to move; the centre releases one gem next to

@@ -4,6 +4,7 @@
 use super::placement::ALL_SLOTS;
 use super::{
     CHANCE, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError, Position, ROWS,
+    prefix_counts,
 };
 use crate::board::{ACROSS, CELL_COUNT, Cell, opposite};
 use crate::gem::Gem;
@@ -35,6 +36,14 @@ impl Position {
                  not {counts:?}"
             )));
         }
+        let mut shuffled = [TileType::WideCurves; TILE_TOTAL];
+        shuffled.copy_from_slice(pile);
+        Ok(Position::set_up(rules, &shuffled))
+    }
+
+    /// [`Position::new`] for a pile known to be a permutation of the box (a shuffle of it):
+    /// the same set-up without the check.
+    pub(crate) fn set_up(rules: Rules, pile: &[TileType; TILE_TOTAL]) -> Position {
         let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
         links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
         let mut facing = [[0u8; 8]; ROWS];
@@ -50,6 +59,7 @@ impl Position {
             rules,
             links,
             empty: ALL_SLOTS,
+            empty_prefix: prefix_counts(ALL_SLOTS),
             facing,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
@@ -72,7 +82,7 @@ impl Position {
                 position.draw(seat);
             }
         }
-        Ok(position)
+        position
     }
 
     /// The position after set-up in explicit-chance mode: gems placed, nothing dealt yet.
@@ -157,31 +167,27 @@ impl Position {
     /// Gives the turn to the next seat after `seat` that holds a tile (none: the game is over).
     #[inline]
     pub(super) fn pass_turn(&mut self, seat: u8) {
-        self.to_move = NOBODY;
         let players = self.rules.players();
         let mut next = seat;
         for _ in 0..players {
             next = if next + 1 == players { 0 } else { next + 1 };
-            if self.hands[next as usize][0] != NO_TILE {
+            if self.hands[next as usize & 3][0] != NO_TILE {
                 self.to_move = next;
-                break;
+                return;
             }
         }
+        self.to_move = NOBODY;
     }
 
     pub(super) fn draw(&mut self, seat: u8) {
         if (self.taken as usize) < TILE_TOTAL {
             let tile = self.pile[self.taken as usize];
             self.taken += 1;
-            let hand = &mut self.hands[seat as usize];
-            if hand[0] == NO_TILE {
-                hand[0] = tile;
-            } else {
-                hand[1] = tile;
-                if hand[1] < hand[0] {
-                    hand.swap(0, 1);
-                }
-            }
+            // Types ascending, without a branch on the random tile: a hand holding one tile
+            // has `NO_TILE` (the largest byte) second, an empty hand first.
+            let hand = &mut self.hands[seat as usize & 3];
+            let held = hand[0];
+            *hand = [held.min(tile), held.max(tile)];
         }
     }
 }
