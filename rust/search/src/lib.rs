@@ -12,6 +12,7 @@
 //! [`Game::playout_action`]) and by choosing its own [`ActionSet`].
 
 pub mod bots;
+pub mod clock;
 pub mod game;
 pub mod ismcts;
 pub mod simulate;
