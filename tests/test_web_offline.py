@@ -135,9 +135,9 @@ def test_play_a_whole_game_offline(static_site: str, tmp_path: Path) -> None:
         assert page.locator("#game option[value='queens-garden']").count() == 0
         page.select_option("#seat-1", "ismcts:200")
         page.fill("#seed", str(SEED))
-        page.select_option("#speed", "0")
         page.click("#start")
         page.wait_for_selector(IDLE)
+        page.select_option("#speed", "0")
         moves_made = 0
         undone = reloaded = False
         while page.get_attribute("body", "data-state") != "over":

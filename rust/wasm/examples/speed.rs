@@ -10,9 +10,12 @@ use indigo_core::{Bot as _, BotSpec, Game, NativeBot, Rules, playouts};
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
-        .map(|a| a.parse().expect("GAMES SIMULATIONS SEARCHES: whole numbers"))
+        .map(|a| {
+            a.parse()
+                .expect("GAMES SIMULATIONS SEARCHES: whole numbers")
+        })
         .collect();
-    let [games, simulations, searches] = args[..] else {
+    let [games, simulations, search_count] = args[..] else {
         panic!("usage: speed GAMES SIMULATIONS SEARCHES");
     };
     let rules = Rules::default();
@@ -22,7 +25,7 @@ fn main() {
 
     let spec: BotSpec = format!("ismcts:{simulations}").parse().expect("a spec");
     let start = Instant::now();
-    for search in 0..searches {
+    for search in 0..search_count {
         let game = Game::from_seed(rules, search);
         NativeBot::new(spec, search)
             .choose_in(game.position())
@@ -33,6 +36,6 @@ fn main() {
         "{{\"games_per_s\": {:.0}, \"placements_per_s\": {:.0}, \"ismcts_sims_per_s\": {:.0}}}",
         games as f64 / playout_s,
         summary.placements as f64 / playout_s,
-        (simulations * searches) as f64 / search_s,
+        (simulations * search_count) as f64 / search_s,
     );
 }

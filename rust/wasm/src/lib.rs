@@ -89,7 +89,7 @@ pub fn geometry() -> JsValue {
         .collect();
     let corners: Vec<Value> = (0..6).map(|d| axial(Cell::corner(d))).collect();
     let gates: Vec<Value> = (0..6)
-        .map(|k| (0..3).map(|j| axial(Cell::gate_cell(k, j))).collect())
+        .map(|k| (1..=3).map(|j| axial(Cell::gate_cell(k, j))).collect())
         .collect();
     object(&json!({
         "route_cells": route,
