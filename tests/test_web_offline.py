@@ -196,3 +196,64 @@ def test_play_a_whole_game_offline(static_site: str, tmp_path: Path) -> None:
         assert board.get_attribute("data-moves") == str(len(game.moves))
         assert page.locator("#board g.tile").count() == len(game.board)
         assert "no gem is left on the board" in page.inner_text("#end-reason")
+
+
+NODE_SCRIPT = """
+import { readFileSync } from "node:fs";
+const pkg = process.argv[2];
+const w = await import(pkg + "/indigo_wasm.js");
+await w.default({ module_or_path: readFileSync(pkg + "/indigo_wasm_bg.wasm") });
+const out = {};
+const game = new w.Game(w.Rules.preset("indigo", 2), 3);
+const legal = game.legalMoves();
+// A time budget reads the host's clock (Instant::now would trap on wasm32).
+out.timed = new w.Bot("ismcts:time=0.05", 1).choose(game);
+out.timed_legal = legal.includes(out.timed);
+const errors = (f) => {
+  try { f(); return null; } catch (e) { return [e instanceof Error, e.message]; }
+};
+out.bad_cell = errors(() => game.play("1@0:9,9"));
+out.bad_spec = errors(() => new w.Bot("wizard", 1));
+out.threads = errors(() => new w.Bot("ismcts:100,threads=2", 1));
+out.bad_seed = errors(() => new w.Game(w.Rules.preset("indigo", 2), 1.5));
+out.no_undo = errors(() => game.undo());
+const bots = [new w.Bot("greedy", 5), new w.Bot("ismcts:50", 6)];
+while (!game.over) game.play(bots[game.toMove].choose(game));
+out.record = game.record();
+out.scores = [...game.scores];
+const garden = new w.Garden(2, 4);
+const gardenBot = new w.GardenBot("greedy", 2);
+while (!garden.over) garden.play(gardenBot.choose(garden));
+out.garden_record = garden.record();
+out.garden_scores = [...garden.scores];
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_module_under_node(bundle: Path, tmp_path: Path) -> None:
+    """The WebAssembly module driven from node: a time budget ends, refusals are Errors with
+    the engine's messages, and whole games of both games replay natively to the same scores."""
+    script = tmp_path / "drive.mjs"
+    script.write_text(NODE_SCRIPT, encoding="utf-8")
+    pkg = bundle / "static" / "offline" / "pkg"
+    done = subprocess.run(
+        ["node", str(script), str(pkg)], check=True, capture_output=True, text=True, timeout=300
+    )
+    out = json.loads(done.stdout)
+    assert out["timed_legal"] is True
+    assert out["bad_cell"] == [True, "cell (9,9) is not on the board"]
+    assert out["bad_spec"][0] is True
+    assert out["bad_spec"][1].startswith('bad bot "wizard": unknown bot')
+    assert out["threads"] == [
+        True,
+        'bad bot "ismcts:100,threads=2": threads must be 1 in WebAssembly (it runs on one thread)',
+    ]
+    assert out["bad_seed"] == [True, "seed must be a whole number from 0 to 2^53 - 1, not 1.5"]
+    assert out["no_undo"] == [True, "no move to undo"]
+    game = indigo.Game.from_record(out["record"])
+    assert game.over
+    assert game.pile == indigo.Game(game.rules, seed=3).pile
+    assert game.scores == out["scores"]
+    garden = indigo.queens_garden.Game.from_record(out["garden_record"])
+    assert garden.over
+    assert garden.scores == out["garden_scores"]
