@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 import indigo
+from web_server import keyed_client
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -257,3 +258,95 @@ def test_the_module_under_node(bundle: Path, tmp_path: Path) -> None:
     garden = indigo.queens_garden.Game.from_record(out["garden_record"])
     assert garden.over
     assert garden.scores == out["garden_scores"]
+
+
+SAME_JSON_SCRIPT = """
+import { readFileSync } from "node:fs";
+const [bundle, request] = process.argv.slice(2);
+const offline = bundle + "/static/offline";
+const wasm = await import(offline + "/pkg/indigo_wasm.js");
+await wasm.default({ module_or_path: readFileSync(offline + "/pkg/indigo_wasm_bg.wasm") });
+const { OfflineServer } = await import(offline + "/engine.js");
+const server = new OfflineServer(wasm, JSON.parse(readFileSync(offline + "/data.json")));
+const answers = [];
+let created = await server.handle("POST", "/api/games", JSON.parse(request));
+answers.push(created.data);
+const id = created.data.id;
+let state = created.data;
+while (!state.over) {
+  const tile = Object.keys(state.legal)[0];
+  const rotation = Object.keys(state.legal[tile]).find((r) => state.legal[tile][r].length);
+  const [q, r] = state.legal[tile][rotation][0];
+  const bad = {seat: state.to_move, move: "0@0:9,9"};  // refused, and now and then compared
+  const refused = await server.handle("POST", `/api/games/${id}/moves`, bad);
+  if (state.log.length % 7 === 3) answers.push(refused.data);
+  const played = await server.handle(
+    "POST", `/api/games/${id}/moves`, {seat: state.to_move, move: `${tile}@${rotation}:${q},${r}`});
+  answers.push(played.data);
+  state = played.data.state;
+}
+answers.push((await server.handle("GET", `/api/games/${id}/view?move=5`)).data);
+answers.push((await server.handle("POST", `/api/games/${id}/undo`)).data);
+console.log(JSON.stringify(answers));
+"""
+
+
+def _without_ids(value: object) -> object:
+    """``value`` with each game's ``id`` and ``token`` left out (random on both sides)."""
+    if isinstance(value, dict):
+        return {k: _without_ids(v) for k, v in value.items() if k not in ("id", "token")}
+    if isinstance(value, list):
+        return [_without_ids(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "request_body",
+    [
+        {"seats": ["human", "human"], "seed": 7},
+        {"seats": ["human"] * 3, "seed": 8, "theme": "butterfly-garden", "gates": "exclusive"},
+    ],
+    ids=["indigo-2", "garden-3-exclusive"],
+)
+def test_the_worker_answers_as_the_server(
+    bundle: Path, tmp_path: Path, request_body: dict[str, object]
+) -> None:
+    """A whole game of people through the offline server and through the real one: every
+    answer (states, board pictures, logs, results, a refusal, a past view, an undo) is the
+    same JSON but for the games' random ids and tokens."""
+    script = tmp_path / "same.mjs"
+    script.write_text(SAME_JSON_SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(script), str(bundle), json.dumps(request_body)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    offline = json.loads(done.stdout)
+
+    client = keyed_client()
+    answers: list[object] = []
+    state = client.post("/api/games", json=request_body).json()
+    answers.append(state)
+    game_id = state["id"]
+    while not state["over"]:
+        tile = next(iter(state["legal"]))
+        rotation = next(r for r, cells in state["legal"][tile].items() if cells)
+        q, r = state["legal"][tile][rotation][0]
+        bad = client.post(
+            f"/api/games/{game_id}/moves", json={"seat": state["to_move"], "move": "0@0:9,9"}
+        )
+        if len(state["log"]) % 7 == 3:
+            answers.append(bad.json())
+        move = f"{tile}@{rotation}:{q},{r}"
+        played = client.post(
+            f"/api/games/{game_id}/moves", json={"seat": state["to_move"], "move": move}
+        ).json()
+        answers.append(played)
+        state = played["state"]
+    answers.append(client.get(f"/api/games/{game_id}/view?move=5").json())
+    answers.append(client.post(f"/api/games/{game_id}/undo").json())
+    assert len(offline) == len(answers) > 20
+    for mine, theirs in zip(offline, answers, strict=True):
+        assert _without_ids(mine) == _without_ids(theirs)
