@@ -3,7 +3,8 @@
 
 use std::hint::black_box;
 use std::ops::Range;
-use std::time::Instant;
+
+use indigo_search::clock::Instant;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

@@ -10,12 +10,13 @@
 //! thread count.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::bots::{Bot, below};
+use crate::clock::Instant;
 use crate::game::{ActionSet, Game, Rng, Turn};
 use crate::simulate::mix;
 

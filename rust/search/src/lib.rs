@@ -105,6 +105,7 @@
 //! repository describes the search and its settings.
 
 pub mod bots;
+pub mod clock;
 pub mod evaluator;
 pub mod game;
 pub mod ismcts;

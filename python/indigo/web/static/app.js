@@ -1,6 +1,8 @@
 // The Indigo page: every rule and all state live on the server (docs/web.md); this script
 // draws what the server sends, sends the clicks and taps, and animates gems along the paths
-// it gets. body[data-state] tells what the page is doing: setup, busy, your-turn, viewing or
+// it gets. In the offline page (html[data-mode="offline"], built by scripts/build-web) the
+// "server" is the engine compiled to WebAssembly, answering the same routes in a Web Worker
+// (offline/worker.js), so nothing but static files is needed. body[data-state] tells what the page is doing: setup, busy, your-turn, viewing or
 // over; body[data-theme] the game's theme. A game lives at #/game/ID; its token is kept in
 // this browser's localStorage, so a reload or another tab resumes it.
 "use strict";
@@ -19,6 +21,7 @@ let occupied = new Set(); // "q,r" of each placed tile in the board on screen
 let chosen = null; // the cell a touch chose: a second tap on it places the tile
 let lastPointer = "mouse"; // how the last press on the board was made
 let menus = { indigo: [], "queens-garden": [] }; // the bots offered per game: [{spec, label, hint}]
+const OFFLINE = document.documentElement.dataset.mode === "offline";
 const QG = "queens-garden";
 const isQg = () => state !== null && state.game === QG;
 
@@ -42,6 +45,53 @@ function say(text, error = false) {
   line.classList.toggle("error", error);
 }
 
+// The offline page's worker and the requests it has not answered yet, by number.
+let worker = null;
+const waiting = new Map();
+let requests = 0;
+
+function engineWorker() {
+  if (worker) return worker;
+  worker = new Worker("static/offline/worker.js", { type: "module" });
+  worker.addEventListener("message", (event) => {
+    const { id, ...answer } = event.data;
+    waiting.get(id)(answer);
+    waiting.delete(id);
+  });
+  worker.addEventListener("error", (event) => {
+    say(`The engine did not start in this browser: ${event.message || "no Web Worker"}.`, true);
+  });
+  return worker;
+}
+
+function askWorker(method, url, body) {
+  const id = ++requests;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    engineWorker().postMessage({ id, method, url, body });
+  });
+}
+
+// Each offline game, kept in this browser after every change (the worker forgets it on a
+// reload): restored in a new worker before its first request there.
+const savedKey = (gameId) => `indigo-offline:${gameId}`;
+
+// A request answered by the worker, as a Response like the server's.
+async function offlineFetch(method, url, body) {
+  let answer = await askWorker(method, url, body);
+  const game = /^\/api\/games\/([0-9a-f]+)/.exec(url);
+  const kept = game && localStorage.getItem(savedKey(game[1]));
+  if (answer.status === 404 && kept) {
+    await askWorker("POST", "/api/restore", JSON.parse(kept));
+    answer = await askWorker(method, url, body);
+  }
+  if (answer.saved) localStorage.setItem(savedKey(answer.saved.id), JSON.stringify(answer.saved));
+  if (method === "DELETE" && game) localStorage.removeItem(savedKey(game[1]));
+  const text = answer.text ?? JSON.stringify(answer.data);
+  const type = answer.type ?? "application/json";
+  return new Response(text, { status: answer.status, headers: { "content-type": type } });
+}
+
 async function request(method, url, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
@@ -50,7 +100,7 @@ async function request(method, url, body) {
   }
   const token = tokenOf(url);
   if (token) options.headers[TOKEN_HEADER] = token;
-  const response = await fetch(url, options);
+  const response = OFFLINE ? await offlineFetch(method, url, body) : await fetch(url, options);
   if (response.ok) return response;
   const data = await response.json().catch(() => ({ error: response.statusText }));
   const error = new Error(data.error || response.statusText);
@@ -666,6 +716,7 @@ function stepBy(step) {
 // ---------------------------------------------------------------------------------------------
 
 document.addEventListener("DOMContentLoaded", () => {
+  if (OFFLINE) $(`#game option[value="${QG}"]`).remove(); // Queen's Garden needs the server
   $("#players").addEventListener("change", seatInputs);
   $("#game").addEventListener("change", () => {
     seatInputs();

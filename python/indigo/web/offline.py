@@ -1,0 +1,37 @@
+"""The data of the offline page (``scripts/build-web``): what its in-browser server
+(``static/offline/engine.js``) takes from the Python package rather than keeping copies.
+
+``python -m indigo.web.offline`` prints it as JSON: the seat spec of a person, the bot names,
+the bot menu with its strength hints, the board's colours per theme, the edges' names and the
+gems' points. The rules themselves come from the engine compiled to WebAssembly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from indigo import GEM_POINTS
+from indigo.bots import BOT_NAMES
+from indigo.render.svg import THEMES
+from indigo.render.terminal import EDGE_NAMES
+from indigo.table import BOT_MENU, HUMAN
+
+__all__ = ["offline_data"]
+
+
+def offline_data() -> dict[str, Any]:
+    """Everything ``engine.js`` reads from ``data.json``."""
+    return {
+        "human": HUMAN,
+        "bots": list(BOT_NAMES),
+        "menu": [dataclasses.asdict(choice) for choice in BOT_MENU],
+        "themes": THEMES,
+        "edge_names": list(EDGE_NAMES),
+        "gem_points": dict(GEM_POINTS),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(offline_data(), indent=1))
