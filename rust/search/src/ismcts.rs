@@ -357,7 +357,8 @@ impl<A: Copy> Tree<A> {
                     if untried.take(child.action) {
                         child.availability += 1;
                         let score = child.mean + child.spread * sqrt_ln(table, child.availability);
-                        if score > best.1 {
+                        // Ties go to the newest child (scanned last).
+                        if score >= best.1 {
                             best = (slot as u32, score);
                         }
                     }
