@@ -285,6 +285,24 @@ struct Tree<A> {
     simulations: u64,
 }
 
+/// The nodes of `children`'s chunks, each chunk as a range of node indices, in order;
+/// `next_chunk` links the chunks ([`Tree::next_chunk`]).
+fn chunks(
+    next_chunk: &[u32],
+    children: Children,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let (mut chunk, mut left) = (children.first, children.len as usize);
+    std::iter::from_fn(move || {
+        (left > 0).then(|| {
+            let start = chunk as usize * CHUNK;
+            let n = left.min(CHUNK);
+            left -= n;
+            chunk = next_chunk[chunk as usize];
+            start..start + n
+        })
+    })
+}
+
 /// A tree's scratch space, reused across simulations.
 struct Scratch<G: Game> {
     path: Vec<u32>,
@@ -311,22 +329,8 @@ impl<A: Copy> Tree<A> {
         }
     }
 
-    /// The nodes of `children`'s chunks, each chunk as a range of `nodes` in order.
-    fn chunks(&self, children: Children) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        let (mut chunk, mut left) = (children.first, children.len as usize);
-        std::iter::from_fn(move || {
-            (left > 0).then(|| {
-                let start = chunk as usize * CHUNK;
-                let n = left.min(CHUNK);
-                left -= n;
-                chunk = self.next_chunk[chunk as usize];
-                start..start + n
-            })
-        })
-    }
-
     fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        self.chunks(self.children[node as usize])
+        chunks(&self.next_chunk, self.children[node as usize])
             .flat_map(|range| range.map(|c| c as u32))
     }
 
@@ -346,14 +350,8 @@ impl<A: Copy> Tree<A> {
             let untried = &mut scratch.untried;
             state.legal_set(untried);
             let mut best = (NONE, f32::NEG_INFINITY);
-            let (mut chunk, mut left) = {
-                let children = self.children[node as usize];
-                (children.first, children.len as usize)
-            };
-            while left > 0 {
-                let start = chunk as usize * CHUNK;
-                let n = left.min(CHUNK);
-                for (slot, child) in (start..).zip(&mut self.nodes[start..start + n]) {
+            for range in chunks(&self.next_chunk, self.children[node as usize]) {
+                for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
                     if untried.take(child.action) {
                         child.availability += 1;
                         let score = child.mean + child.spread * sqrt_ln(table, child.availability);
@@ -363,8 +361,6 @@ impl<A: Copy> Tree<A> {
                         }
                     }
                 }
-                left -= n;
-                chunk = self.next_chunk[chunk as usize];
             }
             let expanded = !untried.is_empty();
             let next = if expanded {
