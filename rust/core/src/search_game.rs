@@ -25,11 +25,15 @@ impl indigo_search::ActionSet<Action> for ActionSet {
         ActionSet::is_empty(self)
     }
 
+    /// One read and one write of the action's word.
     #[inline]
     fn take(&mut self, action: Action) -> bool {
-        let present = self.contains(action);
-        self.remove(action);
-        present
+        let (word, bit) = (action.index() / 64, 1u64 << (action.index() % 64));
+        self.0.get_mut(word).is_some_and(|w| {
+            let present = *w & bit != 0;
+            *w &= !bit;
+            present
+        })
     }
 
     #[inline]

@@ -206,10 +206,30 @@ impl Action {
     }
 }
 
+/// A payment's sort key as one integer: the jokers, then each code plus 1 (0 past the last
+/// code), most significant first, so that integers compare as the keys do.
+fn payment_key(payment: Payment) -> u64 {
+    let mut key = u64::from(payment.jokers());
+    for i in 0..MAX_PAYMENT {
+        key = key << 8 | payment.codes().get(i).map_or(0, |&c| u64::from(c) + 1);
+    }
+    key
+}
+
+/// [`payments`] as [`payment_key`]s, ascending.
+fn payment_keys(kind: Kind) -> &'static [u64] {
+    static TABLE: OnceLock<Vec<Vec<u64>>> = OnceLock::new();
+    &TABLE.get_or_init(|| {
+        Kind::all()
+            .map(|k| payments(k).iter().copied().map(payment_key).collect())
+            .collect()
+    })[usize::from(kind.id())]
+}
+
 /// `(kind * 48 + cell) * P + rank`, if the payment is one the kind could make.
 fn placement(kind: Kind, cell: Cell, payment: Payment) -> Option<u32> {
-    let rank = payments(kind)
-        .binary_search_by(|p| (p.jokers(), p.codes()).cmp(&(payment.jokers(), payment.codes())))
+    let rank = payment_keys(kind)
+        .binary_search(&payment_key(payment))
         .ok()?;
     let place = u32::from(kind.id()) * CELL_COUNT as u32 + u32::from(cell.index());
     Some(place * PAYMENT_COUNT + rank as u32)

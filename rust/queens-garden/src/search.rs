@@ -179,6 +179,17 @@ impl Game for Position {
         self.playout_move(&mut |n| below(rng, n))
             .and_then(|mv| Action::from_move(&mv))
     }
+
+    /// [`Game::playout_action`]'s moves applied as moves: the same games without encoding
+    /// each move as an action and back (every move of the policy has an action).
+    fn playout(&mut self, rng: &mut Rng) -> u32 {
+        let mut applied = 0;
+        while let Some(mv) = self.playout_move(&mut |n| below(rng, n)) {
+            let _ = self.apply_unchecked(&mv);
+            applied += 1;
+        }
+        applied
+    }
 }
 
 impl Setup for Rules {

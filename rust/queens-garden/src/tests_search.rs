@@ -4,6 +4,7 @@ use indigo_search::{Bot, BotSpec, Game as _, Rng, SearchBot, Turn};
 use rand::SeedableRng;
 
 use crate::action::{ACTION_COUNT, Action, PAYMENT_COUNT, payments};
+use crate::geometry::Cell;
 use crate::kind::Kind;
 use crate::moves::Move;
 use crate::position::Position;
@@ -43,6 +44,30 @@ fn payment_table_is_as_counted_in_section_15_4() {
                 .iter()
                 .all(|p| p.len() == usize::from(k.value().get() - 1))
         );
+        // Each payment's action names it: its rank is found.
+        for &payment in table {
+            let mv = Move::Tile {
+                kind: k,
+                cell: Cell::new(47).unwrap(),
+                payment,
+            };
+            assert_eq!(Action::from_move(&mv).map(Action::to_move), Some(mv));
+        }
+    }
+}
+
+#[test]
+fn the_playout_plays_the_playout_actions() {
+    for p in positions(6, 13) {
+        let (mut fast, mut by_action) = (p.clone(), p);
+        let (mut a, mut b) = (Rng::seed_from_u64(4), Rng::seed_from_u64(4));
+        let applied = fast.playout(&mut a);
+        let mut count = 0;
+        while let Some(action) = by_action.playout_action(&mut b, &mut Vec::new()) {
+            indigo_search::Game::apply(&mut by_action, action);
+            count += 1;
+        }
+        assert_eq!((fast, applied), (by_action, count));
     }
 }
 

@@ -216,28 +216,99 @@ pub struct SearchResult<A> {
 
 const NONE: u32 = u32::MAX;
 
+/// One node of a tree: the action that leads to it and its statistics as a child of its
+/// parent. Siblings lie together in chunks ([`CHUNK`]), so that the descent reads a node's
+/// children in order from memory instead of following a list.
 #[derive(Clone, Copy)]
 struct Node<A> {
     action: A,
     /// The seat that played `action`; rewards are stored from its side.
     mover: u8,
-    first_child: u32,
-    next_sibling: u32,
     visits: u32,
     availability: u32,
     reward: f32,
+    /// `reward / visits`, kept up to date by the backup.
+    mean: f32,
+    /// `c / sqrt(visits)`, kept up to date by the backup: UCB1's exploration term is this
+    /// times `sqrt(ln(availability))` ([`sqrt_ln`]).
+    spread: f32,
 }
 
-/// One search tree; node 0 is the root (its action is never read).
+/// Children per chunk: a node's children fill chunks of this many consecutive nodes, linked
+/// in order of creation.
+const CHUNK: usize = 8;
+
+/// A node's children: the chunks they fill, and how many there are.
+#[derive(Clone, Copy)]
+struct Children {
+    first: u32,
+    last: u32,
+    len: u32,
+}
+
+const NO_CHILDREN: Children = Children {
+    first: NONE,
+    last: NONE,
+    len: 0,
+};
+
+/// Availabilities below this read `sqrt(ln(availability))` from a table.
+const SQRT_LN_TABLE: usize = 1 << 14;
+
+/// `sqrt(ln(n))`: from a table built once for small `n` (a search's availabilities mostly
+/// are), computed beyond it.
+#[inline]
+fn sqrt_ln(table: &[f32], n: u32) -> f32 {
+    table
+        .get(n as usize)
+        .copied()
+        .unwrap_or_else(|| (n as f32).ln().sqrt())
+}
+
+/// The table of [`sqrt_ln`].
+fn sqrt_ln_table() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Box<[f32]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..SQRT_LN_TABLE)
+            .map(|n| (n as f32).ln().max(0.0).sqrt())
+            .collect()
+    })
+}
+
+/// One search tree; node 0 is the root (its action is never read), alone in chunk 0.
 struct Tree<A> {
+    /// Chunk `k` is `nodes[k * CHUNK..][..CHUNK]`; slots not yet used hold the root's copy.
     nodes: Vec<Node<A>>,
+    /// Each node's children.
+    children: Vec<Children>,
+    /// Each chunk's successor in its parent's list.
+    next_chunk: Vec<u32>,
     simulations: u64,
+}
+
+/// The nodes of `children`'s chunks, each chunk as a range of node indices, in order;
+/// `next_chunk` links the chunks ([`Tree::next_chunk`]).
+fn chunks(
+    next_chunk: &[u32],
+    children: Children,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let (mut chunk, mut left) = (children.first, children.len as usize);
+    std::iter::from_fn(move || {
+        (left > 0).then(|| {
+            let start = chunk as usize * CHUNK;
+            let n = left.min(CHUNK);
+            left -= n;
+            chunk = next_chunk[chunk as usize];
+            start..start + n
+        })
+    })
 }
 
 /// A tree's scratch space, reused across simulations.
 struct Scratch<G: Game> {
     path: Vec<u32>,
     untried: G::Actions,
+    sqrt_ln: &'static [f32],
 }
 
 impl<A: Copy> Tree<A> {
@@ -245,27 +316,23 @@ impl<A: Copy> Tree<A> {
         let root = Node {
             action: root_action,
             mover: 0,
-            first_child: NONE,
-            next_sibling: NONE,
             visits: 0,
             availability: 0,
             reward: 0.0,
+            mean: 0.0,
+            spread: 0.0,
         };
         Tree {
-            nodes: vec![root],
+            nodes: vec![root; CHUNK],
+            children: vec![NO_CHILDREN; CHUNK],
+            next_chunk: vec![NONE],
             simulations: 0,
         }
     }
 
     fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        let mut child = self.nodes[node as usize].first_child;
-        std::iter::from_fn(move || {
-            (child != NONE).then(|| {
-                let c = child;
-                child = self.nodes[c as usize].next_sibling;
-                c
-            })
-        })
+        chunks(&self.next_chunk, self.children[node as usize])
+            .flat_map(|range| range.map(|c| c as u32))
     }
 
     /// One simulation from a fresh determinization.
@@ -277,26 +344,24 @@ impl<A: Copy> Tree<A> {
         scratch: &mut Scratch<G>,
     ) {
         let mut state = G::sample(info, rng);
-        let path = &mut scratch.path;
+        let (path, table) = (&mut scratch.path, scratch.sqrt_ln);
         path.clear();
         let mut node = 0u32;
         while let Turn::Player(seat) = state.turn() {
             let untried = &mut scratch.untried;
             state.legal_set(untried);
             let mut best = (NONE, f32::NEG_INFINITY);
-            let mut child = self.nodes[node as usize].first_child;
-            while child != NONE {
-                let n = &mut self.nodes[child as usize];
-                if untried.take(n.action) {
-                    n.availability += 1;
-                    let visits = n.visits as f32;
-                    let score =
-                        n.reward / visits + c * ((n.availability as f32).ln() / visits).sqrt();
-                    if score > best.1 {
-                        best = (child, score);
+            for range in chunks(&self.next_chunk, self.children[node as usize]) {
+                for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
+                    if untried.take(child.action) {
+                        child.availability += 1;
+                        let score = child.mean + child.spread * sqrt_ln(table, child.availability);
+                        // Ties go to the newest child (scanned last).
+                        if score >= best.1 {
+                            best = (slot as u32, score);
+                        }
                     }
                 }
-                child = n.next_sibling;
             }
             let expanded = !untried.is_empty();
             let next = if expanded {
@@ -323,24 +388,46 @@ impl<A: Copy> Tree<A> {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
             node.reward += rewards[usize::from(node.mover)];
+            let visits = node.visits as f32;
+            node.mean = node.reward / visits;
+            node.spread = c / visits.sqrt();
         }
         self.nodes[0].visits += 1;
         self.simulations += 1;
     }
 
+    /// Adds a child to `parent`, in a new chunk when its last one is full; its index.
     fn add_child(&mut self, parent: u32, action: A, mover: u8) -> u32 {
-        let index = self.nodes.len() as u32;
-        self.nodes.push(Node {
+        let mut children = self.children[parent as usize];
+        let used = children.len as usize % CHUNK;
+        let slot = if used == 0 {
+            let chunk = self.next_chunk.len() as u32;
+            self.next_chunk.push(NONE);
+            let filler = self.nodes[0];
+            self.nodes.extend([filler; CHUNK]);
+            self.children.extend([NO_CHILDREN; CHUNK]);
+            if children.first == NONE {
+                children.first = chunk;
+            } else {
+                self.next_chunk[children.last as usize] = chunk;
+            }
+            children.last = chunk;
+            chunk as usize * CHUNK
+        } else {
+            children.last as usize * CHUNK + used
+        };
+        children.len += 1;
+        self.children[parent as usize] = children;
+        self.nodes[slot] = Node {
             action,
             mover,
-            first_child: NONE,
-            next_sibling: self.nodes[parent as usize].first_child,
             visits: 0,
             availability: 1,
             reward: 0.0,
-        });
-        self.nodes[parent as usize].first_child = index;
-        index
+            mean: 0.0,
+            spread: 0.0,
+        };
+        slot as u32
     }
 }
 
@@ -361,6 +448,7 @@ fn grow<G: Game>(
     let mut scratch = Scratch::<G> {
         path: Vec::with_capacity(64),
         untried: G::Actions::default(),
+        sqrt_ln: sqrt_ln_table(),
     };
     let mut run = |tree: &mut Tree<G::Action>, n: u64| {
         for _ in 0..n {
