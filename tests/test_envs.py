@@ -245,10 +245,11 @@ def legal_choices(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
 
 
+@pytest.mark.parametrize("copy", [True, False])
 @pytest.mark.parametrize("rules", RULES, ids=repr)
-def test_vector_equals_separate_games(rules: Rules) -> None:
+def test_vector_equals_separate_games(rules: Rules, copy: bool) -> None:
     n, seed = 3, 17
-    vector = VectorGames(n, rules, seed=seed, utility="rank")
+    vector = VectorGames(n, rules, seed=seed, utility="rank", copy=copy)
     observations, masks, to_play = vector.reset()
     seeds = indigo.simulate(["random"], 3 * n, rules=rules, seed=seed).game_seeds.tolist()
     assert vector.game_seeds == seeds[:n]
@@ -302,6 +303,25 @@ def test_vector_uint8_observations_hold_the_same_counts() -> None:
         np.testing.assert_array_equal(compact_terminations, terminations)
     with pytest.raises(indigo.IndigoError, match="observation_dtype"):
         VectorGames(1, observation_dtype="float64")  # type: ignore[arg-type]
+
+
+def test_vector_without_copies_overwrites_its_own_read_only_arrays() -> None:
+    kept = VectorGames(3, Rules(3, 2), seed=4, copy=False, observation_dtype="uint8")
+    fresh = VectorGames(3, Rules(3, 2), seed=4, observation_dtype="uint8")
+    assert (kept.copy, fresh.copy) == (False, True)
+    first = kept.reset()
+    np.testing.assert_array_equal(first[0], fresh.reset()[0])
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        actions = legal_choices(first[1], rng)
+        got = kept.step(actions)
+        want = fresh.step(actions)
+        assert got[0] is first[0] and got[1] is first[1] and got[4] is first[2]
+        for array, expected in zip(got, want, strict=True):
+            assert not array.flags.writeable
+            np.testing.assert_array_equal(array, expected)
+    with pytest.raises(ValueError, match="read-only"):
+        first[0][0, 0] = 1
 
 
 def test_vector_reset_is_reproducible() -> None:

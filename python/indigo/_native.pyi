@@ -572,9 +572,15 @@ class VectorGames:
         seed: int | None = None,
         utility: Utility = "win",
         observation_dtype: Literal["float32", "uint8"] = "float32",
+        copy: bool = True,
     ) -> VectorGames: ...
     @property
     def num_envs(self) -> int: ...
+    @property
+    def copy(self) -> bool:
+        """``True``: every call returns fresh arrays. ``False``: every call returns the same
+        read-only arrays, which the vector owns and overwrites in place at the next call
+        (writing only what changed: faster; copy what you keep)."""
     @property
     def observation_dtype(self) -> Literal["float32", "uint8"]:
         """The observations' dtype: ``"uint8"`` holds the same counts in a quarter of the

@@ -15,8 +15,10 @@
 
 use std::fmt;
 
-use crate::action::{ACTION_COUNT, Action};
-use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, ObservationValue, Position, Utility};
+use crate::action::{ACTION_COUNT, Action, ActionSet};
+use crate::position::{
+    MAX_PLAYERS, OBSERVATION_SIZE, ObservationRow, ObservationValue, Position, Utility,
+};
 use crate::rng::game_seed;
 use crate::rng::shuffled_pile;
 use crate::rules::Rules;
@@ -31,6 +33,12 @@ struct Slot {
     ended: bool,
     /// Whose view the last observation was.
     viewer: u8,
+    /// The legal actions of the seat to move (none once the game is over).
+    legal: ActionSet,
+    /// What this game's row of the observation buffer holds.
+    shown: ObservationRow,
+    /// The actions this game's row of the mask buffer marks.
+    shown_legal: ActionSet,
 }
 
 /// Why a step was refused; no game changed.
@@ -98,9 +106,8 @@ impl Observations<'_> {
 pub struct Outputs<'a> {
     /// `num_envs x OBSERVATION_SIZE`.
     pub observations: Observations<'a>,
-    /// Whether `observations` and `masks` hold only zeros (as fresh arrays do): then only
-    /// their non-zero entries are written.
-    pub zeroed: bool,
+    /// What `observations` and `masks` hold: only what differs from it is written.
+    pub contents: Contents,
     /// `num_envs x ACTION_COUNT`, true where the action is legal.
     pub masks: &'a mut [bool],
     /// `num_envs x players`.
@@ -109,6 +116,18 @@ pub struct Outputs<'a> {
     pub terminations: &'a mut [bool],
     /// `num_envs`: whose view each observation is.
     pub to_play: &'a mut [i8],
+}
+
+/// What the observation and mask buffers hold when a step or reset is called.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Contents {
+    /// Anything: every entry is written.
+    Unknown,
+    /// Zeros (fresh arrays): only the non-zero entries are written.
+    Zeros,
+    /// What this vector's last reset or step wrote, unchanged since (zeros before the first):
+    /// only the entries that differ are written, a few per game.
+    Previous,
 }
 
 /// `num_envs` games with the same rules, stepped together.
@@ -148,6 +167,9 @@ impl VectorGames {
             episode,
             ended: false,
             viewer: position.to_move().unwrap_or(0),
+            legal: position.legal_action_set(),
+            shown: ObservationRow::ZEROS,
+            shown_legal: ActionSet::default(),
         }
     }
 
@@ -202,7 +224,7 @@ impl VectorGames {
         self.check_sizes(out)?;
         self.seed = seed;
         for env in 0..self.len() {
-            self.slots[env] = self.start(self.len(), env, 0);
+            self.slots[env] = self.restart(env, 0);
         }
         self.write_all(out, |_| false);
         Ok(())
@@ -223,9 +245,7 @@ impl VectorGames {
                 continue;
             }
             let seat = slot.position.to_move().unwrap_or(slot.viewer);
-            let legal = Action::new(action)
-                .ok()
-                .filter(|&a| slot.position.legal_action_set().contains(a));
+            let legal = Action::new(action).ok().filter(|&a| slot.legal.contains(a));
             match legal {
                 Some(a) => moves.push(Some((seat, a.to_move()))),
                 None => return Err(VectorError::Illegal { env, action, seat }),
@@ -234,18 +254,29 @@ impl VectorGames {
         for (env, mv) in moves.into_iter().enumerate() {
             match mv {
                 None => {
-                    self.slots[env] = self.start(self.len(), env, self.slots[env].episode + 1);
+                    self.slots[env] = self.restart(env, self.slots[env].episode + 1);
                 }
                 Some((seat, mv)) => {
                     let slot = &mut self.slots[env];
                     slot.position.play_unchecked(mv, &mut ());
                     slot.ended = slot.position.is_over();
                     slot.viewer = slot.position.to_move().unwrap_or(seat);
+                    slot.legal = slot.position.legal_action_set();
                 }
             }
         }
         self.write_all(out, |slot| slot.ended);
         Ok(())
+    }
+
+    /// Game `env`'s episode `episode`, its buffer rows' record kept.
+    fn restart(&self, env: usize, episode: u64) -> Slot {
+        let old = &self.slots[env];
+        Slot {
+            shown: old.shown,
+            shown_legal: old.shown_legal,
+            ..self.start(self.len(), env, episode)
+        }
     }
 
     fn check_sizes(&self, out: &Outputs<'_>) -> Result<(), VectorError> {
@@ -259,10 +290,10 @@ impl VectorGames {
     }
 
     /// Writes every game's view; `ended` says which games just finished (they get rewards).
-    fn write_all(&self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
+    fn write_all(&mut self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
         match &mut out.observations {
-            Observations::F32(buffer) => self.write_views(buffer, out.zeroed, out.masks),
-            Observations::U8(buffer) => self.write_views(buffer, out.zeroed, out.masks),
+            Observations::F32(buffer) => self.write_views(buffer, out.contents, out.masks),
+            Observations::U8(buffer) => self.write_views(buffer, out.contents, out.masks),
         }
         let players = usize::from(self.rules.players());
         let rows = out
@@ -283,29 +314,33 @@ impl VectorGames {
         }
     }
 
-    /// Every game's observation and action mask, from its viewer's information; into zeroed
-    /// buffers only the non-zero entries are written.
+    /// Every game's observation and action mask, as its viewer sees it, into buffers that
+    /// hold `contents`.
     fn write_views<V: ObservationValue>(
-        &self,
+        &mut self,
         observations: &mut [V],
-        zeroed: bool,
+        contents: Contents,
         masks: &mut [bool],
     ) {
         let rows = observations
             .chunks_exact_mut(OBSERVATION_SIZE)
             .zip(masks.chunks_exact_mut(ACTION_COUNT));
-        for (slot, (obs, mask)) in self.slots.iter().zip(rows) {
+        for (slot, (obs, mask)) in self.slots.iter_mut().zip(rows) {
             let obs: &mut [V; OBSERVATION_SIZE] = obs
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
-            let info = slot.position.information(slot.viewer);
-            if zeroed {
-                info.write_observation(obs);
-                info.legal_action_set().mark_mask(mask);
-            } else {
-                info.observation(obs);
-                info.legal_action_set().write_mask(mask);
+            if contents != Contents::Previous {
+                if contents == Contents::Unknown {
+                    obs.fill(V::ZERO);
+                    mask.fill(false);
+                }
+                slot.shown = ObservationRow::ZEROS;
+                slot.shown_legal = ActionSet::default();
             }
+            slot.position
+                .update_observation(slot.viewer, obs, &mut slot.shown);
+            slot.legal.update_mask(&slot.shown_legal, mask);
+            slot.shown_legal = slot.legal;
         }
     }
 }
@@ -355,10 +390,11 @@ mod tests {
             }
         }
 
+        /// The buffers, kept from the last call (see [`Contents::Previous`]).
         fn outputs(&mut self) -> Outputs<'_> {
             Outputs {
                 observations: Observations::F32(&mut self.observations),
-                zeroed: false,
+                contents: Contents::Previous,
                 masks: &mut self.masks,
                 rewards: &mut self.rewards,
                 terminations: &mut self.terminations,
@@ -368,7 +404,8 @@ mod tests {
     }
 
     /// Steps a vector and separate positions with the same random legal actions through
-    /// several episodes; every output matches what the positions say, autoreset included.
+    /// several episodes; every output matches what the positions say, autoreset included,
+    /// with the buffers kept between steps (only what changed is written).
     #[test]
     fn matches_separate_positions() {
         let rules = Rules::new(3, 2).unwrap();
@@ -432,17 +469,18 @@ mod tests {
         assert!(episodes.iter().all(|&e| e >= 2), "{episodes:?}");
     }
 
-    /// Compact (`u8`) observations and writes into zeroed buffers give the same values as
-    /// `f32` observations written over stale buffers.
+    /// Compact (`u8`) observations, writes into zeroed buffers and into kept ones give the
+    /// same values as `f32` observations written over stale buffers.
     #[test]
-    fn compact_and_zeroed_outputs_match() {
+    fn compact_zeroed_and_kept_outputs_match() {
         let rules = Rules::new(4, 2).unwrap();
         let n = 4;
         let mut full = VectorGames::new(rules, n, Utility::Points, 3);
         let mut compact = full.clone();
+        let mut kept = full.clone();
+        let mut kept_bytes = vec![0u8; n * OBSERVATION_SIZE];
+        let mut kept_buffers = Buffers::new(n, 4);
         let mut stale = Buffers::new(n, 4);
-        stale.observations.fill(7.0);
-        stale.masks.fill(true);
         let mut rng = Pcg64Mcg::seed_from_u64(2);
         for _ in 0..120 {
             let actions: Vec<i64> = full
@@ -454,15 +492,24 @@ mod tests {
                         .map_or(0, |a| a.index() as i64)
                 })
                 .collect();
-            full.step(&actions, &mut stale.outputs()).unwrap();
+            stale.observations.fill(7.0);
+            stale.masks.fill(true);
+            let mut out = stale.outputs();
+            out.contents = Contents::Unknown;
+            full.step(&actions, &mut out).unwrap();
             let mut fresh = Buffers::new(n, 4);
             let mut bytes = vec![0u8; n * OBSERVATION_SIZE];
             let mut out = fresh.outputs();
             out.observations = Observations::U8(&mut bytes);
-            out.zeroed = true;
+            out.contents = Contents::Zeros;
             compact.step(&actions, &mut out).unwrap();
             let widened: Vec<f32> = bytes.iter().map(|&b| f32::from(b)).collect();
             assert_eq!(widened, stale.observations);
+            let mut out = kept_buffers.outputs();
+            out.observations = Observations::U8(&mut kept_bytes);
+            kept.step(&actions, &mut out).unwrap();
+            assert_eq!(kept_bytes, bytes);
+            assert_eq!(kept_buffers.masks, stale.masks);
             assert_eq!(fresh.masks, stale.masks);
             assert_eq!(fresh.rewards, stale.rewards);
             assert_eq!(fresh.terminations, stale.terminations);
