@@ -76,7 +76,9 @@ pub use selfplay::{Samples, SelfPlayGame};
 pub use simulate::{
     Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
 };
-pub use vector::{Contents, Observations, Outputs, VectorError, VectorGames, episode_seed};
+pub use vector::{
+    Contents, Observations, Opponents, Outputs, VectorError, VectorGames, episode_seed,
+};
 
 // The Rust examples in the docs run as doctests, so the docs cannot drift from the crate.
 #[cfg(doctest)]

@@ -3,15 +3,18 @@
 
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
-use indigo_core::{Contents, Observations, Outputs, VectorError, VectorGames as CoreVector};
+use indigo_core::{BotSpec, MAX_PLAYERS};
+use indigo_core::{
+    Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
+};
 use numpy::{BorrowError, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
 
-use crate::search::in_range;
+use crate::search::{in_range, parse_spec};
 use crate::shared::{Held, LostInFork, ProcessLock};
-use crate::{IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
+use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.
@@ -160,7 +163,7 @@ impl<'py> Arrays<'py> {
             .map_err(lost_in_fork)?
             .map_err(|e| match e {
                 VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
-                VectorError::Size { .. } => IndigoError::new_err(e.to_string()),
+                _ => IndigoError::new_err(e.to_string()),
             })
     }
 
@@ -214,6 +217,36 @@ fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
     games.lock().map_err(lost_in_fork)
 }
 
+/// `opponents` (one spec, or one per other seat in seat order) around the learner's `seat`.
+fn opponents(rules: CoreRules, opponents: &Bound<'_, PyAny>, seat: u8) -> PyResult<Opponents> {
+    let others = usize::from(rules.players()) - 1;
+    let specs: Vec<String> = match opponents.extract::<String>() {
+        Ok(spec) => vec![spec; others],
+        Err(_) => opponents.extract().map_err(|_| {
+            PyTypeError::new_err("opponents must be a bot spec or a sequence of bot specs")
+        })?,
+    };
+    if specs.len() != others {
+        return Err(IndigoError::new_err(format!(
+            "give one opponent spec or {others}, not {}",
+            specs.len()
+        )));
+    }
+    let mut bots = [None; MAX_PLAYERS];
+    let seats = (0..rules.players()).filter(|&s| s != seat);
+    for (other, spec) in seats.zip(&specs) {
+        bots[usize::from(other)] = Some(parse_spec::<BotSpec, _>(spec)?);
+    }
+    Ok(Opponents {
+        learner: seat,
+        bots,
+    })
+}
+
+fn vector_error(e: &VectorError) -> PyErr {
+    IndigoError::new_err(e.to_string())
+}
+
 impl VectorGames {
     /// Writes a call's results with `fill`: into the kept arrays (only what changed), or into
     /// fresh ones; returns what the caller gets (read-only views of the kept arrays).
@@ -249,9 +282,10 @@ impl VectorGames {
 impl VectorGames {
     #[new]
     #[pyo3(
-        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true),
-        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32', copy=True)"
+        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int(0)),
+        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32', copy=True, opponents=None, seat=0)"
     )]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn new(
         py: Python<'_>,
         num_envs: Int,
@@ -260,6 +294,8 @@ impl VectorGames {
         utility: &str,
         observation_dtype: &str,
         copy: bool,
+        opponents: Option<&Bound<'_, PyAny>>,
+        seat: Int,
     ) -> PyResult<Self> {
         let compact = match observation_dtype {
             "float32" => false,
@@ -273,7 +309,14 @@ impl VectorGames {
         let num_envs = in_range("num_envs", num_envs, 1, CoreVector::MAX_ENVS)? as usize;
         let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-        let games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
+        let seat = in_range("seat", seat, 0, u64::from(rules.players() - 1))? as u8;
+        let opponents = opponents
+            .map(|o| self::opponents(rules, o, seat))
+            .transpose()?;
+        let mut games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
+        if let Some(opponents) = opponents {
+            games = games.against(opponents).map_err(|e| vector_error(&e))?;
+        }
         // The core's record of the kept arrays starts as zeros, as they do.
         let kept = (!copy)
             .then(|| Arrays::new(py, num_envs, usize::from(rules.players()), compact).keep())
@@ -311,6 +354,25 @@ impl VectorGames {
         self.kept.is_none()
     }
 
+    /// The learner's seat when bots play the others, else `None`.
+    #[getter]
+    fn seat(&self) -> PyResult<Option<u8>> {
+        Ok(lock(&self.games)?.opponents().map(|o| o.learner))
+    }
+
+    /// Game `env` as a `Game`: its seed and this episode's moves (the bots' included).
+    fn game(&self, py: Python<'_>, env: usize) -> PyResult<Game> {
+        let game = py
+            .detach(|| lock(&self.games).map(|games| games.game(env)))?
+            .map_err(|e| vector_error(&e))?;
+        Ok(Game::wrap(game))
+    }
+
+    /// Game `env`'s record, as `Game.to_record` gives it.
+    fn record<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyAny>> {
+        Bound::new(py, self.game(py, env)?)?.call_method0("to_record")
+    }
+
     /// `"points"`, `"win"` or `"rank"`: what a finished game rewards.
     #[getter]
     fn utility(&self) -> PyResult<&'static str> {
@@ -335,16 +397,30 @@ impl VectorGames {
 
     /// Starts every game's first episode from `seed` (default: the seed given before);
     /// returns `(observations, masks, to_play)`.
-    #[pyo3(signature = (*, seed=None))]
+    #[pyo3(signature = (*, seed=None, mask=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<ResetArrays<'py>> {
         let seed = seed.map(extract_seed).transpose()?;
-        let (observations, masks, _, _, to_play) = self.run(py, |games, out| {
-            games.reset(seed.unwrap_or_else(|| games.seed()), out)
-        })?;
+        let (observations, masks, _, _, to_play) = if let Some(mask) = mask {
+            if seed.is_some() {
+                return Err(IndigoError::new_err(
+                    "give a seed (every game restarts) or a mask (the marked games start \
+                     their next episode), not both",
+                ));
+            }
+            let mask: Vec<bool> = mask.extract().map_err(|_| {
+                PyTypeError::new_err("mask must be a sequence of booleans, one per game")
+            })?;
+            self.run(py, |games, out| games.reset_some(&mask, out))?
+        } else {
+            self.run(py, |games, out| {
+                games.reset(seed.unwrap_or_else(|| games.seed()), out)
+            })?
+        };
         Ok((observations, masks, to_play))
     }
 
