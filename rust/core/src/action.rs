@@ -244,8 +244,14 @@ impl ActionSet {
             }
             let bytes = now.to_le_bytes().into_iter().zip(before.to_le_bytes());
             for ((byte, old), entries) in bytes.zip(entries.chunks_mut(8)) {
-                if byte != old {
-                    entries.copy_from_slice(&BYTE_ENTRIES[usize::from(byte)][..entries.len()]);
+                let expanded = &BYTE_ENTRIES[usize::from(byte)];
+                if byte == old {
+                    continue;
+                }
+                // One 8-byte store, except in the last, shorter chunk.
+                match <&mut [bool; 8]>::try_from(&mut *entries) {
+                    Ok(all) => *all = *expanded,
+                    Err(_) => entries.copy_from_slice(&expanded[..entries.len()]),
                 }
             }
         }

@@ -415,8 +415,10 @@ impl VectorGames {
     /// Game `env`'s episode `episode`, its buffer rows' record kept.
     fn restart(&self, env: usize, episode: u64) -> Slot {
         let old = &self.slots[env];
+        let mut shown = old.shown;
+        shown.new_game();
         Slot {
-            shown: old.shown,
+            shown,
             shown_legal: old.shown_legal,
             ..self.start(self.len(), env, episode)
         }

@@ -156,6 +156,12 @@ impl Position {
 pub(crate) struct ObservationRow {
     /// The cell code whose planes each cell's entries hold; [`UNWRITTEN`] for none.
     codes: [u8; CELL_COUNT],
+    /// The position's empty route cells when `codes` was taken, and its tiles by type.
+    empty: u64,
+    on_board: [u8; TILE_TYPE_COUNT],
+    /// Whether the next update compares every cell: between positions of one game, only the
+    /// route cells that filled or emptied can differ.
+    rescan: bool,
     /// The gem entries set, `gem_count` of them.
     gems: [u16; GEM_TOTAL as usize],
     gem_count: u8,
@@ -170,10 +176,28 @@ impl ObservationRow {
     /// A row of zeros.
     pub(crate) const ZEROS: ObservationRow = ObservationRow {
         codes: [UNWRITTEN; CELL_COUNT],
+        empty: 0,
+        on_board: [0; TILE_TYPE_COUNT],
+        rescan: true,
         gems: [0; GEM_TOTAL as usize],
         gem_count: 0,
         gates_for: NOBODY,
     };
+
+    /// The next update is of another game's position: every cell is compared.
+    pub(crate) fn new_game(&mut self) {
+        self.rescan = true;
+    }
+}
+
+/// Counts the tile of a cell holding `code` in `on_board` (`add`), or uncounts it; other
+/// codes ([`UNWRITTEN`] included) hold no tile.
+#[inline]
+fn count_tile(on_board: &mut [u8; TILE_TYPE_COUNT], code: u8, add: bool) {
+    if code < CENTRE_CODE {
+        let n = &mut on_board[usize::from(code / 6)];
+        *n = if add { *n + 1 } else { *n - 1 };
+    }
 }
 
 /// Sets the entries of a cell holding `code` to `value`: the empty-cell plane, or a tile's
@@ -230,18 +254,31 @@ impl Position {
         row: &mut ObservationRow,
     ) {
         let one = V::count(1);
-        let mut on_board = [0; TILE_TYPE_COUNT];
-        for (cell, shown) in row.codes.iter_mut().enumerate() {
-            let code = self.code(cell);
-            if code < CENTRE_CODE {
-                on_board[usize::from(code / 6)] += 1;
-            }
-            if code != *shown {
-                set_cell(out, cell, *shown, V::ZERO);
+        let mut update_cell = |cell: usize, row: &mut ObservationRow| {
+            let (code, shown) = (self.code(cell), row.codes[cell]);
+            if code != shown {
+                set_cell(out, cell, shown, V::ZERO);
                 set_cell(out, cell, code, one);
-                *shown = code;
+                count_tile(&mut row.on_board, shown, false);
+                count_tile(&mut row.on_board, code, true);
+                row.codes[cell] = code;
+            }
+        };
+        if row.rescan {
+            for cell in 0..CELL_COUNT {
+                update_cell(cell, row);
+            }
+            row.rescan = false;
+        } else {
+            let mut changed = row.empty ^ self.empty;
+            while changed != 0 {
+                let slot = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                update_cell(crate::board::ROUTE_CELLS[slot].index(), row);
             }
         }
+        row.empty = self.empty;
+        let on_board = row.on_board;
         // Resting gems, found by the cells they look at: few rows hold any.
         let mut gems = [0u16; GEM_TOTAL as usize];
         let mut gem_count = 0;
