@@ -238,20 +238,19 @@ impl ActionSet {
     /// Makes `out`, which holds `shown`'s mask, this set's mask: only the 8 entries around
     /// each action in one set and not the other are written.
     pub(crate) fn update_mask(&self, shown: &ActionSet, out: &mut [bool]) {
-        for ((&now, &before), entries) in self.0.iter().zip(&shown.0).zip(out.chunks_mut(64)) {
-            if now == before {
-                continue;
-            }
-            let bytes = now.to_le_bytes().into_iter().zip(before.to_le_bytes());
-            for ((byte, old), entries) in bytes.zip(entries.chunks_mut(8)) {
-                let expanded = &BYTE_ENTRIES[usize::from(byte)];
-                if byte == old {
-                    continue;
-                }
-                // One 8-byte store, except in the last, shorter chunk.
-                match <&mut [bool; 8]>::try_from(&mut *entries) {
-                    Ok(all) => *all = *expanded,
-                    Err(_) => entries.copy_from_slice(&expanded[..entries.len()]),
+        for (w, (&now, &before)) in self.0.iter().zip(&shown.0).enumerate() {
+            let mut changed = now ^ before;
+            while changed != 0 {
+                let shift = changed.trailing_zeros() & !7;
+                changed &= !(0xff << shift);
+                let expanded = &BYTE_ENTRIES[usize::from((now >> shift) as u8)];
+                let entries = &mut out[w * 64 + shift as usize..];
+                // One 8-byte store, except at the end of the mask.
+                if let Some(eight) = entries.first_chunk_mut::<8>() {
+                    *eight = *expanded;
+                } else {
+                    let n = entries.len();
+                    entries.copy_from_slice(&expanded[..n]);
                 }
             }
         }
