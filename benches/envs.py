@@ -3,6 +3,7 @@
 Run (one core, as the note's figures were made):
     nice -n 19 python benches/envs.py throughput [--envs 256] [--seconds 5]
     nice -n 19 python benches/envs.py match [--games 200] [--time 0.05] [--seed 1]
+    nice -n 19 python benches/envs.py step [--envs 1024] [--steps 300] [--dtype uint8] [--no-copy]
 
 ``throughput`` steps ``indigo.VectorGames`` (one Rust call per step for all games, random legal
 actions picked with numpy) and the PettingZoo env ``indigo_v0.env()`` (random legal actions from
@@ -50,6 +51,35 @@ def vector_rate(envs: int, seconds: float) -> tuple[float, float]:
         _, masks, _, _, _ = games.step(actions)
         stepping += time.perf_counter() - t0
     return moves / (time.perf_counter() - start), moves / stepping
+
+
+def step_rate(envs: int, steps: int, dtype: str, copy: bool) -> dict[str, Any]:
+    """Moves per second of thread CPU time of ``VectorGames.step`` calls alone (and of the whole
+    loop), ``steps`` steps of ``envs`` games with random legal actions: the figure of issue 18.
+    Works on builds without ``copy`` (then only ``copy=True`` is measured)."""
+    options: dict[str, Any] = {} if dtype == "float32" else {"observation_dtype": dtype}
+    if not copy:
+        options["copy"] = False
+    games = indigo.VectorGames(envs, seed=1, **options)
+    _, masks, _ = games.reset()
+    rng = np.random.default_rng(1)
+    moves = 0
+    stepping = 0.0
+    start = time.thread_time()
+    for _ in range(steps):
+        actions = np.argmax(np.where(masks, rng.random(masks.shape), -1.0), axis=1)
+        moves += int(masks.any(axis=1).sum())
+        t0 = time.thread_time()
+        _, masks, _, _, _ = games.step(actions)
+        stepping += time.thread_time() - t0
+    return {
+        "module": indigo.__file__,
+        "envs": envs,
+        "dtype": dtype,
+        "copy": copy,
+        "step_calls_moves_per_s": round(moves / stepping),
+        "loop_moves_per_s": round(moves / (time.thread_time() - start)),
+    }
 
 
 def pettingzoo_rate(seconds: float) -> float:
@@ -168,6 +198,11 @@ def main() -> None:
     rate = sub.add_parser("throughput")
     rate.add_argument("--envs", type=int, default=256)
     rate.add_argument("--seconds", type=float, default=5.0)
+    step = sub.add_parser("step")
+    step.add_argument("--envs", type=int, default=1024)
+    step.add_argument("--steps", type=int, default=300)
+    step.add_argument("--dtype", choices=["float32", "uint8"], default="float32")
+    step.add_argument("--no-copy", action="store_true", help="VectorGames(copy=False)")
     duel = sub.add_parser("match")
     duel.add_argument("--games", type=int, default=200)
     duel.add_argument("--time", type=float, default=0.05)
@@ -183,6 +218,8 @@ def main() -> None:
             "pettingzoo_moves_per_s": pettingzoo,
             "ratio": vector / pettingzoo,
         }
+    elif args.command == "step":
+        result = step_rate(args.envs, args.steps, args.dtype, copy=not args.no_copy)
     else:
         result = match(args.games, args.time, args.seed)
     print(json.dumps(result, indent=2))

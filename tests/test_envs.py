@@ -237,6 +237,20 @@ def test_gymnasium_registration_and_render() -> None:
     assert gymnasium.spec(GYMNASIUM_ID).entry_point == "indigo.envs.gymnasium_env:IndigoEnv"
 
 
+def test_gymnasium_action_masks() -> None:
+    env = gymnasium.make(GYMNASIUM_ID, players=3, opponents="random", seat=2).unwrapped
+    assert not env.action_masks().any()  # before the first reset
+    _, info = env.reset(seed=6)
+    terminated = False
+    while not terminated:
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_
+        np.testing.assert_array_equal(masks, info["action_mask"].astype(np.bool_))
+        np.testing.assert_array_equal(masks, env.game.legal_action_mask())
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(masks)[-1]))
+    assert not env.action_masks().any()
+
+
 # --- vector -------------------------------------------------------------------------------
 
 
@@ -245,10 +259,11 @@ def legal_choices(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
 
 
+@pytest.mark.parametrize("copy", [True, False])
 @pytest.mark.parametrize("rules", RULES, ids=repr)
-def test_vector_equals_separate_games(rules: Rules) -> None:
+def test_vector_equals_separate_games(rules: Rules, copy: bool) -> None:
     n, seed = 3, 17
-    vector = VectorGames(n, rules, seed=seed, utility="rank")
+    vector = VectorGames(n, rules, seed=seed, utility="rank", copy=copy)
     observations, masks, to_play = vector.reset()
     seeds = indigo.simulate(["random"], 3 * n, rules=rules, seed=seed).game_seeds.tolist()
     assert vector.game_seeds == seeds[:n]
@@ -302,6 +317,27 @@ def test_vector_uint8_observations_hold_the_same_counts() -> None:
         np.testing.assert_array_equal(compact_terminations, terminations)
     with pytest.raises(indigo.IndigoError, match="observation_dtype"):
         VectorGames(1, observation_dtype="float64")  # type: ignore[arg-type]
+
+
+def test_vector_without_copies_overwrites_its_own_read_only_arrays() -> None:
+    kept = VectorGames(3, Rules(3, 2), seed=4, copy=False, observation_dtype="uint8")
+    fresh = VectorGames(3, Rules(3, 2), seed=4, observation_dtype="uint8")
+    assert (kept.copy, fresh.copy) == (False, True)
+    first = kept.reset()
+    np.testing.assert_array_equal(first[0], fresh.reset()[0])
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        actions = legal_choices(first[1], rng)
+        got = kept.step(actions)
+        want = fresh.step(actions)
+        assert got[0] is first[0]
+        assert got[1] is first[1]
+        assert got[4] is first[2]
+        for array, expected in zip(got, want, strict=True):
+            assert not array.flags.writeable
+            np.testing.assert_array_equal(array, expected)
+    with pytest.raises(ValueError, match="read-only"):
+        first[0][0, 0] = 1
 
 
 def test_vector_reset_is_reproducible() -> None:
@@ -519,3 +555,111 @@ def test_openspiel_serialises_a_state_waiting_for_a_draw() -> None:
     assert back.chance_outcomes() == state.chance_outcomes()
     assert back.history() == state.history()
     assert back.indigo_game == state.indigo_game
+
+
+def test_vector_opponents_move_inside_rust() -> None:
+    rules = Rules.indigo(3)
+    vector = VectorGames(3, rules, seed=5, opponents=["greedy", "ismcts:10"], seat=1, copy=False)
+    assert vector.seat == 1
+    assert VectorGames(3, rules).seat is None
+    observations, masks, to_play = vector.reset()
+    rng = np.random.default_rng(4)
+    learned: list[list[int]] = [[] for _ in range(3)]
+    finished = 0
+    while finished < 3:
+        assert (to_play == 1).all()
+        for i in range(3):
+            game = vector.game(i)
+            assert game.seed == vector.game_seeds[i]
+            assert game.moves == replay(rules, game.seed, game.moves).moves
+            assert vector.record(i) == game.to_record()
+            np.testing.assert_array_equal(observations[i], game.observation(1))
+            np.testing.assert_array_equal(masks[i], game.legal_action_mask())
+            assert game.over or game.to_move == 1
+            # The learner's moves are the actions given; the bots' lie between them.
+            mine = [m.action for turn, m in enumerate(game.moves) if turn % 3 == 1]
+            assert mine == learned[i]
+        actions = legal_choices(masks, rng)
+        for i in range(3):
+            if masks[i].any():
+                learned[i].append(int(actions[i]))
+            else:
+                learned[i] = []
+        observations, masks, rewards, terminations, to_play = vector.step(actions)
+        for i in np.flatnonzero(terminations):
+            game = vector.game(int(i))
+            assert game.over
+            np.testing.assert_array_equal(rewards[i], np.float32(game.returns("win")))
+        finished += int(terminations.sum())
+    with pytest.raises(indigo.IndigoError, match="opponent spec or 2"):
+        VectorGames(1, rules, opponents=["greedy"])
+    with pytest.raises(indigo.IndigoError, match="bad bot"):
+        VectorGames(1, opponents="perfect")
+    with pytest.raises(indigo.IndigoError, match="seat"):
+        VectorGames(1, opponents="greedy", seat=2)
+    with pytest.raises(TypeError, match="bot spec"):
+        VectorGames(1, opponents=3)  # type: ignore[arg-type]
+    with pytest.raises(indigo.IndigoError, match="no game 3"):
+        vector.game(3)
+
+
+def test_vector_partial_reset_restarts_only_the_marked_games() -> None:
+    vector = VectorGames(3, Rules(3, 2), seed=8)
+    observations, masks, _ = vector.reset()
+    actions = legal_choices(masks, np.random.default_rng(1))
+    observations, masks, _, _, to_play = vector.step(actions)
+    seeds = vector.game_seeds
+    again, again_masks, again_to_play = vector.reset(mask=[False, True, False])
+    assert vector.episodes == [0, 1, 0]
+    assert vector.game_seeds[0::2] == seeds[0::2]
+    batch = indigo.simulate(["random"], 6, rules=Rules(3, 2), seed=8).game_seeds.tolist()
+    assert vector.game_seeds[1] == batch[1 * 3 + 1]  # episode 1 of game 1
+    fresh = Game(Rules(3, 2), seed=vector.game_seeds[1])
+    np.testing.assert_array_equal(again[1], fresh.observation(0))
+    for i in (0, 2):
+        np.testing.assert_array_equal(again[i], observations[i])
+        np.testing.assert_array_equal(again_masks[i], masks[i])
+        assert again_to_play[i] == to_play[i]
+        assert len(vector.game(i).moves) == 1
+    assert vector.game(1).moves == []
+    with pytest.raises(indigo.IndigoError, match="not both"):
+        vector.reset(seed=1, mask=[True, True, True])
+    with pytest.raises(indigo.IndigoError, match="reset mask must hold 3"):
+        vector.reset(mask=[True])
+
+
+def test_make_vec_builds_learners_against_bots_with_seat_statistics() -> None:
+    envs = gymnasium.make_vec(
+        GYMNASIUM_ID, num_envs=3, vectorization_mode="vector_entry_point", players=2
+    )
+    assert isinstance(envs, IndigoVectorEnv)
+    assert envs.games.seat == 0
+    wrapped = gymnasium.wrappers.vector.RecordEpisodeStatistics(envs)
+    _, infos = wrapped.reset(seed=3)
+    rng = np.random.default_rng(5)
+    ended = 0
+    while ended < 3:
+        np.testing.assert_array_equal(envs.action_masks(), infos["action_mask"])
+        actions = legal_choices(envs.action_masks(), rng)
+        _, rewards, terminations, _, infos = wrapped.step(actions)
+        np.testing.assert_array_equal(rewards, infos["rewards"][:, 0])
+        if terminations.any():
+            done = infos["_seat_episode"]
+            np.testing.assert_array_equal(done, terminations)
+            returns = infos["seat_episode"]["r"][done]
+            np.testing.assert_array_equal(returns, infos["rewards"][done])
+            np.testing.assert_array_equal(returns.sum(axis=1), 1.0)  # "win" shares one
+            np.testing.assert_array_equal(infos["episode"]["r"][done], returns[:, 0])
+            np.testing.assert_array_equal(
+                infos["episode"]["l"][done], infos["seat_episode"]["l"][done]
+            )
+            for i in np.flatnonzero(done):
+                game = envs.games.game(int(i))
+                assert game.over
+                # The learner (seat 0) opens, so it made the odd moves' half rounded up.
+                assert infos["seat_episode"]["l"][i] == (len(game.moves) + 1) // 2
+        ended += int(terminations.sum())
+    episodes = envs.games.episodes
+    envs.reset(options={"reset_mask": np.array([True, False, False])})
+    assert envs.games.episodes == [episodes[0] + 1, *episodes[1:]]
+    assert gymnasium.spec(GYMNASIUM_ID).vector_entry_point == "indigo.envs.vector:make_vector_env"

@@ -654,15 +654,34 @@ class VectorGames:
         seed: int | None = None,
         utility: Utility = "win",
         observation_dtype: Literal["float32", "uint8"] = "float32",
-    ) -> VectorGames: ...
+        copy: bool = True,
+        opponents: str | Sequence[str] | None = None,
+        seat: int = 0,
+    ) -> VectorGames:
+        """With ``opponents`` (a bot spec such as ``"greedy"`` or ``"ismcts:50"``, or one per
+        other seat in seat order), native bots play every seat but ``seat`` inside each step
+        and reset: the actions are always ``seat``'s and every observation is its view."""
     @property
     def num_envs(self) -> int: ...
+    @property
+    def copy(self) -> bool:
+        """``True``: every call returns fresh arrays. ``False``: every call returns the same
+        read-only arrays, which the vector owns and overwrites in place at the next call
+        (writing only what changed: faster; copy what you keep)."""
     @property
     def observation_dtype(self) -> Literal["float32", "uint8"]:
         """The observations' dtype: ``"uint8"`` holds the same counts in a quarter of the
         memory (docs/envs.md gives the costs)."""
     @property
     def rules(self) -> Rules: ...
+    @property
+    def seat(self) -> int | None:
+        """The learner's seat when bots play the others, else ``None`` (self-play)."""
+    def game(self, env: int) -> Game:
+        """Game ``env`` as a :class:`Game`: its seed and this episode's moves, the bots'
+        included."""
+    def record(self, env: int) -> dict[str, Any]:
+        """Game ``env``'s record, as :meth:`Game.to_record` gives it."""
     @property
     def utility(self) -> Utility:
         """What the step that ends a game rewards each seat (see :meth:`Game.returns`)."""
@@ -674,11 +693,12 @@ class VectorGames:
         """Each game's episode number, from 0."""
     def __len__(self) -> int: ...
     def reset(
-        self, *, seed: int | None = None
+        self, *, seed: int | None = None, mask: Sequence[bool] | npt.NDArray[np.bool_] | None = None
     ) -> tuple[
         npt.NDArray[np.float32] | npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int8]
     ]:
-        """Start every game's first episode from ``seed`` (default: the last seed given).
+        """Start every game's first episode from ``seed`` (default: the last seed given), or
+        with ``mask`` (one bool per game, no seed) only the marked games' next episodes.
         Returns ``(observations, masks, to_play)``: ``num_envs x OBSERVATION_SIZE`` float32
         (or uint8),
         ``num_envs x ACTION_COUNT`` bool and the seat whose view each row is."""

@@ -2,7 +2,8 @@
 
 * ``indigo.envs.indigo_v0``: PettingZoo AEC environment (``indigo-tiles[pettingzoo]``);
 * ``indigo.envs.gymnasium_env``: one learning seat against native bots, registered with
-  Gymnasium as ``indigo/Indigo-v0`` when this package is imported (``indigo-tiles[gymnasium]``);
+  Gymnasium as ``indigo/Indigo-v0`` when this package is imported (``indigo-tiles[gymnasium]``),
+  whose ``vector_entry_point`` is ``indigo.envs.vector.make_vector_env``;
 * ``indigo.envs.vector``: :class:`indigo.VectorGames` as a Gymnasium ``VectorEnv``;
 * ``indigo.envs.openspiel``: registers the OpenSpiel game ``python_indigo`` on import
   (``indigo-tiles[openspiel]``).
@@ -22,7 +23,11 @@ def _register() -> None:
     import gymnasium
 
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYMNASIUM_ID, entry_point="indigo.envs.gymnasium_env:IndigoEnv")
+        gymnasium.register(
+            id=GYMNASIUM_ID,
+            entry_point="indigo.envs.gymnasium_env:IndigoEnv",
+            vector_entry_point="indigo.envs.vector:make_vector_env",
+        )
 
 
 _register()

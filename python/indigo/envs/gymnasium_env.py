@@ -137,5 +137,12 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         reward = self.game.returns(self.utility)[self.seat] if self._ended else 0.0
         return self.game.observation(self.seat), reward, self._ended, False, self._info()
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions now, as maskable PPO (sb3-contrib) asks: all false once
+        the episode has ended."""
+        if self._ended:
+            return np.zeros(ACTION_COUNT, np.bool_)
+        return self.game.legal_action_mask()
+
     def render(self) -> Any:
         return _common.render(self.game, self.render_mode)

@@ -138,6 +138,21 @@ impl From<Action> for Move {
     }
 }
 
+/// `BYTE_ENTRIES[byte]`: the eight mask entries a byte of an [`ActionSet`] stands for.
+const BYTE_ENTRIES: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte][bit] = byte >> bit & 1 == 1;
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// The set of legal actions as a bitset (bit `a` set when action `a` is legal).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ActionSet(pub(crate) [u64; ACTION_COUNT.div_ceil(64)]);
@@ -217,6 +232,27 @@ impl ActionSet {
     pub fn mark_mask(&self, out: &mut [bool]) {
         for a in self.iter() {
             out[a.index()] = true;
+        }
+    }
+
+    /// Makes `out`, which holds `shown`'s mask, this set's mask: only the 8 entries around
+    /// each action in one set and not the other are written.
+    pub(crate) fn update_mask(&self, shown: &ActionSet, out: &mut [bool]) {
+        for (w, (&now, &before)) in self.0.iter().zip(&shown.0).enumerate() {
+            let mut changed = now ^ before;
+            while changed != 0 {
+                let shift = changed.trailing_zeros() & !7;
+                changed &= !(0xff << shift);
+                let expanded = &BYTE_ENTRIES[usize::from((now >> shift) as u8)];
+                let entries = &mut out[w * 64 + shift as usize..];
+                // One 8-byte store, except at the end of the mask.
+                if let Some(eight) = entries.first_chunk_mut::<8>() {
+                    *eight = *expanded;
+                } else {
+                    let n = entries.len();
+                    entries.copy_from_slice(&expanded[..n]);
+                }
+            }
         }
     }
 

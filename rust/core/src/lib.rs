@@ -202,7 +202,9 @@ pub use selfplay::{Samples, SelfPlayGame, SelfPlaySetup, self_play_with};
 pub use simulate::{
     Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
 };
-pub use vector::{Observations, Outputs, VectorError, VectorGames, episode_seed};
+pub use vector::{
+    Contents, Observations, Opponents, Outputs, VectorError, VectorGames, episode_seed,
+};
 
 // The Rust examples in the docs run as doctests, so the docs cannot drift from the crate.
 #[cfg(doctest)]

@@ -15,14 +15,20 @@
 
 use std::fmt;
 
-use crate::action::{ACTION_COUNT, Action};
-use crate::position::{MAX_PLAYERS, OBSERVATION_SIZE, ObservationValue, Position, Utility};
-use crate::rng::game_seed;
+use crate::action::{ACTION_COUNT, Action, ActionSet};
+use crate::bots::Bot;
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::{
+    MAX_PLAYERS, OBSERVATION_SIZE, ObservationRow, ObservationValue, Position, Utility,
+};
 use crate::rng::shuffled_pile;
+use crate::rng::{game_seed, mix};
 use crate::rules::Rules;
+use crate::simulate::{BotSpec, NativeBot};
 
 /// One game of the vector.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Slot {
     position: Position,
     /// Episodes started in this slot before the current one.
@@ -31,11 +37,64 @@ struct Slot {
     ended: bool,
     /// Whose view the last observation was.
     viewer: u8,
+    /// The legal actions of the seat to move (none once the game is over).
+    legal: ActionSet,
+    /// What this game's row of the observation buffer holds.
+    shown: ObservationRow,
+    /// The actions this game's row of the mask buffer marks.
+    shown_legal: ActionSet,
+    /// The moves of this episode.
+    moves: Vec<Move>,
+    /// The bots at the other seats than the learner's, when bots play them.
+    bots: [Option<NativeBot>; MAX_PLAYERS],
+}
+
+impl Slot {
+    fn play(&mut self, mv: Move) {
+        self.position.play_unchecked(mv, &mut ());
+        self.moves.push(mv);
+    }
+
+    /// Lets the bots move until a seat without one is to move or the game ends; then the
+    /// view is `learner`'s (the seat to move's in self-play, else `mover`'s).
+    fn settle(&mut self, learner: Option<u8>, mover: u8) {
+        while let Some(seat) = self.position.to_move() {
+            let Some(bot) = &mut self.bots[usize::from(seat)] else {
+                break;
+            };
+            let mv = bot
+                .choose_in(&self.position)
+                .unwrap_or_else(|| unreachable!("a bot moves when it is to move"));
+            self.play(mv);
+        }
+        self.ended = self.position.is_over();
+        self.viewer = learner.or(self.position.to_move()).unwrap_or(mover);
+        self.legal = self.position.legal_action_set();
+    }
+}
+
+/// Native bots at every seat but the learner's.
+#[derive(Clone, Copy, Debug)]
+pub struct Opponents {
+    /// The seat the actions play.
+    pub learner: u8,
+    /// The bot at each other seat (`None` at the learner's).
+    pub bots: [Option<BotSpec>; MAX_PLAYERS],
 }
 
 /// Why a step was refused; no game changed.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum VectorError {
+    /// A game index out of range.
+    NoGame {
+        /// The index given.
+        env: usize,
+        /// How many games there are.
+        len: usize,
+    },
+    /// Opponents that do not fit the rules: a learner's seat out of range, or not one bot
+    /// for each other seat.
+    Opponents(String),
     /// The buffers or the actions do not have the sizes the vector needs.
     Size {
         /// Which buffer.
@@ -64,6 +123,10 @@ impl fmt::Display for VectorError {
                 expected,
                 found,
             } => write!(f, "{name} must hold {expected} values, not {found}"),
+            VectorError::NoGame { env, len } => {
+                write!(f, "no game {env}: the games are 0 to {}", len - 1)
+            }
+            VectorError::Opponents(why) => f.write_str(why),
             VectorError::Illegal { env, action, seat } => write!(
                 f,
                 "action {action} is not legal in game {env} (seat {seat} to move): \
@@ -98,9 +161,8 @@ impl Observations<'_> {
 pub struct Outputs<'a> {
     /// `num_envs x OBSERVATION_SIZE`.
     pub observations: Observations<'a>,
-    /// Whether `observations` and `masks` hold only zeros (as fresh arrays do): then only
-    /// their non-zero entries are written.
-    pub zeroed: bool,
+    /// What `observations` and `masks` hold: only what differs from it is written.
+    pub contents: Contents,
     /// `num_envs x ACTION_COUNT`, true where the action is legal.
     pub masks: &'a mut [bool],
     /// `num_envs x players`.
@@ -111,12 +173,25 @@ pub struct Outputs<'a> {
     pub to_play: &'a mut [i8],
 }
 
+/// What the observation and mask buffers hold when a step or reset is called.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Contents {
+    /// Anything: every entry is written.
+    Unknown,
+    /// Zeros (fresh arrays): only the non-zero entries are written.
+    Zeros,
+    /// What this vector's last reset or step wrote, unchanged since (zeros before the first):
+    /// only the entries that differ are written, a few per game.
+    Previous,
+}
+
 /// `num_envs` games with the same rules, stepped together.
 #[derive(Clone, Debug)]
 pub struct VectorGames {
     rules: Rules,
     utility: Utility,
     seed: u64,
+    opponents: Option<Opponents>,
     slots: Vec<Slot>,
 }
 
@@ -130,6 +205,7 @@ impl VectorGames {
             rules,
             utility,
             seed,
+            opponents: None,
             slots: Vec::new(),
         };
         games.slots = (0..num_envs)
@@ -138,17 +214,108 @@ impl VectorGames {
         games
     }
 
+    /// The same games with `opponents` at every seat but the learner's: each episode starts
+    /// again from its first move, and the bots move until the learner is to move (seeded
+    /// from the episode's seed mixed with their seat, as a batch seeds its bots).
+    ///
+    /// # Errors
+    /// If the learner's seat is not a seat of the rules, or the bots are not exactly one at
+    /// each other seat.
+    pub fn against(mut self, opponents: Opponents) -> Result<VectorGames, VectorError> {
+        let players = self.rules.players();
+        if opponents.learner >= players {
+            return Err(VectorError::Opponents(format!(
+                "the learner's seat must be 0 to {}, not {}",
+                players - 1,
+                opponents.learner
+            )));
+        }
+        let seated = (0..players)
+            .all(|seat| opponents.bots[usize::from(seat)].is_some() != (seat == opponents.learner));
+        if !seated
+            || opponents.bots[usize::from(players)..]
+                .iter()
+                .any(Option::is_some)
+        {
+            return Err(VectorError::Opponents(format!(
+                "give one bot for each of the {} seats but the learner's",
+                players - 1
+            )));
+        }
+        self.opponents = Some(opponents);
+        for env in 0..self.len() {
+            self.slots[env] = self.restart(env, self.slots[env].episode);
+        }
+        Ok(self)
+    }
+
+    /// The bots at the other seats, if any.
+    pub const fn opponents(&self) -> Option<Opponents> {
+        self.opponents
+    }
+
     /// A fresh slot for game `env`'s episode `episode`, of `num_envs` games.
     fn start(&self, num_envs: usize, env: usize, episode: u64) -> Slot {
-        let pile = shuffled_pile(episode_seed(self.seed, num_envs, env, episode));
-        let position =
-            Position::new(self.rules, &pile).unwrap_or_else(|_| unreachable!("the box is valid"));
-        Slot {
+        let seed = episode_seed(self.seed, num_envs, env, episode);
+        let position = Position::new(self.rules, &shuffled_pile(seed))
+            .unwrap_or_else(|_| unreachable!("the box is valid"));
+        let specs = self.opponents.map_or([None; MAX_PLAYERS], |o| o.bots);
+        let mut slot = Slot {
             position,
             episode,
             ended: false,
-            viewer: position.to_move().unwrap_or(0),
+            viewer: 0,
+            legal: ActionSet::default(),
+            shown: ObservationRow::ZEROS,
+            shown_legal: ActionSet::default(),
+            moves: Vec::with_capacity(usize::from(position.pile_left()) + 8),
+            bots: std::array::from_fn(|seat| {
+                specs[seat].map(|spec| NativeBot::new(spec, mix(seed, seat as u64)))
+            }),
+        };
+        slot.settle(self.opponents.map(|o| o.learner), 0);
+        slot
+    }
+
+    /// Game `env` as a [`Game`]: its seed and this episode's moves, bots' included.
+    ///
+    /// # Errors
+    /// If there is no game `env`.
+    pub fn game(&self, env: usize) -> Result<Game, VectorError> {
+        let slot = self.slots.get(env).ok_or(VectorError::NoGame {
+            env,
+            len: self.len(),
+        })?;
+        let mut game = Game::from_seed(
+            self.rules,
+            episode_seed(self.seed, self.len(), env, slot.episode),
+        );
+        for &mv in &slot.moves {
+            game.play(mv)
+                .unwrap_or_else(|_| unreachable!("the vector played it"));
         }
+        Ok(game)
+    }
+
+    /// Starts the next episode of each game `restart` marks (the others keep theirs) and
+    /// writes every game's view (rewards zero, nothing terminated).
+    ///
+    /// # Errors
+    /// If a buffer or `restart` has the wrong size; then nothing changed.
+    pub fn reset_some(
+        &mut self,
+        restart: &[bool],
+        out: &mut Outputs<'_>,
+    ) -> Result<(), VectorError> {
+        self.check_sizes(out)?;
+        expect_len("the reset mask", restart.len(), self.len())?;
+        for (env, &again) in restart.iter().enumerate() {
+            if again {
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1);
+            }
+        }
+        self.write_all(out, |_| false);
+        Ok(())
     }
 
     /// How many games.
@@ -202,7 +369,7 @@ impl VectorGames {
         self.check_sizes(out)?;
         self.seed = seed;
         for env in 0..self.len() {
-            self.slots[env] = self.start(self.len(), env, 0);
+            self.slots[env] = self.restart(env, 0);
         }
         self.write_all(out, |_| false);
         Ok(())
@@ -223,9 +390,7 @@ impl VectorGames {
                 continue;
             }
             let seat = slot.position.to_move().unwrap_or(slot.viewer);
-            let legal = Action::new(action)
-                .ok()
-                .filter(|&a| slot.position.legal_action_set().contains(a));
+            let legal = Action::new(action).ok().filter(|&a| slot.legal.contains(a));
             match legal {
                 Some(a) => moves.push(Some((seat, a.to_move()))),
                 None => return Err(VectorError::Illegal { env, action, seat }),
@@ -234,18 +399,29 @@ impl VectorGames {
         for (env, mv) in moves.into_iter().enumerate() {
             match mv {
                 None => {
-                    self.slots[env] = self.start(self.len(), env, self.slots[env].episode + 1);
+                    self.slots[env] = self.restart(env, self.slots[env].episode + 1);
                 }
                 Some((seat, mv)) => {
                     let slot = &mut self.slots[env];
-                    slot.position.play_unchecked(mv, &mut ());
-                    slot.ended = slot.position.is_over();
-                    slot.viewer = slot.position.to_move().unwrap_or(seat);
+                    slot.play(mv);
+                    slot.settle(self.opponents.map(|o| o.learner), seat);
                 }
             }
         }
         self.write_all(out, |slot| slot.ended);
         Ok(())
+    }
+
+    /// Game `env`'s episode `episode`, its buffer rows' record kept.
+    fn restart(&self, env: usize, episode: u64) -> Slot {
+        let old = &self.slots[env];
+        let mut shown = old.shown;
+        shown.new_game();
+        Slot {
+            shown,
+            shown_legal: old.shown_legal,
+            ..self.start(self.len(), env, episode)
+        }
     }
 
     fn check_sizes(&self, out: &Outputs<'_>) -> Result<(), VectorError> {
@@ -259,10 +435,10 @@ impl VectorGames {
     }
 
     /// Writes every game's view; `ended` says which games just finished (they get rewards).
-    fn write_all(&self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
+    fn write_all(&mut self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
         match &mut out.observations {
-            Observations::F32(buffer) => self.write_views(buffer, out.zeroed, out.masks),
-            Observations::U8(buffer) => self.write_views(buffer, out.zeroed, out.masks),
+            Observations::F32(buffer) => self.write_views(buffer, out.contents, out.masks),
+            Observations::U8(buffer) => self.write_views(buffer, out.contents, out.masks),
         }
         let players = usize::from(self.rules.players());
         let rows = out
@@ -283,29 +459,33 @@ impl VectorGames {
         }
     }
 
-    /// Every game's observation and action mask, from its viewer's information; into zeroed
-    /// buffers only the non-zero entries are written.
+    /// Every game's observation and action mask, as its viewer sees it, into buffers that
+    /// hold `contents`.
     fn write_views<V: ObservationValue>(
-        &self,
+        &mut self,
         observations: &mut [V],
-        zeroed: bool,
+        contents: Contents,
         masks: &mut [bool],
     ) {
         let rows = observations
             .chunks_exact_mut(OBSERVATION_SIZE)
             .zip(masks.chunks_exact_mut(ACTION_COUNT));
-        for (slot, (obs, mask)) in self.slots.iter().zip(rows) {
+        for (slot, (obs, mask)) in self.slots.iter_mut().zip(rows) {
             let obs: &mut [V; OBSERVATION_SIZE] = obs
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
-            let info = slot.position.information(slot.viewer);
-            if zeroed {
-                info.write_observation(obs);
-                info.legal_action_set().mark_mask(mask);
-            } else {
-                info.observation(obs);
-                info.legal_action_set().write_mask(mask);
+            if contents != Contents::Previous {
+                if contents == Contents::Unknown {
+                    obs.fill(V::ZERO);
+                    mask.fill(false);
+                }
+                slot.shown = ObservationRow::ZEROS;
+                slot.shown_legal = ActionSet::default();
             }
+            slot.position
+                .update_observation(slot.viewer, obs, &mut slot.shown);
+            slot.legal.update_mask(&slot.shown_legal, mask);
+            slot.shown_legal = slot.legal;
         }
     }
 }
@@ -355,10 +535,11 @@ mod tests {
             }
         }
 
+        /// The buffers, kept from the last call (see [`Contents::Previous`]).
         fn outputs(&mut self) -> Outputs<'_> {
             Outputs {
                 observations: Observations::F32(&mut self.observations),
-                zeroed: false,
+                contents: Contents::Previous,
                 masks: &mut self.masks,
                 rewards: &mut self.rewards,
                 terminations: &mut self.terminations,
@@ -368,7 +549,8 @@ mod tests {
     }
 
     /// Steps a vector and separate positions with the same random legal actions through
-    /// several episodes; every output matches what the positions say, autoreset included.
+    /// several episodes; every output matches what the positions say, autoreset included,
+    /// with the buffers kept between steps (only what changed is written).
     #[test]
     fn matches_separate_positions() {
         let rules = Rules::new(3, 2).unwrap();
@@ -432,17 +614,18 @@ mod tests {
         assert!(episodes.iter().all(|&e| e >= 2), "{episodes:?}");
     }
 
-    /// Compact (`u8`) observations and writes into zeroed buffers give the same values as
-    /// `f32` observations written over stale buffers.
+    /// Compact (`u8`) observations, writes into zeroed buffers and into kept ones give the
+    /// same values as `f32` observations written over stale buffers.
     #[test]
-    fn compact_and_zeroed_outputs_match() {
+    fn compact_zeroed_and_kept_outputs_match() {
         let rules = Rules::new(4, 2).unwrap();
         let n = 4;
         let mut full = VectorGames::new(rules, n, Utility::Points, 3);
         let mut compact = full.clone();
+        let mut kept = full.clone();
+        let mut kept_bytes = vec![0u8; n * OBSERVATION_SIZE];
+        let mut kept_buffers = Buffers::new(n, 4);
         let mut stale = Buffers::new(n, 4);
-        stale.observations.fill(7.0);
-        stale.masks.fill(true);
         let mut rng = Pcg64Mcg::seed_from_u64(2);
         for _ in 0..120 {
             let actions: Vec<i64> = full
@@ -454,20 +637,82 @@ mod tests {
                         .map_or(0, |a| a.index() as i64)
                 })
                 .collect();
-            full.step(&actions, &mut stale.outputs()).unwrap();
+            stale.observations.fill(7.0);
+            stale.masks.fill(true);
+            let mut out = stale.outputs();
+            out.contents = Contents::Unknown;
+            full.step(&actions, &mut out).unwrap();
             let mut fresh = Buffers::new(n, 4);
             let mut bytes = vec![0u8; n * OBSERVATION_SIZE];
             let mut out = fresh.outputs();
             out.observations = Observations::U8(&mut bytes);
-            out.zeroed = true;
+            out.contents = Contents::Zeros;
             compact.step(&actions, &mut out).unwrap();
             let widened: Vec<f32> = bytes.iter().map(|&b| f32::from(b)).collect();
             assert_eq!(widened, stale.observations);
+            let mut out = kept_buffers.outputs();
+            out.observations = Observations::U8(&mut kept_bytes);
+            kept.step(&actions, &mut out).unwrap();
+            assert_eq!(kept_bytes, bytes);
+            assert_eq!(kept_buffers.masks, stale.masks);
             assert_eq!(fresh.masks, stale.masks);
             assert_eq!(fresh.rewards, stale.rewards);
             assert_eq!(fresh.terminations, stale.terminations);
             assert_eq!(fresh.to_play, stale.to_play);
         }
+    }
+
+    /// Bots play every seat but the learner's inside the step; each game replays as a
+    /// [`Game`]; a partial reset starts only the marked games' next episodes.
+    #[test]
+    fn opponents_move_inside_the_step_and_games_replay() {
+        let rules = Rules::new(3, 1).unwrap();
+        let mut bots = [None; MAX_PLAYERS];
+        bots[0] = Some(BotSpec::Greedy);
+        bots[2] = Some(BotSpec::Random);
+        let games = VectorGames::new(rules, 2, Utility::Win, 4);
+        for learner in [0, 3] {
+            let refused = games.clone().against(Opponents { learner, bots });
+            assert!(matches!(refused, Err(VectorError::Opponents(_))));
+        }
+        let mut games = games.against(Opponents { learner: 1, bots }).unwrap();
+        let mut buffers = Buffers::new(2, 3);
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut finished = 0;
+        for _ in 0..60 {
+            let actions: Vec<i64> = games
+                .positions()
+                .map(|p| {
+                    let legal = p.legal_action_set();
+                    legal
+                        .nth(below(&mut rng, legal.len().max(1)))
+                        .map_or(0, |a| a.index() as i64)
+                })
+                .collect();
+            games.step(&actions, &mut buffers.outputs()).unwrap();
+            for env in 0..2 {
+                assert_eq!(buffers.to_play[env], 1);
+                let game = games.game(env).unwrap();
+                let p = game.position();
+                assert_eq!(p, &games.slots[env].position);
+                assert!(p.is_over() || p.to_move() == Some(1));
+                assert_eq!(p.is_over(), buffers.terminations[env]);
+                finished += usize::from(buffers.terminations[env]);
+            }
+        }
+        assert!(finished >= 2, "{finished}");
+        let kept = games.slots[0].position;
+        let episode = games.slots[1].episode;
+        games
+            .reset_some(&[false, true], &mut buffers.outputs())
+            .unwrap();
+        assert_eq!(games.slots[0].position, kept);
+        assert_eq!(games.slots[1].episode, episode + 1);
+        assert_eq!(games.game(1).unwrap().position().to_move(), Some(1));
+        assert!(matches!(
+            games.game(2),
+            Err(VectorError::NoGame { env: 2, len: 2 })
+        ));
     }
 
     #[test]

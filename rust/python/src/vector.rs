@@ -3,14 +3,18 @@
 
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
-use indigo_core::{Observations, Outputs, VectorError, VectorGames as CoreVector};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use indigo_core::{BotSpec, MAX_PLAYERS};
+use indigo_core::{
+    Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
+};
+use numpy::{BorrowError, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::IntoPyDict;
 
-use crate::search::in_range;
+use crate::search::{in_range, parse_spec};
 use crate::shared::{Held, LostInFork, ProcessLock};
-use crate::{IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
+use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.
@@ -22,6 +26,16 @@ pub(crate) struct VectorGames {
     rules: CoreRules,
     /// Observations as `uint8`, not `float32`.
     compact: bool,
+    /// With `copy=False`: the arrays every call writes in place, and the read-only views of
+    /// them it returns.
+    kept: Option<Kept>,
+}
+
+/// Arrays owned by the vector, in step order (observations, masks, rewards, terminations,
+/// to_play).
+struct Kept {
+    arrays: [Py<PyAny>; 5],
+    views: [Py<PyAny>; 5],
 }
 
 /// A step's observation array, in the dtype the vector was made with.
@@ -30,7 +44,7 @@ enum ObservationArray<'py> {
     U8(Bound<'py, PyArray2<u8>>),
 }
 
-/// Fresh arrays for one step's results.
+/// The arrays one step writes.
 struct Arrays<'py> {
     observations: ObservationArray<'py>,
     masks: Bound<'py, PyArray2<bool>>,
@@ -56,6 +70,7 @@ type ResetArrays<'py> = (
 );
 
 impl<'py> Arrays<'py> {
+    /// Fresh arrays of zeros.
     fn new(py: Python<'py>, games: usize, players: usize, compact: bool) -> Self {
         let shape = [games, OBSERVATION_SIZE];
         Arrays {
@@ -71,30 +86,74 @@ impl<'py> Arrays<'py> {
         }
     }
 
-    /// Runs `fill` on the vector and the arrays' memory without the GIL.
+    /// The arrays `kept` holds.
+    fn bind(py: Python<'py>, kept: &Kept, compact: bool) -> PyResult<Self> {
+        let [observations, masks, rewards, terminations, to_play] = &kept.arrays;
+        let observations = observations.bind(py);
+        Ok(Arrays {
+            observations: if compact {
+                ObservationArray::U8(observations.cast::<PyArray2<u8>>()?.clone())
+            } else {
+                ObservationArray::F32(observations.cast::<PyArray2<f32>>()?.clone())
+            },
+            masks: masks.bind(py).cast::<PyArray2<bool>>()?.clone(),
+            rewards: rewards.bind(py).cast::<PyArray2<f32>>()?.clone(),
+            terminations: terminations.bind(py).cast::<PyArray1<bool>>()?.clone(),
+            to_play: to_play.bind(py).cast::<PyArray1<i8>>()?.clone(),
+        })
+    }
+
+    /// The arrays, and read-only views of them, for the vector to keep.
+    fn keep(self) -> PyResult<Kept> {
+        let (observations, masks, rewards, terminations, to_play) = self.into_tuple();
+        let arrays = [
+            observations,
+            masks.into_any(),
+            rewards.into_any(),
+            terminations.into_any(),
+            to_play.into_any(),
+        ];
+        let views = arrays.clone().map(|array| {
+            let view = array.call_method0("view")?;
+            view.call_method(
+                "setflags",
+                (),
+                Some(&[("write", false)].into_py_dict(array.py())?),
+            )?;
+            Ok::<_, PyErr>(view.unbind())
+        });
+        let [a, b, c, d, e] = views;
+        Ok(Kept {
+            arrays: arrays.map(Bound::unbind),
+            views: [a?, b?, c?, d?, e?],
+        })
+    }
+
+    /// Runs `fill` on the vector and the arrays' memory, which holds `contents`, without the
+    /// GIL.
     fn fill(
         &self,
         py: Python<'_>,
         games: &ProcessLock<CoreVector>,
+        contents: Contents,
         fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
     ) -> PyResult<()> {
         let (mut floats, mut bytes) = match &self.observations {
-            ObservationArray::F32(array) => (Some(array.readwrite()), None),
-            ObservationArray::U8(array) => (None, Some(array.readwrite())),
+            ObservationArray::F32(array) => (Some(array.try_readwrite().map_err(busy)?), None),
+            ObservationArray::U8(array) => (None, Some(array.try_readwrite().map_err(busy)?)),
         };
         let observations = match (&mut floats, &mut bytes) {
             (Some(array), _) => Observations::F32(array.as_slice_mut()?),
             (_, Some(array)) => Observations::U8(array.as_slice_mut()?),
             (None, None) => unreachable!("one of the two is made"),
         };
-        let mut masks = self.masks.readwrite();
-        let mut rewards = self.rewards.readwrite();
-        let mut terminations = self.terminations.readwrite();
-        let mut to_play = self.to_play.readwrite();
-        // Fresh numpy zeros: only the non-zero entries need writing.
+        let mut masks = self.masks.try_readwrite().map_err(busy)?;
+        let mut rewards = self.rewards.try_readwrite().map_err(busy)?;
+        let mut terminations = self.terminations.try_readwrite().map_err(busy)?;
+        let mut to_play = self.to_play.try_readwrite().map_err(busy)?;
         let mut out = Outputs {
             observations,
-            zeroed: true,
+            contents,
             masks: masks.as_slice_mut()?,
             rewards: rewards.as_slice_mut()?,
             terminations: terminations.as_slice_mut()?,
@@ -104,7 +163,7 @@ impl<'py> Arrays<'py> {
             .map_err(lost_in_fork)?
             .map_err(|e| match e {
                 VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
-                VectorError::Size { .. } => IndigoError::new_err(e.to_string()),
+                _ => IndigoError::new_err(e.to_string()),
             })
     }
 
@@ -139,6 +198,14 @@ fn int_array<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py,
         .extract()
 }
 
+/// Another thread is writing the kept arrays.
+fn busy(_: BorrowError) -> PyErr {
+    IndigoError::new_err(
+        "another thread is stepping these games (made with copy=False): step one VectorGames \
+         from one thread at a time",
+    )
+}
+
 fn lost_in_fork(_: LostInFork) -> PyErr {
     IndigoError::new_err(
         "these games were being stepped by another thread when this process was forked, so \
@@ -150,14 +217,64 @@ fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
     games.lock().map_err(lost_in_fork)
 }
 
+/// `opponents` (one spec, or one per other seat in seat order) around the learner's `seat`.
+fn opponents(rules: CoreRules, opponents: &Bound<'_, PyAny>, seat: u8) -> PyResult<Opponents> {
+    let others = usize::from(rules.players()) - 1;
+    let specs: Vec<String> = match opponents.extract::<String>() {
+        Ok(spec) => vec![spec; others],
+        Err(_) => opponents.extract().map_err(|_| {
+            PyTypeError::new_err("opponents must be a bot spec or a sequence of bot specs")
+        })?,
+    };
+    if specs.len() != others {
+        return Err(IndigoError::new_err(format!(
+            "give one opponent spec or {others}, not {}",
+            specs.len()
+        )));
+    }
+    let mut bots = [None; MAX_PLAYERS];
+    let seats = (0..rules.players()).filter(|&s| s != seat);
+    for (other, spec) in seats.zip(&specs) {
+        bots[usize::from(other)] = Some(parse_spec::<BotSpec, _>(spec)?);
+    }
+    Ok(Opponents {
+        learner: seat,
+        bots,
+    })
+}
+
+fn vector_error(e: &VectorError) -> PyErr {
+    IndigoError::new_err(e.to_string())
+}
+
 impl VectorGames {
-    fn arrays<'py>(&self, py: Python<'py>) -> Arrays<'py> {
-        Arrays::new(
-            py,
-            self.num_envs,
-            usize::from(self.rules.players()),
-            self.compact,
-        )
+    /// Writes a call's results with `fill`: into the kept arrays (only what changed), or into
+    /// fresh ones; returns what the caller gets (read-only views of the kept arrays).
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
+    ) -> PyResult<StepArrays<'py>> {
+        let Some(kept) = &self.kept else {
+            let arrays = Arrays::new(
+                py,
+                self.num_envs,
+                usize::from(self.rules.players()),
+                self.compact,
+            );
+            arrays.fill(py, &self.games, Contents::Zeros, fill)?;
+            return Ok(arrays.into_tuple());
+        };
+        Arrays::bind(py, kept, self.compact)?.fill(py, &self.games, Contents::Previous, fill)?;
+        let [observations, masks, rewards, terminations, to_play] =
+            kept.views.each_ref().map(|view| view.bind(py).clone());
+        Ok((
+            observations,
+            masks.cast_into()?,
+            rewards.cast_into()?,
+            terminations.cast_into()?,
+            to_play.cast_into()?,
+        ))
     }
 }
 
@@ -165,15 +282,20 @@ impl VectorGames {
 impl VectorGames {
     #[new]
     #[pyo3(
-        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32"),
-        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32')"
+        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int(0)),
+        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32', copy=True, opponents=None, seat=0)"
     )]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn new(
+        py: Python<'_>,
         num_envs: Int,
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         utility: &str,
         observation_dtype: &str,
+        copy: bool,
+        opponents: Option<&Bound<'_, PyAny>>,
+        seat: Int,
     ) -> PyResult<Self> {
         let compact = match observation_dtype {
             "float32" => false,
@@ -187,12 +309,24 @@ impl VectorGames {
         let num_envs = in_range("num_envs", num_envs, 1, CoreVector::MAX_ENVS)? as usize;
         let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-        let games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
+        let seat = in_range("seat", seat, 0, u64::from(rules.players() - 1))? as u8;
+        let opponents = opponents
+            .map(|o| self::opponents(rules, o, seat))
+            .transpose()?;
+        let mut games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
+        if let Some(opponents) = opponents {
+            games = games.against(opponents).map_err(|e| vector_error(&e))?;
+        }
+        // The core's record of the kept arrays starts as zeros, as they do.
+        let kept = (!copy)
+            .then(|| Arrays::new(py, num_envs, usize::from(rules.players()), compact).keep())
+            .transpose()?;
         Ok(VectorGames {
             games: ProcessLock::new(games),
             num_envs,
             rules,
             compact,
+            kept,
         })
     }
 
@@ -211,6 +345,32 @@ impl VectorGames {
     #[getter]
     fn observation_dtype(&self) -> &'static str {
         if self.compact { "uint8" } else { "float32" }
+    }
+
+    /// Whether each call returns fresh arrays (`True`) or the vector's own, overwritten by
+    /// the next call.
+    #[getter]
+    fn copy(&self) -> bool {
+        self.kept.is_none()
+    }
+
+    /// The learner's seat when bots play the others, else `None`.
+    #[getter]
+    fn seat(&self) -> PyResult<Option<u8>> {
+        Ok(lock(&self.games)?.opponents().map(|o| o.learner))
+    }
+
+    /// Game `env` as a `Game`: its seed and this episode's moves (the bots' included).
+    fn game(&self, py: Python<'_>, env: usize) -> PyResult<Game> {
+        let game = py
+            .detach(|| lock(&self.games).map(|games| games.game(env)))?
+            .map_err(|e| vector_error(&e))?;
+        Ok(Game::wrap(game))
+    }
+
+    /// Game `env`'s record, as `Game.to_record` gives it.
+    fn record<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyAny>> {
+        Bound::new(py, self.game(py, env)?)?.call_method0("to_record")
     }
 
     /// `"points"`, `"win"` or `"rank"`: what a finished game rewards.
@@ -237,18 +397,30 @@ impl VectorGames {
 
     /// Starts every game's first episode from `seed` (default: the seed given before);
     /// returns `(observations, masks, to_play)`.
-    #[pyo3(signature = (*, seed=None))]
+    #[pyo3(signature = (*, seed=None, mask=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<ResetArrays<'py>> {
         let seed = seed.map(extract_seed).transpose()?;
-        let arrays = self.arrays(py);
-        arrays.fill(py, &self.games, |games, out| {
-            games.reset(seed.unwrap_or_else(|| games.seed()), out)
-        })?;
-        let (observations, masks, _, _, to_play) = arrays.into_tuple();
+        let (observations, masks, _, _, to_play) = if let Some(mask) = mask {
+            if seed.is_some() {
+                return Err(IndigoError::new_err(
+                    "give a seed (every game restarts) or a mask (the marked games start \
+                     their next episode), not both",
+                ));
+            }
+            let mask: Vec<bool> = mask.extract().map_err(|_| {
+                PyTypeError::new_err("mask must be a sequence of booleans, one per game")
+            })?;
+            self.run(py, |games, out| games.reset_some(&mask, out))?
+        } else {
+            self.run(py, |games, out| {
+                games.reset(seed.unwrap_or_else(|| games.seed()), out)
+            })?
+        };
         Ok((observations, masks, to_play))
     }
 
@@ -258,9 +430,7 @@ impl VectorGames {
     fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepArrays<'py>> {
         let actions = int_array(actions)?;
         let actions = actions.as_slice()?;
-        let arrays = self.arrays(py);
-        arrays.fill(py, &self.games, |games, out| games.step(actions, out))?;
-        Ok(arrays.into_tuple())
+        self.run(py, |games, out| games.step(actions, out))
     }
 
     fn __repr__(&self) -> PyResult<String> {

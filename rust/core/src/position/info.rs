@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use rand_pcg::Pcg64Mcg;
 
-use super::{CHANCE, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
+use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{CELL_COUNT, Cell};
 use crate::gem::Gem;
 use crate::rng::below;
-use crate::tile::{CENTRE_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
+use crate::tile::{CENTRE_CODE, EMPTY_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
 /// Observation planes per cell; see [`OBSERVATION_LAYOUT`].
 pub const OBSERVATION_PLANES: usize = 34;
@@ -96,33 +96,254 @@ impl Position {
     pub fn information(&self, observer: u8) -> Information {
         assert!(observer < self.rules.players(), "no seat {observer}");
         let mut position = *self;
-        let open = self.rules.open_hands();
         for (seat, hand) in position.hands.iter_mut().enumerate() {
-            if seat != usize::from(observer) && !open {
+            if !self.sees_hand(observer, seat) {
                 for t in hand.iter_mut().filter(|t| **t != NO_TILE) {
                     *t = HIDDEN;
                 }
             }
         }
         position.pile = [HIDDEN; TILE_TOTAL];
-        let mut unseen = TILE_COUNTS;
-        let seen = (0..CELL_COUNT)
-            .map(|cell| position.code(cell))
-            .filter(|&c| c < CENTRE_CODE)
-            .map(|c| c / 6);
-        let held = position
-            .hands
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&t| t < HIDDEN);
-        for t in seen.chain(held) {
-            unseen[t as usize] -= 1;
-        }
+        let unseen = self.unseen_by(observer);
         Information {
             position,
             observer,
             unseen,
+        }
+    }
+}
+
+impl Position {
+    /// Whether `observer` sees `seat`'s hand: its own, or every hand when the rules open them.
+    #[inline]
+    fn sees_hand(&self, observer: u8, seat: usize) -> bool {
+        seat == usize::from(observer) || self.rules.open_hands()
+    }
+
+    /// Tiles `observer` has not seen, by type: the pile and the hands it cannot see.
+    fn unseen_by(&self, observer: u8) -> [u8; TILE_TYPE_COUNT] {
+        let mut on_board = [0; TILE_TYPE_COUNT];
+        for cell in 0..CELL_COUNT {
+            let code = self.code(cell);
+            if code < CENTRE_CODE {
+                on_board[usize::from(code / 6)] += 1;
+            }
+        }
+        self.unseen_given(observer, on_board)
+    }
+
+    /// [`Position::unseen_by`] given how many tiles of each type lie on the board.
+    fn unseen_given(&self, observer: u8, on_board: [u8; TILE_TYPE_COUNT]) -> [u8; TILE_TYPE_COUNT] {
+        let mut unseen = TILE_COUNTS;
+        for (t, n) in unseen.iter_mut().zip(on_board) {
+            *t -= n;
+        }
+        for (seat, hand) in self.hands.iter().enumerate() {
+            if self.sees_hand(observer, seat) {
+                for &t in hand.iter().filter(|&&t| t < HIDDEN) {
+                    unseen[usize::from(t)] -= 1;
+                }
+            }
+        }
+        unseen
+    }
+}
+
+/// What a buffer row holds of one game's observation, so that the next observation of the same
+/// game is written by changing only the entries that differ: a placement changes one cell, a
+/// few gems and the scalars, and a new viewer the seat-relative gate planes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct ObservationRow {
+    /// The cell code whose planes each cell's entries hold; [`UNWRITTEN`] for none.
+    codes: [u8; CELL_COUNT],
+    /// The position's empty route cells when `codes` was taken, and its tiles by type.
+    empty: u64,
+    on_board: [u8; TILE_TYPE_COUNT],
+    /// Whether the next update compares every cell: between positions of one game, only the
+    /// route cells that filled or emptied can differ.
+    rescan: bool,
+    /// The gem entries set, `gem_count` of them.
+    gems: [u16; GEM_TOTAL as usize],
+    gem_count: u8,
+    /// The observer whose gate planes the row holds; [`NOBODY`] for none.
+    gates_for: u8,
+}
+
+/// No cell code: the cell's entries are all zero.
+const UNWRITTEN: u8 = u8::MAX;
+
+impl ObservationRow {
+    /// A row of zeros.
+    pub(crate) const ZEROS: ObservationRow = ObservationRow {
+        codes: [UNWRITTEN; CELL_COUNT],
+        empty: 0,
+        on_board: [0; TILE_TYPE_COUNT],
+        rescan: true,
+        gems: [0; GEM_TOTAL as usize],
+        gem_count: 0,
+        gates_for: NOBODY,
+    };
+
+    /// The next update is of another game's position: every cell is compared.
+    pub(crate) fn new_game(&mut self) {
+        self.rescan = true;
+    }
+}
+
+/// Counts the tile of a cell holding `code` in `on_board` (`add`), or uncounts it; other
+/// codes ([`UNWRITTEN`] included) hold no tile.
+#[inline]
+fn count_tile(on_board: &mut [u8; TILE_TYPE_COUNT], code: u8, add: bool) {
+    if code < CENTRE_CODE {
+        let n = &mut on_board[usize::from(code / 6)];
+        *n = if add { *n + 1 } else { *n - 1 };
+    }
+}
+
+/// Sets the entries of a cell holding `code` to `value`: the empty-cell plane, or a tile's
+/// type and rotation planes (the centre and treasures have none).
+#[inline]
+fn set_cell<V: ObservationValue>(out: &mut [V; OBSERVATION_SIZE], cell: usize, code: u8, value: V) {
+    if code == EMPTY_CODE {
+        out[cell] = value;
+    } else if code < CENTRE_CODE {
+        out[(1 + usize::from(code / 6)) * CELL_COUNT + cell] = value;
+        out[(6 + usize::from(code % 6)) * CELL_COUNT + cell] = value;
+    }
+}
+
+impl Position {
+    /// Each seat counted from `observer` (the seat `k` places after it is `k`).
+    fn relative_seats(&self, observer: u8) -> [usize; MAX_PLAYERS] {
+        let players = usize::from(self.rules.players());
+        let mut relative = [0; MAX_PLAYERS];
+        for k in 0..players {
+            relative[(usize::from(observer) + k) % players] = k;
+        }
+        relative
+    }
+
+    /// Sets the gate planes as the observer with `relative` seats sees them to `value`.
+    fn set_gates<V: ObservationValue>(
+        &self,
+        relative: &[usize; MAX_PLAYERS],
+        out: &mut [V; OBSERVATION_SIZE],
+        value: V,
+    ) {
+        for (gate, cells) in GATE_CELLS.iter().enumerate() {
+            let mut owners = self.rules.gate_owner_mask(gate as u8);
+            while owners != 0 {
+                let seat = owners.trailing_zeros() as usize;
+                owners &= owners - 1;
+                let plane = &mut out[(30 + relative[seat]) * CELL_COUNT..][..CELL_COUNT];
+                for &cell in cells {
+                    plane[cell] = value;
+                }
+            }
+        }
+    }
+
+    /// Makes `out`, which holds what `row` says, `observer`'s observation of this position
+    /// (as [`Information::observation`] gives it), and `row` say so. Hidden tiles are never
+    /// read: only the observer's hand (every hand when the rules open them) and the counts of
+    /// the rest.
+    pub(crate) fn update_observation<V: ObservationValue>(
+        &self,
+        observer: u8,
+        out: &mut [V; OBSERVATION_SIZE],
+        row: &mut ObservationRow,
+    ) {
+        let one = V::count(1);
+        let mut update_cell = |cell: usize, row: &mut ObservationRow| {
+            let (code, shown) = (self.code(cell), row.codes[cell]);
+            if code != shown {
+                set_cell(out, cell, shown, V::ZERO);
+                set_cell(out, cell, code, one);
+                count_tile(&mut row.on_board, shown, false);
+                count_tile(&mut row.on_board, code, true);
+                row.codes[cell] = code;
+            }
+        };
+        if row.rescan {
+            for cell in 0..CELL_COUNT {
+                update_cell(cell, row);
+            }
+            row.rescan = false;
+        } else {
+            let mut changed = row.empty ^ self.empty;
+            while changed != 0 {
+                let slot = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                update_cell(crate::board::ROUTE_CELLS[slot].index(), row);
+            }
+        }
+        row.empty = self.empty;
+        let on_board = row.on_board;
+        // Resting gems, found by the cells they look at: few rows hold any.
+        let mut gems = [0u16; GEM_TOTAL as usize];
+        let mut gem_count = 0;
+        for (looked_at, facing) in self.facing[..CELL_COUNT].iter().enumerate() {
+            let mut slots = u64::from_le_bytes(*facing);
+            while slots != 0 {
+                let f = slots.trailing_zeros() as usize / 8;
+                slots &= !(0xff << (8 * f));
+                let rest = crate::board::ACROSS[looked_at][f];
+                let gem = Gem::from_slot(facing[f]) as usize;
+                let plane = 12 + gem * 6 + usize::from(rest.edge);
+                gems[gem_count] = (plane * CELL_COUNT + usize::from(rest.cell)) as u16;
+                gem_count += 1;
+            }
+        }
+        let shown = &row.gems[..usize::from(row.gem_count)];
+        if shown != &gems[..gem_count] {
+            for &entry in shown {
+                out[usize::from(entry)] = V::ZERO;
+            }
+            for &entry in &gems[..gem_count] {
+                out[usize::from(entry)] = one;
+            }
+            row.gems = gems;
+            row.gem_count = gem_count as u8;
+        }
+        let relative = self.relative_seats(observer);
+        if row.gates_for != observer {
+            if row.gates_for != NOBODY {
+                self.set_gates(&self.relative_seats(row.gates_for), out, V::ZERO);
+            }
+            self.set_gates(&relative, out, one);
+            row.gates_for = observer;
+        }
+        let players = usize::from(self.rules.players());
+        let scalars = &mut out[OBSERVATION_PLANES * CELL_COUNT..];
+        scalars.fill(V::ZERO);
+        for k in 0..players {
+            let seat = (usize::from(observer) + k) % players;
+            let hand = self.hands[seat];
+            if self.sees_hand(observer, seat) {
+                let first = if k == 0 { 0 } else { 5 * k };
+                let mut held = [0u16; TILE_TYPE_COUNT];
+                for &t in hand.iter().filter(|&&t| t < HIDDEN) {
+                    held[usize::from(t)] += 1;
+                }
+                for (t, &n) in held.iter().enumerate().filter(|&(_, &n)| n > 0) {
+                    scalars[first + t] = V::count(n);
+                }
+            }
+            scalars[20 + k] = V::count(hand.iter().filter(|&&t| t != NO_TILE).count() as u16);
+            scalars[24 + k] = V::count(self.scores[seat]);
+            for (g, &n) in self.collected[seat].iter().enumerate() {
+                scalars[28 + 3 * k + g] = V::count(n.into());
+            }
+        }
+        scalars[40] = V::count((super::CENTRE_ORDER.len() - usize::from(self.released)) as u16);
+        scalars[41] = V::count(self.pile_left().into());
+        for (t, &n) in self.unseen_given(observer, on_board).iter().enumerate() {
+            scalars[42 + t] = V::count(n.into());
+        }
+        match self.to_move {
+            NOBODY => scalars[51] = one,
+            CHANCE => scalars[52] = one,
+            seat => scalars[47 + relative[usize::from(seat)]] = one,
         }
     }
 }
@@ -216,88 +437,13 @@ impl Information {
         position
     }
 
-    /// The seat `k` places after the observer.
-    #[inline]
-    fn seat_after(&self, k: usize) -> usize {
-        (usize::from(self.observer) + k) % usize::from(self.position.rules.players())
-    }
-
     /// The observer's view as a flat tensor laid out as [`OBSERVATION_LAYOUT`] says, as
     /// `f32` or, compact, as `u8` (every entry is a count below 256).
     pub fn observation<V: ObservationValue>(&self, out: &mut [V; OBSERVATION_SIZE]) {
         out.fill(V::ZERO);
-        self.write_observation(out);
-    }
-
-    /// [`Information::observation`] into a buffer that holds zeros: only the non-zero entries
-    /// are written.
-    pub(crate) fn write_observation<V: ObservationValue>(&self, out: &mut [V; OBSERVATION_SIZE]) {
-        let one = V::count(1);
-        let p = &self.position;
-        let players = usize::from(p.rules.players());
-        // Each seat counted from the observer, worked out once (a modulo is a division).
-        let mut relative = [0; MAX_PLAYERS];
-        for k in 0..players {
-            relative[self.seat_after(k)] = k;
-        }
-        for i in 0..CELL_COUNT {
-            let code = p.code(i);
-            if code == crate::tile::EMPTY_CODE {
-                out[i] = one;
-            } else if code < CENTRE_CODE {
-                out[(1 + usize::from(code / 6)) * CELL_COUNT + i] = one;
-                out[(6 + usize::from(code % 6)) * CELL_COUNT + i] = one;
-            }
-        }
-        // Resting gems, found by the cells they look at: few rows hold any.
-        for (looked_at, row) in p.facing[..CELL_COUNT].iter().enumerate() {
-            if u64::from_le_bytes(*row) == 0 {
-                continue;
-            }
-            for (f, &slot) in row[..6].iter().enumerate() {
-                if slot != 0 {
-                    let rest = crate::board::ACROSS[looked_at][f];
-                    let gem = Gem::from_slot(slot) as usize;
-                    let plane = 12 + gem * 6 + usize::from(rest.edge);
-                    out[plane * CELL_COUNT + usize::from(rest.cell)] = one;
-                }
-            }
-        }
-        for gate in 0..6u8 {
-            for &cell in &GATE_CELLS[usize::from(gate)] {
-                for seat in p.rules.gate_owners(gate) {
-                    out[(30 + relative[usize::from(seat)]) * CELL_COUNT + cell] = one;
-                }
-            }
-        }
-        let scalars = &mut out[OBSERVATION_PLANES * CELL_COUNT..];
-        for k in 0..players {
-            let seat = self.seat_after(k);
-            let hand = p.hands[seat];
-            let first = if k == 0 { 0 } else { 5 * k };
-            let mut held = [0u16; TILE_TYPE_COUNT];
-            for &t in hand.iter().filter(|&&t| t < HIDDEN) {
-                held[usize::from(t)] += 1;
-            }
-            for (t, &n) in held.iter().enumerate().filter(|&(_, &n)| n > 0) {
-                scalars[first + t] = V::count(n);
-            }
-            scalars[20 + k] = V::count(hand.iter().filter(|&&t| t != NO_TILE).count() as u16);
-            scalars[24 + k] = V::count(p.scores[seat]);
-            for (g, &n) in p.collected[seat].iter().enumerate() {
-                scalars[28 + 3 * k + g] = V::count(n.into());
-            }
-        }
-        scalars[40] = V::count((super::CENTRE_ORDER.len() - usize::from(p.released)) as u16);
-        scalars[41] = V::count(p.pile_left().into());
-        for (t, &n) in self.unseen.iter().enumerate() {
-            scalars[42 + t] = V::count(n.into());
-        }
-        match p.to_move {
-            NOBODY => scalars[51] = one,
-            CHANCE => scalars[52] = one,
-            seat => scalars[47 + relative[usize::from(seat)]] = one,
-        }
+        let mut zeros = ObservationRow::ZEROS;
+        self.position
+            .update_observation(self.observer, out, &mut zeros);
     }
 
     /// The public part of the observation as text: board, gems, scores, hand sizes, turn.

@@ -25,6 +25,7 @@ mod scoring;
 #[cfg(test)]
 mod tests;
 mod turn;
+pub(crate) use info::ObservationRow;
 pub use info::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
     ObservationValue,
