@@ -445,9 +445,9 @@ impl Game {
                 .map_err(|e| record_error(py, &e))?;
             return Ok(());
         }
-        let bytes = state.cast::<PyBytes>().map_err(|_| {
-            PyTypeError::new_err("a Queen's Garden game's pickled state is bytes")
-        })?;
+        let bytes = state
+            .cast::<PyBytes>()
+            .map_err(|_| PyTypeError::new_err("a Queen's Garden game's pickled state is bytes"))?;
         let bytes = bytes.as_bytes().to_vec();
         self.0 = py
             .detach(|| {

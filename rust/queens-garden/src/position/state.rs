@@ -366,6 +366,15 @@ impl Position {
             last_move,
             revealed: uint(get(p, "revealed")?, "revealed", (1 << EXPANSION_TOTAL) - 1)?,
         };
+        // Each round is scored as it ends: rounds 1..round-1, and round 4 once over.
+        if position.over && position.round != 4
+            || position.rounds_scored != position.round - 1 + u8::from(position.over)
+        {
+            return fail(
+                "rounds_scored",
+                "must count the rounds scored: round - 1, or 4 once over",
+            );
+        }
         if position.tile_total() != TILE_TOTAL {
             return fail(
                 "position",
