@@ -449,3 +449,70 @@ impl Game {
         Ok(game)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// A resampled mid-game position (chance seeded anew, hidden order redrawn) with two
+    /// moves played on it: what a record cannot describe.
+    fn resampled() -> Game {
+        let mut game = Game::from_seed(Rules::with_players(3).unwrap(), 9);
+        for _ in 0..40 {
+            let mv = game.legal_moves()[0];
+            game.play(&mv).unwrap();
+        }
+        let mut next = 0usize;
+        let mut below = |n: usize| {
+            next = next.wrapping_mul(31).wrapping_add(7);
+            next % n
+        };
+        let mut game = Game::from_position(game.position().resample(&mut below, 77));
+        for _ in 0..2 {
+            let mv = *game.legal_moves().last().unwrap();
+            game.play(&mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn state_restores_the_game_its_history_and_its_future() {
+        let mut game = resampled();
+        let mut back = Game::from_state(&game.to_state()).unwrap();
+        assert_eq!(back.position(), game.position());
+        assert_eq!(back.initial(), game.initial());
+        assert_eq!(back.moves(), game.moves());
+        while let Some(mv) = game.legal_moves().first().copied() {
+            game.play(&mv).unwrap();
+            back.play(&mv).unwrap();
+            assert_eq!(back.position(), game.position());
+        }
+        assert!(
+            game.position().refills_used() > 0,
+            "the future went through a refill"
+        );
+    }
+
+    #[test]
+    fn bad_state_is_an_error_naming_the_field() {
+        let state = resampled().to_state();
+        let at = |edit: &dyn Fn(&mut Value)| {
+            let mut forged = state.clone();
+            edit(&mut forged);
+            Game::from_state(&forged).unwrap_err().at
+        };
+        let field = |name: &str| ErrorAt::Field(format!("state.{name}"));
+        assert_eq!(at(&|s| s["format"] = json!("x")), field("format"));
+        assert_eq!(at(&|s| s["position"]["bag"][0] = json!(36)), field("bag"));
+        assert_eq!(
+            at(&|s| s["position"]["rounds_scored"] = json!(3)),
+            field("rounds_scored")
+        );
+        assert_eq!(
+            at(&|s| s["position"]["tower"][0] = json!(1)),
+            field("position")
+        );
+        assert_eq!(at(&|s| s["moves"][1] = json!("buy 9")), ErrorAt::Move(1));
+    }
+}
