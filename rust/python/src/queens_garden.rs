@@ -318,17 +318,20 @@ impl Game {
     }
 
     /// The game an older pickle's `(record, seed)` describes: its record, replayed from the
-    /// seed when the seed dealt it (exact for seeded and record games only).
+    /// seed (so later refills come from it) when there is one, which must have dealt it.
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
         let listed = ::queens_garden::read_record(record)?;
-        // A set-up the seed did not deal (chosen first draws) replays as listed.
-        let Some(seed) = seed.filter(|&seed| {
-            let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
-            let given = listed.to_record();
-            dealt["bag"] == given["bag"] && dealt["expansions"] == given["expansions"]
-        }) else {
+        let Some(seed) = seed else {
             return Ok(listed);
         };
+        let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
+        let given = listed.to_record();
+        if dealt["bag"] != given["bag"] || dealt["expansions"] != given["expansions"] {
+            return Err(CoreRecordError {
+                at: ErrorAt::Field("bag".into()),
+                message: format!("the record's set-up is not the one seed {seed} deals"),
+            });
+        }
         let mut game = CoreGame::from_seed(*listed.rules(), seed);
         for (i, mv) in listed.moves().iter().enumerate() {
             game.play(mv).map_err(|e| CoreRecordError {
