@@ -20,6 +20,12 @@ use crate::rules::MAX_PLAYERS;
 /// The `format` value of a game's state.
 pub const STATE_FORMAT: &str = "queens-garden-state/1";
 
+/// The largest score, points or move count a state may hold: far above any game's, and low
+/// enough that play adding to it cannot overflow.
+const COUNT_LIMIT: u64 = 1 << 24;
+/// The most refills a state may count (a game makes a few), so that the next cannot overflow.
+const REFILL_LIMIT: u8 = 100;
+
 fn fail<T>(field: &str, message: impl Into<String>) -> Result<T, RecordError> {
     Err(RecordError {
         at: ErrorAt::Field(format!("state.{field}")),
@@ -67,7 +73,7 @@ fn smalls<const N: usize>(value: &Value, name: &str, max: u8) -> Result<[u8; N],
 }
 
 fn u32s<const N: usize>(value: &Value, name: &str) -> Result<[u32; N], RecordError> {
-    let items = uints(value, name, N, u64::from(u32::MAX))?;
+    let items = uints(value, name, N, COUNT_LIMIT)?;
     Ok(std::array::from_fn(|i| items[i] as u32))
 }
 
@@ -319,8 +325,8 @@ impl Position {
                     .map_or_else(|| fail("final_scores", "storage must be an integer"), Ok)?;
                 Ok(FinalScore {
                     storage,
-                    groups: uint(groups, "final_scores", u64::from(u32::MAX))? as u32,
-                    bonus: uint(bonus, "final_scores", u64::from(u32::MAX))? as u32,
+                    groups: uint(groups, "final_scores", COUNT_LIMIT)? as u32,
+                    bonus: uint(bonus, "final_scores", COUNT_LIMIT)? as u32,
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -342,7 +348,7 @@ impl Position {
             tower,
             tower_len,
             supply: small(get(p, "supply")?, "supply", EXPANSION_TOTAL as u8)?,
-            refills: small(get(p, "refills")?, "refills", u8::MAX)?,
+            refills: small(get(p, "refills")?, "refills", REFILL_LIMIT)?,
             round,
             over: get(p, "over")?
                 .as_bool()
@@ -361,8 +367,7 @@ impl Position {
             round_points: std::array::from_fn(|r| round_points[r]),
             rounds_scored: small(get(p, "rounds_scored")?, "rounds_scored", 4)?,
             final_scores: std::array::from_fn(|s| final_scores[s]),
-            moves_played: uint(get(p, "moves_played")?, "moves_played", u64::from(u32::MAX))?
-                as u32,
+            moves_played: uint(get(p, "moves_played")?, "moves_played", COUNT_LIMIT)? as u32,
             last_move,
             revealed: uint(get(p, "revealed")?, "revealed", (1 << EXPANSION_TOTAL) - 1)?,
         };
