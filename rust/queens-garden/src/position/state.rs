@@ -520,4 +520,58 @@ mod tests {
         );
         assert_eq!(at(&|s| s["moves"][1] = json!("buy 9")), ErrorAt::Move(1));
     }
+
+    /// Every number of the state, changed to each of a few values, gives an error or a game
+    /// that plays on without a panic (this build checks arithmetic overflow).
+    #[test]
+    fn forged_numbers_give_an_error_or_a_playable_game() {
+        fn numbers(value: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+            match value {
+                Value::Number(_) => out.push(path.clone()),
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        path.push(json!(i));
+                        numbers(item, path, out);
+                        path.pop();
+                    }
+                }
+                Value::Object(fields) => {
+                    for (name, item) in fields {
+                        path.push(json!(name));
+                        numbers(item, path, out);
+                        path.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        let state = resampled().to_state();
+        let mut paths = Vec::new();
+        numbers(&state, &mut Vec::new(), &mut paths);
+        for path in &paths {
+            for forged_value in [0u64, 1, 4, 36, 108, 255, 1 << 40] {
+                let mut forged = state.clone();
+                let mut at = &mut forged;
+                for key in path {
+                    at = match key {
+                        Value::String(name) => &mut at[name.as_str()],
+                        _ => &mut at[usize::try_from(key.as_u64().unwrap()).unwrap()],
+                    };
+                }
+                *at = json!(forged_value);
+                let Ok(mut game) = Game::from_state(&forged) else {
+                    continue;
+                };
+                for _ in 0..40 {
+                    let _ = game.snapshot(true);
+                    let Some(mv) = game.legal_moves().last().copied() else {
+                        break;
+                    };
+                    if game.play(&mv).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
