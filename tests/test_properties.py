@@ -475,3 +475,55 @@ def test_round_trips_are_exact_in_every_mode(
         if twin.moves:
             assert twin.undo() == original.undo(), how
             assert twin == original, how
+
+
+def _step(game: Game, choice: int) -> None:
+    """One random step: a draw's outcome at a chance node (explicit chance), else a move."""
+    if game.explicit_chance and game.is_chance_node():
+        outcomes = game.chance_outcomes()
+        game.apply_chance(outcomes[choice % len(outcomes)][0])
+    else:
+        game.play(pick(game, choice))
+
+
+@PROPERTY
+@given(
+    config=configs,
+    seed=seeds,
+    explicit=st.booleans(),
+    before=some_choices,
+    observer=st.integers(0, 3),
+    resample_seed=st.integers(0, 2**64 - 1),
+    after=full_choices,
+)
+def test_pickled_resample_is_the_same_game(
+    config: tuple[int, int, str],
+    seed: int,
+    explicit: bool,
+    before: list[int],
+    observer: int,
+    resample_seed: int,
+    after: list[int],
+) -> None:
+    """A resampled game (seeded or explicit chance) pickles to the same game: position,
+    hidden pile, history (undo) and the same future under the same moves and draws."""
+    rules = make_rules(config)
+    game = Game(rules, chance="explicit") if explicit else Game(rules, seed=seed)
+    for choice in before:
+        if game.over:
+            return
+        _step(game, choice)
+    if game.over:
+        return
+    game = game.resample(observer % rules.players, seed=resample_seed)
+    assert_pickle_round_trip(game)
+    twin = pickle.loads(pickle.dumps(game))
+    assert twin.explicit_chance == game.explicit_chance
+    for choice in itertools.cycle(after):
+        if game.over:
+            break
+        _step(game, choice)
+        _step(twin, choice)
+        assert twin == game
+        assert twin.snapshot(legal=True) == game.snapshot(legal=True)
+    assert twin.over

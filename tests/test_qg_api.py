@@ -4,10 +4,14 @@ copies and pickles, and the demo bot."""
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import indigo
 from indigo import queens_garden as qg
@@ -222,3 +226,122 @@ def test_copy_and_pickle_mid_game() -> None:
     # Games are mutable: not hashable.
     with pytest.raises(TypeError):
         hash(game)
+
+
+def _resampled_mid_game() -> qg.Game:
+    game = qg.Game(qg.Rules(3), seed=11)
+    bot = qg.RandomBot(11)
+    for _ in range(40):
+        game.play(bot.choose(game))
+    resampled = game.resample(1, seed=5)
+    resampled.play(bot.choose(resampled))
+    return resampled
+
+
+def test_pickle_state_is_versioned_json_bytes() -> None:
+    game = _resampled_mid_game()
+    state = json.loads(game.__getstate__())
+    assert state["format"] == "queens-garden-state/1"
+    assert len(state["moves"]) == 1  # played since the resample; undo goes back to it
+    twin = qg.Game()
+    twin.__setstate__(game.__getstate__())
+    assert twin == game
+    assert twin.undo() == game.moves[0]
+    # Pickles of older versions, a record and its seed, still load.
+    seeded = qg.Game(qg.Rules(2), seed=3)
+    seeded.play(seeded.legal_moves[0])
+    old = qg.Game()
+    old.__setstate__((seeded.record_json(), 3))
+    assert old == seeded
+
+
+def _forged(edit: str) -> bytes:
+    state = json.loads(_resampled_mid_game().__getstate__())
+    position = state["position"]
+    if edit == "format":
+        state["format"] = "queens-garden-state/0"
+    elif edit == "bag":
+        position["bag"][0] = 36
+    elif edit == "bag_range":
+        position["bag_start"] = position["bag_end"] + 1
+    elif edit == "tiles":
+        position["storages"][0]["tiles"].append(0)
+    elif edit == "garden":
+        garden = position["gardens"][0]
+        garden["tiles"].append(garden["tiles"][0] if garden["tiles"] else [47, 0])
+    elif edit == "expansions":
+        position["expansions"][0] = position["expansions"][1]
+    elif edit == "seat":
+        position["to_move"] = 3
+    elif edit == "move":
+        state["moves"] = ["buy 9"]
+    elif edit == "missing":
+        del position["tower"]
+    return json.dumps(state).encode()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["format", "bag", "bag_range", "tiles", "garden", "expansions", "seat", "move", "missing"],
+)
+def test_forged_pickle_state_raises_and_changes_nothing(edit: str) -> None:
+    game = qg.Game(qg.Rules(2), seed=1)
+    before = game.snapshot_json(legal=True)
+    with pytest.raises(indigo.RecordError):
+        game.__setstate__(_forged(edit))
+    assert game.snapshot_json(legal=True) == before
+    with pytest.raises(indigo.RecordError):
+        game.__setstate__(b"\xff not json")
+    with pytest.raises(TypeError):
+        game.__setstate__(12)  # type: ignore[arg-type]
+    assert game.snapshot_json(legal=True) == before
+
+
+def _integer_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [path]
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else []
+    )
+    return [p for k, v in items for p in _integer_paths(v, (*path, k))]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pick=st.integers(0, 2**32),
+    number=st.sampled_from(
+        [-1, 0, 1, 2, 3, 4, 5, 6, 12, 35, 36, 47, 48, 107, 108, 255, 256, 2**40]
+    ),
+    choices=st.integers(0, 2**32),
+)
+def test_any_forged_number_raises_or_plays_on(pick: int, number: int, choices: int) -> None:
+    """Changing any one number of a state gives a typed error or a game that plays to its end
+    (no panic, which would escape as a BaseException)."""
+    state = json.loads(_resampled_mid_game().__getstate__())
+    paths = _integer_paths(state)
+    *parents, last = paths[pick % len(paths)]
+    holder = state
+    for key in parents:
+        holder = holder[key]
+    holder[last] = number
+    game = qg.Game()
+    try:
+        game.__setstate__(json.dumps(state).encode())
+    except indigo.RecordError:
+        return
+    rng = random.Random(choices)
+    for _ in range(500):
+        if game.over or not game.legal_moves:
+            break
+        game.snapshot_json(legal=True)
+        game.observation(0)
+        try:
+            game.play(rng.choice(game.legal_moves))
+        except indigo.IllegalMoveError:
+            break  # a refill the forged state cannot make

@@ -129,3 +129,92 @@ def test_seeded_set_up_is_cpython_random(seed: int, players: int) -> None:
     assert record["expansions"] == expansions
     assert record["refills"] == []
     assert record["rules"]["players"] == players
+
+
+def _record_game(seed: int, players: int, rng: random.Random) -> tuple[qg.Game, list[qg.Move]]:
+    """A game read from a record that lists every refill: a whole random game's record, cut
+    after a random number of moves (so later refills come from the list, not a seed), and the
+    moves the whole game played after the cut (the ones its listed refills fit)."""
+    whole = qg.Game(qg.Rules(players), seed=seed)
+    while not whole.over:
+        whole.play(_choose(whole, rng))
+    record = whole.to_record()
+    cut = rng.randrange(len(record["moves"]))
+    record["moves"] = record["moves"][:cut]
+    return qg.Game.from_record(record), whole.moves[cut:]
+
+
+def _successor(game: qg.Game, rng: random.Random) -> qg.Game:
+    """The game after a random legal action with random outcomes of its chance steps."""
+    action = rng.choice(game.legal_actions())
+    chosen: list[int] = []
+    while outcomes := game.chance_outcomes_of(action, chosen):
+        chosen.append(rng.choice(outcomes)[0])
+    return game.successor(action, chosen)
+
+
+def _derived(how: str, seed: int, players: int, rng: random.Random) -> qg.Game:
+    """A mid-game game made the way ``how`` names, a few moves already played on it."""
+    if how == "first_draws":
+        draws = [int(k) for k in rng.sample(range(36), 4)]
+        game = qg.Game.with_first_draws(qg.Rules(players), draws, seed=seed)
+    else:
+        game = qg.Game(qg.Rules(players), seed=seed)
+    for _ in range(rng.randrange(120)):
+        if game.over:
+            break
+        game.play(_choose(game, rng))
+    if how == "resample" and not game.over:
+        game = game.resample(rng.randrange(players), seed=rng.getrandbits(64))
+    elif how == "successor" and not game.over:
+        game = _successor(game, rng)
+    for _ in range(rng.randrange(4)):
+        if game.over:
+            break
+        game.play(_choose(game, rng))
+    return game
+
+
+def _assert_same(game: qg.Game, twin: qg.Game) -> None:
+    assert twin == game
+    assert twin.snapshot_json(legal=True) == game.snapshot_json(legal=True)
+    assert twin.legal_actions() == game.legal_actions()
+    assert twin.seed == game.seed
+    assert twin.moves == game.moves
+    assert twin.record_json() == game.record_json()
+
+
+@GAMES
+@given(
+    seed=SEEDS,
+    players=PLAYERS,
+    choices=st.integers(0, 2**32),
+    how=st.sampled_from(["seeded", "record", "first_draws", "resample", "successor"]),
+)
+def test_pickle_restores_every_game_exactly(
+    seed: int, players: int, choices: int, how: str
+) -> None:
+    """A pickled game, however it was made, is the same game: position and hidden information,
+    undo history, and the same future (refills included) under the same moves."""
+    rng = random.Random(choices)
+    planned: list[qg.Move] = []
+    if how == "record":
+        game, planned = _record_game(seed, players, rng)
+    else:
+        game = _derived(how, seed, players, rng)
+    twin = pickle.loads(pickle.dumps(game))
+    _assert_same(game, twin)
+    # The same history: undo takes both back through the same positions.
+    undone, twin_undone = game.clone(), twin.clone()
+    while undone.moves:
+        assert twin_undone.undo() == undone.undo()
+        _assert_same(undone, twin_undone)
+    # The same future: play on to the end (through any refill) with the same moves.
+    while not game.over:
+        move = planned.pop(0) if planned else _choose(game, rng)
+        assert twin.play(move) == game.play(move)
+        _assert_same(game, twin)
+        if rng.random() < 0.05:
+            twin = pickle.loads(pickle.dumps(twin))
+            _assert_same(game, twin)
+    assert twin.legal_moves == []

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -17,6 +18,7 @@ from indigo.queens_garden import self_play
 from indigo.selfplay import (
     FORMAT,
     QG_FORMAT,
+    QGSampleBatch,
     SelfPlayError,
     load,
     read_records,
@@ -104,8 +106,42 @@ def test_rerun_skips_and_another_game_is_refused(folder: Path) -> None:
     assert (again.shards_written, again.shards_skipped) == (0, 2)
     with pytest.raises(SelfPlayError, match="differs in"):
         run_selfplay(BOTS, 3, folder, seed=4, shard_size=2)
-    with pytest.raises(SelfPlayError, match="pyarrow"):
-        next(load(folder))
+
+
+def test_load_reads_queens_garden_samples_as_lists(folder: Path) -> None:
+    tables = [pq.read_table(folder / f"samples-{shard}.parquet") for shard in ["00000", "00001"]]
+    stored = pa.concat_tables(tables)
+    batches = list(load(folder, batch_size=7))
+    assert all(isinstance(b, QGSampleBatch) for b in batches)
+    assert [len(b) for b in batches[:-1]] == [7] * (len(batches) - 1)
+    assert sum(len(b) for b in batches) == stored.num_rows
+    rows = stored.to_pylist()
+    i = 0
+    for batch in batches:
+        assert isinstance(batch, QGSampleBatch)
+        assert batch.observation.shape == (len(batch), qg.OBSERVATION_SIZE)
+        for k in range(len(batch)):
+            row = rows[i]
+            assert batch.game[k] == row["game"]
+            assert batch.ply[k] == row["ply"]
+            assert batch.legal_actions[k].tolist() == row["legal_actions"]
+            assert batch.action[k] == row["action"] in row["legal_actions"]
+            assert batch.visit_actions[k].tolist() == (row["visit_actions"] or [])
+            assert batch.visit_counts[k].tolist() == (row["visit_counts"] or [])
+            assert bool(batch.searched[k]) == row["searched"] == bool(row["visit_counts"])
+            assert batch.observation[k].tolist() == pytest.approx(row["observation"])
+            i += 1
+    # The legal actions are those of the game's position at that ply (from its record).
+    games = {r["game"]: qg.Game.from_record(r) for r in read_records(folder)}
+    for game in games.values():
+        while game.moves:
+            game.undo()
+    for row in rows:
+        game = games[row["game"]]
+        assert game.moves_played == row["ply"]
+        assert game.legal_actions() == row["legal_actions"]
+        game.apply_action(row["action"])
+    assert all(game.over for game in games.values())
 
 
 def test_selfplay_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,8 +16,8 @@ folder holds:
 Queen's Garden (``rules=indigo.queens_garden.Rules(...)``) writes the same files and columns,
 except that its 8,053,459 actions do not fit a mask: its samples list the legal actions
 (``legal_actions``, ascending) instead of ``legal_mask``, and actions are ``uint32``
-(:func:`schema` with ``game="queens-garden"``). :func:`load` reads Indigo samples only; read
-Queen's Garden samples with :func:`pyarrow.parquet.read_table`.
+(:func:`schema` with ``game="queens-garden"``). :func:`load` reads them as
+:class:`QGSampleBatch` batches, the legal actions and the search's visits one array per row.
 
 A shard's files are written whole or not at all (to a temporary name, then renamed; the
 Parquet file last), so a rerun with the same folder and settings skips finished shards. It
@@ -89,6 +89,7 @@ __all__ = [
     "FORMAT",
     "MAX_SHARDS",
     "QG_FORMAT",
+    "QGSampleBatch",
     "RunSummary",
     "SampleBatch",
     "SelfPlayError",
@@ -535,16 +536,10 @@ def _intact(folder: Path, shard: int, span: Span, game: str) -> bool:
         return False
 
 
-def _shards(folder: str | os.PathLike[str], game: str | None = None) -> tuple[Path, list[int]]:
-    """The folder and its finished shards in order; raises :class:`SelfPlayError` if ``game``
-    is given and the folder holds another game's run."""
+def _shards(folder: str | os.PathLike[str]) -> tuple[Path, list[int]]:
+    """The folder and its finished shards in order."""
     out = Path(folder)
     manifest = _read_manifest(out)
-    if manifest is not None and game is not None and manifest["format"] != _FORMATS[game]:
-        raise SelfPlayError(
-            f"{out} holds a {manifest['format']} run: load reads {_FORMATS[game]} samples; read "
-            "these with pyarrow.parquet.read_table"
-        )
     if manifest is None:
         raise SelfPlayError(f"{out} is not a self-play folder: it has no {MANIFEST}")
     games, shard_size = manifest.get("games"), manifest.get("shard_size")
@@ -631,6 +626,60 @@ def _to_batch(table: pa.Table) -> SampleBatch:
     )
 
 
+@dataclass(frozen=True, eq=False)
+class QGSampleBatch:
+    """Queen's Garden samples as numpy arrays, one row per move. The legal actions and the
+    search's visits are one array per row, as stored: ``qg.ACTION_COUNT`` (about 8 million)
+    actions are too many for a mask or a dense policy."""
+
+    game: npt.NDArray[np.uint64]
+    ply: npt.NDArray[np.uint16]
+    seat: npt.NDArray[np.uint8]
+    observation: npt.NDArray[np.float32]
+    """``rows x qg.OBSERVATION_SIZE``."""
+    legal_actions: list[npt.NDArray[np.uint32]]
+    """Each row's legal actions, ascending."""
+    action: npt.NDArray[np.int64]
+    searched: npt.NDArray[np.bool_]
+    visit_actions: list[npt.NDArray[np.uint32]]
+    """Each row's visited root actions, ascending; empty without a search."""
+    visit_counts: list[npt.NDArray[np.uint32]]
+    """The root visits of each of ``visit_actions``; empty without a search."""
+    outcome: npt.NDArray[np.float32]
+    points: npt.NDArray[np.uint16]
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+
+def _per_row(column: pa.ChunkedArray) -> list[npt.NDArray[Any]]:
+    """A list column as one array per row (a null row is empty)."""
+    lists = column.combine_chunks()
+    values = np.asarray(lists.flatten().to_numpy(zero_copy_only=False))
+    offsets = np.asarray(lists.offsets.to_numpy())
+    return list(np.split(values, offsets[1:-1] - offsets[0]))
+
+
+def _to_qg_batch(table: pa.Table) -> QGSampleBatch:
+    def column(name: str) -> npt.NDArray[Any]:
+        return np.asarray(table.column(name).to_numpy())
+
+    observation = pc.list_flatten(table.column("observation")).to_numpy(zero_copy_only=False)
+    return QGSampleBatch(
+        game=column("game"),
+        ply=column("ply"),
+        seat=column("seat"),
+        observation=np.asarray(observation).reshape(-1, qg.OBSERVATION_SIZE),
+        legal_actions=_per_row(table.column("legal_actions")),
+        action=column("action").astype(np.int64),
+        searched=column("searched").astype(np.bool_),
+        visit_actions=_per_row(table.column("visit_actions")),
+        visit_counts=_per_row(table.column("visit_counts")),
+        outcome=column("outcome"),
+        points=column("points"),
+    )
+
+
 def _parts(path: Path, batch_size: int) -> Iterator[pa.RecordBatch]:
     """The samples file's rows, ``batch_size`` at a time. Raises :class:`SelfPlayError`
     naming the file if it does not read."""
@@ -641,14 +690,22 @@ def _parts(path: Path, batch_size: int) -> Iterator[pa.RecordBatch]:
         raise _damaged(path, exc) from None
 
 
-def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[SampleBatch]:
+def load(
+    folder: str | os.PathLike[str], batch_size: int = 1024
+) -> Iterator[SampleBatch | QGSampleBatch]:
     """The finished shards' samples in game order, ``batch_size`` rows at a time (the last
-    batch may be shorter). Raises :class:`SelfPlayError` naming a samples file that does not
-    read."""
+    batch may be shorter): :class:`SampleBatch` batches for an Indigo run,
+    :class:`QGSampleBatch` batches for a Queen's Garden one. Raises :class:`SelfPlayError`
+    naming a samples file that does not read."""
     if batch_size < 1:
         raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
 
-    out, shards = _shards(folder, "indigo")
+    out, shards = _shards(folder)
+    manifest = _read_manifest(out)
+    queens_garden = manifest is not None and manifest.get("format") == QG_FORMAT
+    to_batch: Callable[[pa.Table], SampleBatch | QGSampleBatch] = (
+        _to_qg_batch if queens_garden else _to_batch
+    )
     pending: list[pa.RecordBatch] = []
     held = 0
     for k in shards:
@@ -657,8 +714,8 @@ def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[Sam
             held += part.num_rows
             while held >= batch_size:
                 table = pa.Table.from_batches(pending)
-                yield _to_batch(table.slice(0, batch_size))
+                yield to_batch(table.slice(0, batch_size))
                 rest = table.slice(batch_size)
                 pending, held = rest.to_batches(), rest.num_rows
     if held:
-        yield _to_batch(pa.Table.from_batches(pending))
+        yield to_batch(pa.Table.from_batches(pending))

@@ -13,7 +13,7 @@ use indigo_search::Game as _;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::{
     IllegalMoveError, IndigoError, Int, MoveError, RulesError, extract_seed, json_to_py, os_seed,
@@ -317,18 +317,21 @@ impl Game {
         json_to_py(py, &self.snapshot_value(false)[name])
     }
 
-    /// The game a pickled state describes: its record, replayed from the seed when it had one
-    /// (so later refills come from the seed, as before pickling).
+    /// The game an older pickle's `(record, seed)` describes: its record, replayed from the
+    /// seed (so later refills come from it) when there is one, which must have dealt it.
     fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
         let listed = ::queens_garden::read_record(record)?;
-        // A set-up the seed did not deal (chosen first draws) replays as listed.
-        let Some(seed) = seed.filter(|&seed| {
-            let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
-            let given = listed.to_record();
-            dealt["bag"] == given["bag"] && dealt["expansions"] == given["expansions"]
-        }) else {
+        let Some(seed) = seed else {
             return Ok(listed);
         };
+        let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
+        let given = listed.to_record();
+        if dealt["bag"] != given["bag"] || dealt["expansions"] != given["expansions"] {
+            return Err(CoreRecordError {
+                at: ErrorAt::Field("bag".into()),
+                message: format!("the record's set-up is not the one seed {seed} deals"),
+            });
+        }
         let mut game = CoreGame::from_seed(*listed.rules(), seed);
         for (i, mv) in listed.moves().iter().enumerate() {
             game.play(mv).map_err(|e| CoreRecordError {
@@ -429,14 +432,34 @@ impl Game {
         }
     }
 
-    fn __getstate__(&self) -> (String, Option<u64>) {
-        (self.0.to_record().to_string(), self.0.seed())
+    /// The game's full state (``queens-garden-state/1`` as UTF-8 JSON): a pickle restores it
+    /// exactly, hidden information, source of refills and undo history included.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.to_state().to_string().as_bytes())
     }
 
-    fn __setstate__(&mut self, py: Python<'_>, state: (String, Option<u64>)) -> PyResult<()> {
-        let (record, seed) = state;
+    /// Reads a state from ``__getstate__`` (or the ``(record, seed)`` pair of older pickles);
+    /// bad state raises :class:`~indigo.RecordError` and changes nothing.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = state.py();
+        if let Ok((record, seed)) = state.extract::<(String, Option<u64>)>() {
+            self.0 = py
+                .detach(|| Game::restore(&record, seed))
+                .map_err(|e| record_error(py, &e))?;
+            return Ok(());
+        }
+        let bytes = state
+            .cast::<PyBytes>()
+            .map_err(|_| PyTypeError::new_err("a Queen's Garden game's pickled state is bytes"))?;
+        let bytes = bytes.as_bytes().to_vec();
         self.0 = py
-            .detach(|| Game::restore(&record, seed))
+            .detach(|| {
+                let value = serde_json::from_slice(&bytes).map_err(|e| CoreRecordError {
+                    at: ErrorAt::Field("state".into()),
+                    message: format!("a game's state is JSON text ({e})"),
+                })?;
+                CoreGame::from_state(&value)
+            })
             .map_err(|e| record_error(py, &e))?;
         Ok(())
     }

@@ -17,7 +17,10 @@
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
 //!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
-//!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`].
+//!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`]; [`Game::to_state`] /
+//!   [`Game::from_state`] ([`STATE_FORMAT`]) carry any game exactly, hidden information, source
+//!   of refills and history included (what a record cannot do for a game that starts
+//!   mid-game, such as a determinization or a chance successor).
 //! * Explicit chance ([`ChanceEvent`]): [`Position::chance_event`] (what a move draws and
 //!   reveals), [`Position::apply_with_outcomes`], [`Position::with_first_draws`], for callers
 //!   that choose chance's outcomes (OpenSpiel's chance nodes).
@@ -108,8 +111,8 @@ pub use moves::{
 pub use observation::{OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
-    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
-    check_expansions, seeded_setup,
+    Position, RefillError, START_JOKERS, START_SCORE, STATE_FORMAT, SetupError, StackView,
+    TILE_TOTAL, check_bag, check_expansions, seeded_setup,
 };
 pub use record::{
     ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, read_record, read_record_value,

@@ -13,6 +13,9 @@ use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
 use crate::rules::{MAX_PLAYERS, Rules};
 
+mod state;
+pub use state::STATE_FORMAT;
+
 /// Tiles in the game: three of each kind.
 pub const TILE_TOTAL: usize = 108;
 /// Garden expansions in the game: one of each kind.

@@ -147,7 +147,7 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     Ok(game)
 }
 
-fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
+pub(crate) fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     let Some(Value::Object(rules)) = value else {
         return fail(
             "rules",
