@@ -114,8 +114,8 @@ class QueensGardenGame(pyspiel.Game):  # type: ignore[misc]
 class _Played:
     """The game and how it got there: every player action with its chance outcomes (the
     set-up's draws first, as action -1). Pickled (as OpenSpiel serializes a state) as that
-    trail and replayed, since the native game's own pickle, its record, cannot hold outcomes
-    chosen by chance nodes."""
+    trail and replayed: the trail is the state's OpenSpiel history, chance outcomes included,
+    which the native game's own pickle (its position and moves) does not keep."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
