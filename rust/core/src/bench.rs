@@ -12,7 +12,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::bots::random_placement;
 use crate::moves::Move;
 use crate::position::{MAX_PLAYERS, Position};
-use crate::rng::{game_seed, mix, pcg_pile};
+use crate::rng::{box_in_type_order, game_seed, mix, pcg_pile};
 use crate::rules::Rules;
 use crate::simulate::Outcome;
 
@@ -50,9 +50,11 @@ impl GamesSummary {
 /// its bot objects, outcome list and thread pool.
 pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
     let mut summary = GamesSummary::default();
+    // One position reset in place each game.
+    let mut position = Position::set_up(rules, &box_in_type_order());
     for index in games {
         let game = game_seed(seed, index);
-        let mut position = Position::set_up(rules, &pcg_pile(game));
+        position.reset(rules, &pcg_pile(game));
         // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
         let mut rngs: [Pcg64Mcg; MAX_PLAYERS] = std::array::from_fn(|_| Pcg64Mcg::new(0));
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {

@@ -39,6 +39,7 @@ pub fn shuffled_pile(seed: u64) -> [TileType; TILE_TOTAL] {
 
 /// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
 /// draw makes two swaps, one from each 32-bit half mapped to its range by [`below_u32`].
+#[inline(never)]
 pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     use rand::{Rng as _, SeedableRng};
     let mut rng = Pcg64Mcg::seed_from_u64(seed);

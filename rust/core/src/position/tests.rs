@@ -361,3 +361,18 @@ fn a_finished_game_accepts_no_move() {
     assert!(p.legal_moves().is_empty());
     assert_eq!(p.check(mv("0@0:1,1")), Err(IllegalMove::GameOver));
 }
+
+#[test]
+fn a_reset_position_equals_a_new_one() {
+    use rand::SeedableRng as _;
+    for rules in [Rules::new(2, 1).unwrap(), Rules::new(4, 2).unwrap()] {
+        let mut position = Position::set_up(rules, &crate::rng::pcg_pile(7));
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        while position.play_policy(&mut rng) {}
+        assert!(position.to_move().is_none());
+        let pile = crate::rng::pcg_pile(8);
+        position.reset(rules, &pile);
+        assert!(position == Position::set_up(rules, &pile));
+        assert!(position == Position::new(rules, &pile).unwrap());
+    }
+}

@@ -43,24 +43,14 @@ impl Position {
 
     /// [`Position::new`] for a pile known to be a permutation of the box (a shuffle of it):
     /// the same set-up without the check.
+    #[inline]
     pub(crate) fn set_up(rules: Rules, pile: &[TileType; TILE_TOTAL]) -> Position {
-        let mut links = [PARTNERS[usize::from(OFF_BOARD_CODE)]; ROWS];
-        links[..CELL_COUNT].fill(PARTNERS[usize::from(EMPTY_CODE)]);
-        let mut facing = [[0u8; 8]; ROWS];
-        links[Cell::CENTRE.index()] = PARTNERS[usize::from(CENTRE_CODE)];
-        for d in 0..6u8 {
-            let corner = Cell::corner(d);
-            links[corner.index()] = PARTNERS[usize::from(CORNER_CODE + d)];
-            // The amber rests on the corner's arrow edge, looking at the arrow's cell.
-            let arrow = ACROSS[corner.index()][opposite(d) as usize];
-            facing[usize::from(arrow.cell)][usize::from(arrow.edge)] = Gem::Amber.to_slot();
-        }
         let mut position = Position {
             rules,
-            links,
+            links: SET_UP_LINKS,
             empty: ALL_SLOTS,
             empty_prefix: prefix_counts(ALL_SLOTS),
-            facing,
+            facing: SET_UP_FACING,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
             taken: 0,
@@ -74,15 +64,44 @@ impl Position {
             scores: [0; MAX_PLAYERS],
             collected: [[0; 3]; MAX_PLAYERS],
         };
-        for (slot, &t) in position.pile.iter_mut().zip(pile) {
+        position.deal(pile);
+        position
+    }
+
+    /// [`Position::set_up`] in place: the playouts reuse one position, not building and moving
+    /// a new value each game.
+    #[inline]
+    pub(crate) fn reset(&mut self, rules: Rules, pile: &[TileType; TILE_TOTAL]) {
+        self.rules = rules;
+        self.links = SET_UP_LINKS;
+        self.empty = ALL_SLOTS;
+        self.empty_prefix = prefix_counts(ALL_SLOTS);
+        self.facing = SET_UP_FACING;
+        self.hands = [[NO_TILE; 2]; MAX_PLAYERS];
+        self.taken = 0;
+        self.released = 0;
+        self.to_move = 0;
+        self.explicit = false;
+        self.drawer = 0;
+        self.placed = 0;
+        self.gems_left = GEM_TOTAL;
+        self.removed = 0;
+        self.scores = [0; MAX_PLAYERS];
+        self.collected = [[0; 3]; MAX_PLAYERS];
+        self.deal(pile);
+    }
+
+    /// Stores `pile` and deals the hands, seat by seat, round by round.
+    #[inline]
+    fn deal(&mut self, pile: &[TileType; TILE_TOTAL]) {
+        for (slot, &t) in self.pile.iter_mut().zip(pile) {
             *slot = t as u8;
         }
-        for _ in 0..rules.hand_size() {
-            for seat in 0..rules.players() {
-                position.draw(seat);
+        for _ in 0..self.rules.hand_size() {
+            for seat in 0..self.rules.players() {
+                self.draw(seat);
             }
         }
-        position
     }
 
     /// The position after set-up in explicit-chance mode: gems placed, nothing dealt yet.
@@ -191,3 +210,34 @@ impl Position {
         }
     }
 }
+
+/// The links before the first placement: empty cells, the centre, the corners, and the
+/// off-board rows.
+const SET_UP_LINKS: [[u8; 8]; ROWS] = {
+    let mut links = [PARTNERS[OFF_BOARD_CODE as usize]; ROWS];
+    let mut cell = 0;
+    while cell < CELL_COUNT {
+        links[cell] = PARTNERS[EMPTY_CODE as usize];
+        cell += 1;
+    }
+    links[Cell::CENTRE.index()] = PARTNERS[CENTRE_CODE as usize];
+    let mut d = 0;
+    while d < 6 {
+        links[Cell::corner(d).index()] = PARTNERS[(CORNER_CODE + d) as usize];
+        d += 1;
+    }
+    links
+};
+
+/// The gems before the first placement: each amber on its corner's arrow edge, looking at
+/// the arrow's cell.
+const SET_UP_FACING: [[u8; 8]; ROWS] = {
+    let mut facing = [[0u8; 8]; ROWS];
+    let mut d = 0;
+    while d < 6 {
+        let arrow = ACROSS[Cell::corner(d).index()][opposite(d) as usize];
+        facing[arrow.cell as usize][arrow.edge as usize] = Gem::Amber.to_slot();
+        d += 1;
+    }
+    facing
+};
