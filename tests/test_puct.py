@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import _thread
 import json
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -183,14 +184,16 @@ def test_ctrl_c_stops_a_long_search() -> None:
         calls += 1
         return flat(observations, masks)
 
-    # Ctrl-C as the terminal sends it, while the search runs: it ends at the next batch.
-    timer = threading.Timer(0.2, _thread.interrupt_main)
-    timer.start()
+    # Ctrl-C as the terminal sends it (SIGINT from outside the process, so no thread of this
+    # one has to win the GIL from the search's evaluator calls): it ends at the next batch.
+    bot = PuctBot(counting, 10_000_000, batch_size=1, seed=1)
+    start = game(11)
+    killer = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
     try:
         with pytest.raises(KeyboardInterrupt):
-            PuctBot(counting, 10_000_000, batch_size=1, seed=1).choose(game(11))
+            bot.choose(start)
     finally:
-        timer.cancel()
+        killer.wait()
     assert 0 < calls < 10_000_000
 
 
