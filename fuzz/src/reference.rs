@@ -90,12 +90,24 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
-/// Each route cell with its gate, if it is a gate cell.
-static ROUTE_GATES: LazyLock<Vec<(Cell, Option<usize>)>> = LazyLock::new(|| {
-    ROUTE_CELLS
-        .iter()
-        .map(|&cell| (cell, gate_of(cell)))
-        .collect()
+/// For each tile, its canonical rotations, each with the route cells where its paths join no
+/// gate's exits (section 6.2), ascending: worked out once, so that a legal-move list only
+/// filters out the occupied cells.
+static PLACEMENTS: LazyLock<[Vec<(u8, Vec<Cell>)>; 5]> = LazyLock::new(|| {
+    std::array::from_fn(|t| {
+        let tile = t as u8;
+        (0..6u8)
+            .filter(|&rho| canonical_rotation(tile, rho) == rho)
+            .map(|rho| {
+                let cells = ROUTE_CELLS
+                    .iter()
+                    .copied()
+                    .filter(|&cell| !joins_gate_exits(tile, rho, cell))
+                    .collect();
+                (rho, cells)
+            })
+            .collect()
+    })
 });
 
 fn gate_of(cell: Cell) -> Option<usize> {
@@ -286,25 +298,15 @@ impl RefGame {
         let Some(seat) = self.to_move else {
             return Vec::new();
         };
-        // Section 6: a tile in hand, on an empty route cell, joining no gate's exits. Each
-        // empty cell's gate and each placement's pairs are found once.
-        let empty: Vec<(Cell, Option<usize>)> = ROUTE_GATES
-            .iter()
-            .copied()
-            .filter(|&(cell, _)| self.tiles[slot(cell)].is_none())
-            .collect();
-        let mut out = Vec::new();
+        // Section 6: a tile in hand, on an empty route cell, joining no gate's exits.
+        let mut out = Vec::with_capacity(1024);
         for tile in 0..5u8 {
             if !self.hands[seat].contains(&tile) {
                 continue;
             }
-            for rho in 0..6u8 {
-                if canonical_rotation(tile, rho) != rho {
-                    continue;
-                }
-                let pairs = rotated_pairs(tile, rho);
-                for &((q, r), gate) in &empty {
-                    if !gate.is_some_and(|k| joins_exits(pairs, k)) {
+            for &(rho, ref cells) in &PLACEMENTS[usize::from(tile)] {
+                for &(q, r) in cells {
+                    if self.tiles[slot((q, r))].is_none() {
                         out.push((tile, rho, q, r));
                     }
                 }
