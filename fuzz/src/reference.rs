@@ -90,10 +90,13 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
+/// A canonical rotation and the route cells where it may go.
+type Placements = (u8, Vec<Cell>);
+
 /// For each tile, its canonical rotations, each with the route cells where its paths join no
 /// gate's exits (section 6.2), ascending: worked out once, so that a legal-move list only
 /// filters out the occupied cells.
-static PLACEMENTS: LazyLock<[Vec<(u8, Vec<Cell>)>; 5]> = LazyLock::new(|| {
+static PLACEMENTS: LazyLock<[Vec<Placements>; 5]> = LazyLock::new(|| {
     std::array::from_fn(|t| {
         let tile = t as u8;
         (0..6u8)
