@@ -48,6 +48,20 @@ const AMBER: usize = 0;
 const EMERALD: usize = 1;
 const SAPPHIRE: usize = 2;
 
+/// Cells with `|q|, |r| <= 4`, numbered by [`slot`] in `(q, r)` order.
+const SLOTS: usize = 81;
+
+/// The index of an on-board cell in the cell arrays; ascending slots are ascending `(q, r)`.
+fn slot((q, r): Cell) -> usize {
+    usize::try_from((q + 4) * 9 + (r + 4)).expect("a cell on the board")
+}
+
+/// The cell at `slot`.
+fn cell_of(slot: usize) -> Cell {
+    let s = i32::try_from(slot).expect("a slot below 81");
+    (s / 9 - 4, s % 9 - 4)
+}
+
 /// A move `(tile, rotation, q, r)`.
 pub type RefMove = (u8, u8, i32, i32);
 
@@ -76,12 +90,27 @@ fn route_cells() -> Vec<Cell> {
     out
 }
 
-/// Each route cell with its gate, if it is a gate cell.
-static ROUTE_GATES: LazyLock<Vec<(Cell, Option<usize>)>> = LazyLock::new(|| {
-    ROUTE_CELLS
-        .iter()
-        .map(|&cell| (cell, gate_of(cell)))
-        .collect()
+/// A canonical rotation and the route cells where it may go.
+type Placements = (u8, Vec<Cell>);
+
+/// For each tile, its canonical rotations, each with the route cells where its paths join no
+/// gate's exits (section 6.2), ascending: worked out once, so that a legal-move list only
+/// filters out the occupied cells.
+static PLACEMENTS: LazyLock<[Vec<Placements>; 5]> = LazyLock::new(|| {
+    std::array::from_fn(|t| {
+        let tile = t as u8;
+        (0..6u8)
+            .filter(|&rho| canonical_rotation(tile, rho) == rho)
+            .map(|rho| {
+                let cells = ROUTE_CELLS
+                    .iter()
+                    .copied()
+                    .filter(|&cell| !joins_gate_exits(tile, rho, cell))
+                    .collect();
+                (rho, cells)
+            })
+            .collect()
+    })
 });
 
 fn gate_of(cell: Cell) -> Option<usize> {
@@ -167,10 +196,11 @@ pub struct RefGame {
     pile: Vec<u8>,
     taken: usize,
     hands: Vec<Vec<u8>>,
-    /// Each placed route tile: `(tile, canonical rotation)`.
-    tiles: BTreeMap<Cell, (u8, u8)>,
-    /// `partner[cell][edge]`: the other end of the path entering `cell` at `edge`.
-    partner: BTreeMap<Cell, [Option<u8>; 6]>,
+    /// Each placed route tile: `(tile, canonical rotation)`, by [`slot`] (an array, not an
+    /// ordered map: libFuzzer instruments every comparison of a map lookup).
+    tiles: [Option<(u8, u8)>; SLOTS],
+    /// `partner[slot(cell)][edge]`: the other end of the path entering `cell` at `edge`.
+    partner: [Option<[Option<u8>; 6]>; SLOTS],
     /// Gems resting at `(cell, edge)`, by colour index.
     gems: BTreeMap<(Cell, u8), usize>,
     /// The centre's gems, front first.
@@ -199,7 +229,7 @@ impl RefGame {
             (3, true) => OWNERS_3_EXCLUSIVE,
             _ => OWNERS_4,
         };
-        let mut partner = BTreeMap::new();
+        let mut partner = [None; SLOTS];
         let mut gems = BTreeMap::new();
         for (d, &corner) in CORNERS.iter().enumerate() {
             let d = d as u8;
@@ -208,7 +238,7 @@ impl RefGame {
             let mut ends = [None; 6];
             ends[a as usize] = Some(b);
             ends[b as usize] = Some(a);
-            partner.insert(corner, ends);
+            partner[slot(corner)] = Some(ends);
             gems.insert((corner, (d + 3) % 6), AMBER);
         }
         let mut game = RefGame {
@@ -218,7 +248,7 @@ impl RefGame {
             pile: pile.to_vec(),
             taken: 0,
             hands: vec![Vec::new(); players],
-            tiles: BTreeMap::new(),
+            tiles: [None; SLOTS],
             partner,
             gems,
             centre: vec![EMERALD, EMERALD, EMERALD, EMERALD, EMERALD, SAPPHIRE],
@@ -238,6 +268,14 @@ impl RefGame {
         game
     }
 
+    /// The placed tiles `(cell, tile, canonical rotation)` by `(q, r)`.
+    fn placed(&self) -> impl Iterator<Item = (Cell, u8, u8)> + '_ {
+        self.tiles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.map(|(tile, rotation)| (cell_of(i), tile, rotation)))
+    }
+
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.to_move.is_none()
@@ -254,7 +292,7 @@ impl RefGame {
             && dist(cell) <= 4
             && cell != CENTRE
             && !CORNERS.contains(&cell)
-            && !self.tiles.contains_key(&cell)
+            && self.tiles[slot(cell)].is_none()
             && !joins_gate_exits(tile, rotation, cell)
     }
 
@@ -263,31 +301,21 @@ impl RefGame {
         let Some(seat) = self.to_move else {
             return Vec::new();
         };
-        // Section 6: a tile in hand, on an empty route cell, joining no gate's exits. Each
-        // empty cell's gate and each placement's pairs are found once.
-        let empty: Vec<(Cell, Option<usize>)> = ROUTE_GATES
-            .iter()
-            .copied()
-            .filter(|(cell, _)| !self.tiles.contains_key(cell))
-            .collect();
-        let mut out = Vec::new();
+        // Section 6: a tile in hand, on an empty route cell, joining no gate's exits.
+        let mut out = Vec::with_capacity(1024);
         for tile in 0..5u8 {
             if !self.hands[seat].contains(&tile) {
                 continue;
             }
-            for rho in 0..6u8 {
-                if canonical_rotation(tile, rho) != rho {
-                    continue;
-                }
-                let pairs = rotated_pairs(tile, rho);
-                for &((q, r), gate) in &empty {
-                    if !gate.is_some_and(|k| joins_exits(pairs, k)) {
+            for &(rho, ref cells) in &PLACEMENTS[usize::from(tile)] {
+                for &(q, r) in cells {
+                    if self.tiles[slot((q, r))].is_none() {
                         out.push((tile, rho, q, r));
                     }
                 }
             }
         }
-        out.sort_unstable();
+        // Tiles, rotations and cells ascend in the loops: `out` is sorted.
         out
     }
 
@@ -307,14 +335,13 @@ impl RefGame {
         let y = (q, r);
         let at = self.hands[seat].iter().position(|&t| t == tile);
         self.hands[seat].remove(at.unwrap_or_default());
-        self.tiles
-            .insert(y, (tile, canonical_rotation(tile, rotation)));
+        self.tiles[slot(y)] = Some((tile, canonical_rotation(tile, rotation)));
         let mut ends = [None; 6];
         for (a, b) in rotated_pairs(tile, rotation) {
             ends[a as usize] = Some(b);
             ends[b as usize] = Some(a);
         }
-        self.partner.insert(y, ends);
+        self.partner[slot(y)] = Some(ends);
         self.events.clear();
 
         let mut movers = Vec::new();
@@ -348,7 +375,7 @@ impl RefGame {
                     self.events.push((g, Outcome::Collected(k)));
                     break;
                 }
-                let empty = m != CENTRE && !self.partner.contains_key(&m);
+                let empty = m != CENTRE && self.partner[slot(m)].is_none();
                 if empty || Self::dead_end(m, f) {
                     self.gems.insert((c, b), g);
                     rested_at.insert((c, b), self.events.len());
@@ -364,7 +391,8 @@ impl RefGame {
                     }
                     break;
                 }
-                let exit = self.partner[&m][f as usize].expect("every edge of a tile is on a path");
+                let exit = self.partner[slot(m)].and_then(|ends| ends[f as usize]);
+                let exit = exit.expect("every edge of a tile is on a path");
                 (c, b) = (m, exit);
             }
         }
@@ -409,11 +437,7 @@ impl RefGame {
         }
         State {
             to_move: self.to_move,
-            board: self
-                .tiles
-                .iter()
-                .map(|(&cell, &(tile, rotation))| (cell, tile, rotation))
-                .collect(),
+            board: self.placed().collect(),
             gems: self
                 .gems
                 .iter()
@@ -432,9 +456,8 @@ impl RefGame {
 
     pub fn snapshot(&self) -> Value {
         let board: Vec<Value> = self
-            .tiles
-            .iter()
-            .map(|(&(q, r), &(tile, rotation))| {
+            .placed()
+            .map(|((q, r), tile, rotation)| {
                 json!({"q": q, "r": r, "tile": tile, "rotation": rotation})
             })
             .collect();
@@ -461,7 +484,7 @@ impl RefGame {
             "format": "indigo-snapshot/1",
             "players": self.players,
             "to_move": self.to_move,
-            "placed": self.tiles.len(),
+            "placed": board.len(),
             "board": board,
             "gems": gems,
             "centre": self.centre.iter().map(|&g| GEM_NAMES[g]).collect::<Vec<_>>(),
