@@ -154,15 +154,15 @@ pub fn differential(data: &[u8]) {
         most_gems,
         &pile,
     );
-    let (mut history, mut packed) = (Vec::<RefGame>::new(), Packed::default());
+    let (mut history, mut packed) = (UndoCopies::default(), Packed::default());
     packed.compare(&game, &reference, || "set-up".to_owned());
 
     for step in 0..MAX_STEPS {
         let op = input.byte();
         match op % 16 {
-            15 if !history.is_empty() => {
+            15 if !history.copies.is_empty() => {
                 assert!(game.undo().is_some());
-                reference = history.pop().unwrap_or(reference);
+                history.undo(&mut reference);
                 packed.compare(&game, &reference, || format!("undo at step {step}"));
             }
             14 => probe(&game, &reference, &mut input),
@@ -208,7 +208,7 @@ pub fn differential(data: &[u8]) {
                 let mut fast = before;
                 fast.play_unchecked(mv, &mut ());
                 assert_eq!(&fast, game.position(), "apply and play differ on {mv}");
-                history.push(reference.clone());
+                history.push(&reference);
                 reference.play((tile, rotation, q, r));
                 let mut want = reference.events.clone();
                 got.sort_unstable();
@@ -219,6 +219,33 @@ pub fn differential(data: &[u8]) {
         }
     }
     check_end(&game, &reference);
+}
+
+/// The reference's copies to undo to, and undone ones whose buffers the next copy reuses.
+#[derive(Default)]
+struct UndoCopies {
+    copies: Vec<RefGame>,
+    spare: Vec<RefGame>,
+}
+
+impl UndoCopies {
+    /// Keeps a copy of `reference` before a play.
+    fn push(&mut self, reference: &RefGame) {
+        self.copies.push(match self.spare.pop() {
+            Some(mut copy) => {
+                copy.copy_from(reference);
+                copy
+            }
+            None => reference.clone(),
+        });
+    }
+
+    /// Puts `reference` back as it was before the last play kept.
+    fn undo(&mut self, reference: &mut RefGame) {
+        if let Some(previous) = self.copies.pop() {
+            self.spare.push(std::mem::replace(reference, previous));
+        }
+    }
 }
 
 /// A move as one integer, ordered as the tuple: tile, rotation, then `q` and `r` offset into

@@ -309,6 +309,26 @@ impl RefGame {
         game
     }
 
+    /// Makes `self` a copy of `other`, reusing `self`'s buffers (a cheaper clone for a copy
+    /// kept to undo to).
+    pub fn copy_from(&mut self, other: &RefGame) {
+        self.players = other.players;
+        self.owners = other.owners;
+        self.most_gems = other.most_gems;
+        self.pile.clone_from(&other.pile);
+        self.taken = other.taken;
+        self.hands.clone_from(&other.hands);
+        self.tiles = other.tiles;
+        self.partner = other.partner;
+        self.gems.clone_from(&other.gems);
+        self.centre.clone_from(&other.centre);
+        self.scores.clone_from(&other.scores);
+        self.collected.clone_from(&other.collected);
+        self.removed = other.removed;
+        self.to_move = other.to_move;
+        self.events.clone_from(&other.events);
+    }
+
     /// The placed tiles `(cell, tile, canonical rotation)` by `(q, r)`.
     fn placed(&self) -> impl Iterator<Item = (Cell, u8, u8)> + '_ {
         self.tiles
