@@ -362,11 +362,11 @@ struct Packed {
     reference: PackedState,
 }
 
-/// The core and the reference agree on the position. Packed states are compared after every
-/// step (building JSON snapshots each time took most of an execution, and plain-value
-/// [`State`]s a coverage callback per field); on a mismatch the [`State`]s and the snapshots
-/// say what differs, and the snapshots themselves are compared at the end.
 impl Packed {
+    /// The core and the reference agree on the position. Packed states are compared after every
+    /// step (building JSON snapshots each time took most of an execution, and plain-value
+    /// [`State`]s a coverage callback per field); on a mismatch the [`State`]s and the snapshots
+    /// say what differs, and the snapshots themselves are compared at the end.
     fn compare(&mut self, game: &Game, reference: &RefGame, when: impl Fn() -> String) {
         pack_core_state(game.position(), &mut self.core);
         reference.pack_state(&mut self.reference);
