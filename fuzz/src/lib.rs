@@ -22,7 +22,7 @@ use indigo_core::{Cell, Game, GateVariant, Move, PathEnd, Position, Rules, TieBr
 use indigo_core::{read_record, read_record_value, snapshot, write_record};
 use serde_json::Value;
 
-use reference::{Outcome, RefGame, RefMove, State, canonical_rotation};
+use reference::{Outcome, PackedState, RefGame, RefMove, State, canonical_rotation};
 
 /// Reads arbitrary bytes as a record, checking that the reader never panics and that an
 /// accepted record round-trips.
@@ -154,16 +154,16 @@ pub fn differential(data: &[u8]) {
         most_gems,
         &pile,
     );
-    let mut history: Vec<RefGame> = Vec::new();
-    compare(&game, &reference, || "set-up".to_owned());
+    let (mut history, mut packed) = (UndoCopies::default(), Packed::default());
+    packed.compare(&game, &reference, || "set-up".to_owned());
 
     for step in 0..MAX_STEPS {
         let op = input.byte();
         match op % 16 {
-            15 if !history.is_empty() => {
+            15 if !history.copies.is_empty() => {
                 assert!(game.undo().is_some());
-                reference = history.pop().unwrap_or(reference);
-                compare(&game, &reference, || format!("undo at step {step}"));
+                history.undo(&mut reference);
+                packed.compare(&game, &reference, || format!("undo at step {step}"));
             }
             14 => probe(&game, &reference, &mut input),
             _ => {
@@ -208,17 +208,44 @@ pub fn differential(data: &[u8]) {
                 let mut fast = before;
                 fast.play_unchecked(mv, &mut ());
                 assert_eq!(&fast, game.position(), "apply and play differ on {mv}");
-                history.push(reference.clone());
+                history.push(&reference);
                 reference.play((tile, rotation, q, r));
                 let mut want = reference.events.clone();
                 got.sort_unstable();
                 want.sort_unstable();
                 assert_eq!(got, want, "gem outcomes of {mv} at step {step}");
-                compare(&game, &reference, || format!("{mv} at step {step}"));
+                packed.compare(&game, &reference, || format!("{mv} at step {step}"));
             }
         }
     }
     check_end(&game, &reference);
+}
+
+/// The reference's copies to undo to, and undone ones whose buffers the next copy reuses.
+#[derive(Default)]
+struct UndoCopies {
+    copies: Vec<RefGame>,
+    spare: Vec<RefGame>,
+}
+
+impl UndoCopies {
+    /// Keeps a copy of `reference` before a play.
+    fn push(&mut self, reference: &RefGame) {
+        self.copies.push(match self.spare.pop() {
+            Some(mut copy) => {
+                copy.copy_from(reference);
+                copy
+            }
+            None => reference.clone(),
+        });
+    }
+
+    /// Puts `reference` back as it was before the last play kept.
+    fn undo(&mut self, reference: &mut RefGame) {
+        if let Some(previous) = self.copies.pop() {
+            self.spare.push(std::mem::replace(reference, previous));
+        }
+    }
 }
 
 /// A move as one integer, ordered as the tuple: tile, rotation, then `q` and `r` offset into
@@ -292,15 +319,68 @@ fn core_state(position: &Position) -> State {
     }
 }
 
-/// The core and the reference agree on the position. Plain values are compared after every
-/// step (building JSON snapshots each time took most of an execution); the snapshots
-/// themselves are compared at the end, and on a mismatch to say what differs.
-fn compare(game: &Game, reference: &RefGame, when: impl Fn() -> String) {
-    let (got, want) = (core_state(game.position()), reference.state());
-    if got != want {
-        let when = when();
-        compare_snapshots(game, reference, &when);
-        panic!("{when}: the core and the reference differ\n  core {got:?}\n  reference {want:?}");
+/// [`core_state`] written into `out` (cleared first), in [`RefGame::pack_state`]'s layout.
+fn pack_core_state(position: &Position, out: &mut PackedState) {
+    let players = usize::from(position.rules().players());
+    out.clear();
+    out.seat(position.to_move().map(usize::from));
+    out.cells(Cell::all().filter_map(|cell| {
+        position
+            .tile_at(cell)
+            .map(|(tile, rotation)| ((cell.q(), cell.r()), tile.index(), rotation))
+    }));
+    out.cells(
+        position
+            .gems()
+            .map(|(cell, edge, gem)| ((cell.q(), cell.r()), edge, gem as u8)),
+    );
+    out.list(position.centre().iter().map(|&g| g as u32));
+    out.list(position.scores()[..players].iter().map(|&s| u32::from(s)));
+    out.list(
+        position.collected()[..players]
+            .iter()
+            .flat_map(|c| c.map(u32::from)),
+    );
+    out.word(u32::from(position.removed()));
+    out.word(u32::from(position.rules().players()));
+    for seat in 0..position.rules().players() {
+        out.list(position.hand(seat).map(|t| u32::from(t.index())));
+    }
+    out.word(u32::from(position.pile_left()));
+    out.word(u32::from(position.is_over()));
+    out.list(
+        (0..players)
+            .filter(|&s| position.winners() & (1 << s) != 0)
+            .map(|s| s as u32),
+    );
+}
+
+/// The two sides' packed states, buffers kept from step to step.
+#[derive(Default, Debug)]
+struct Packed {
+    core: PackedState,
+    reference: PackedState,
+}
+
+impl Packed {
+    /// The core and the reference agree on the position. Packed states are compared after every
+    /// step (building JSON snapshots each time took most of an execution, and plain-value
+    /// [`State`]s a coverage callback per field); on a mismatch the [`State`]s and the snapshots
+    /// say what differs, and the snapshots themselves are compared at the end.
+    fn compare(&mut self, game: &Game, reference: &RefGame, when: impl Fn() -> String) {
+        pack_core_state(game.position(), &mut self.core);
+        reference.pack_state(&mut self.reference);
+        if self.core != self.reference {
+            let (got, want) = (core_state(game.position()), reference.state());
+            let when = when();
+            if got != want {
+                compare_snapshots(game, reference, &when);
+                panic!(
+                    "{when}: the core and the reference differ\n  core {got:?}\n  reference {want:?}"
+                );
+            }
+            panic!("{when}: the packed states differ, the states agree: {self:?}");
+        }
     }
 }
 

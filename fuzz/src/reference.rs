@@ -187,6 +187,47 @@ pub struct State {
     pub winners: Vec<usize>,
 }
 
+/// A [`State`] as integers, compared after every step with one `memcmp` (libFuzzer adds a
+/// coverage callback to each comparison of a field): each section is written in [`State`]'s
+/// field order by [`PackedState::list`] and friends, each list after its length.
+#[derive(Default, PartialEq, Eq, Debug)]
+pub struct PackedState(Vec<u32>);
+
+impl PackedState {
+    /// Starts over, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// One value.
+    pub fn word(&mut self, value: u32) {
+        self.0.push(value);
+    }
+
+    /// An optional seat (`u32::MAX` for none).
+    pub fn seat(&mut self, seat: Option<usize>) {
+        self.word(seat.map_or(u32::MAX, |s| u32::try_from(s).unwrap_or(u32::MAX - 1)));
+    }
+
+    /// A list of values, its length first.
+    pub fn list(&mut self, items: impl IntoIterator<Item = u32>) {
+        let at = self.0.len();
+        self.0.push(0);
+        self.0.extend(items);
+        self.0[at] = u32::try_from(self.0.len() - at - 1).unwrap_or(u32::MAX);
+    }
+
+    /// A list of `(cell, a, b)`, one word each (`a` and `b` below 256, the cell within 127 of
+    /// the centre).
+    pub fn cells(&mut self, items: impl IntoIterator<Item = (Cell, u8, u8)>) {
+        self.list(items.into_iter().map(|((q, r), a, b)| {
+            let [.., q] = (q + 128).to_be_bytes();
+            let [.., r] = (r + 128).to_be_bytes();
+            u32::from_be_bytes([q, r, a, b])
+        }));
+    }
+}
+
 /// A game following docs/spec/RULES.md sections 4 to 8.
 #[derive(Clone, Debug)]
 pub struct RefGame {
@@ -266,6 +307,26 @@ impl RefGame {
             }
         }
         game
+    }
+
+    /// Makes `self` a copy of `other`, reusing `self`'s buffers (a cheaper clone for a copy
+    /// kept to undo to).
+    pub fn copy_from(&mut self, other: &RefGame) {
+        self.players = other.players;
+        self.owners = other.owners;
+        self.most_gems = other.most_gems;
+        self.pile.clone_from(&other.pile);
+        self.taken = other.taken;
+        self.hands.clone_from(&other.hands);
+        self.tiles = other.tiles;
+        self.partner = other.partner;
+        self.gems.clone_from(&other.gems);
+        self.centre.clone_from(&other.centre);
+        self.scores.clone_from(&other.scores);
+        self.collected.clone_from(&other.collected);
+        self.removed = other.removed;
+        self.to_move = other.to_move;
+        self.events.clone_from(&other.events);
     }
 
     /// The placed tiles `(cell, tile, canonical rotation)` by `(q, r)`.
@@ -452,6 +513,34 @@ impl RefGame {
             over: self.is_over(),
             winners: self.winners(),
         }
+    }
+
+    /// [`RefGame::state`] written into `out` (cleared first), without building the [`State`].
+    pub fn pack_state(&self, out: &mut PackedState) {
+        out.clear();
+        out.seat(self.to_move);
+        out.cells(self.placed());
+        out.cells(
+            self.gems
+                .iter()
+                .map(|(&(cell, edge), &g)| (cell, edge, g as u8)),
+        );
+        out.list(self.centre.iter().map(|&g| g as u32));
+        out.list(self.scores.iter().copied());
+        out.list(self.collected.iter().flatten().copied());
+        out.word(self.removed);
+        out.word(self.hands.len() as u32);
+        for hand in &self.hands {
+            // Sorted, as in `state`, in a copy on the stack (a hand holds at most 2 tiles).
+            let mut sorted = [0u8; 4];
+            let sorted = &mut sorted[..hand.len()];
+            sorted.copy_from_slice(hand);
+            sorted.sort_unstable();
+            out.list(sorted.iter().map(|&t| u32::from(t)));
+        }
+        out.word((self.pile.len() - self.taken) as u32);
+        out.word(u32::from(self.is_over()));
+        out.list(self.winners().into_iter().map(|s| s as u32));
     }
 
     pub fn snapshot(&self) -> Value {
