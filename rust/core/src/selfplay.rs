@@ -17,7 +17,7 @@ use crate::action::{ACTION_COUNT, Action};
 use crate::game::Game;
 use crate::ismcts::Visits;
 use crate::moves::Move;
-use crate::position::{Information, OBSERVATION_SIZE, Position};
+use crate::position::{OBSERVATION_SIZE, Position};
 use crate::record::write_record;
 use crate::rules::Rules;
 use crate::simulate::{Batch, Outcome, seat_bots};
@@ -32,9 +32,9 @@ impl Sampled for Position {
     type Legal = LegalMasks<ACTION_COUNT>;
 
     fn observation(&self, seat: u8, out: &mut [f32]) {
-        let mut observation = [0f32; OBSERVATION_SIZE];
-        self.information(seat).observation(&mut observation);
-        out.copy_from_slice(&observation);
+        let out = <&mut [f32; OBSERVATION_SIZE]>::try_from(out)
+            .unwrap_or_else(|_| unreachable!("self-play passes OBSERVATION_SIZE values"));
+        self.information(seat).observation(out);
     }
 
     fn action_number(action: Action) -> u16 {
@@ -69,20 +69,21 @@ pub struct SelfPlaySetup<'a> {
 }
 
 /// Plays the game `setup` describes keeping its record and samples, asking `decide` for each
-/// move: given the position and the mover's information, the move with the search's root
-/// visits if it searched, or `None` to cut the game short.
+/// move: given the position and the mover, the move with the search's root visits if it
+/// searched, or `None` to cut the game short. A decider that knows only the mover's
+/// [`Information`](crate::Information) builds it from the two.
 ///
 /// # Errors
 /// The first error of `decide`, which ends the game.
 pub fn self_play_with<E>(
     setup: SelfPlaySetup<'_>,
-    mut decide: impl FnMut(&Position, &Information) -> Result<Option<(Move, Option<Visits>)>, E>,
+    mut decide: impl FnMut(&Position, u8) -> Result<Option<(Move, Option<Visits>)>, E>,
 ) -> Result<SelfPlayGame, E> {
     let mut game = Game::from_seed(setup.rules, setup.seed);
     let start = *game.position();
     let played =
         indigo_search::self_play_with(start, setup.seed, setup.index, |position, seat| {
-            let decided = decide(position, &position.information(seat))?;
+            let decided = decide(position, seat)?;
             Ok(decided.map(|(mv, visits)| {
                 let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
                 (action, visits)
@@ -121,11 +122,10 @@ impl Batch {
             index,
             names: &names,
         };
-        let played = self_play_with(setup, |position, info| {
-            let seat = usize::from(info.observer());
-            let decided = bots[seat]
+        let played = self_play_with(setup, |position, seat| {
+            let decided = bots[usize::from(seat)]
                 .as_mut()
-                .and_then(|bot| bot.decide(position, info, stop));
+                .and_then(|bot| bot.decide(position, stop));
             Ok::<_, Infallible>(decided.filter(|_| !stop.load(Ordering::Relaxed)))
         });
         match played {

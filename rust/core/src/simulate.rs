@@ -66,18 +66,17 @@ impl Bot for NativeBot {
 }
 
 impl NativeBot {
-    /// The move for the seat to move in `position`, whose view is `info`, with the search's
-    /// root visits when the bot searches. The same choice as [`Bot::choose_in`]; a search
-    /// ends early once `stop` is set ([`Ismcts::search_until`]).
+    /// The move for the seat to move in `position`, with the search's root visits when the
+    /// bot searches. The same choice as [`Bot::choose_in`]; a search ends early once `stop`
+    /// is set ([`Ismcts::search_until`]).
     pub fn decide(
         &mut self,
         position: &Position,
-        info: &Information,
         stop: &AtomicBool,
     ) -> Option<(Move, Option<Visits>)> {
         match self {
             NativeBot::Ismcts(bot) => bot
-                .search_until(info, stop)
+                .search_until(&position.information(position.to_move()?), stop)
                 .map(|r| (r.best, Some(r.visits))),
             bot => bot.choose_in(position).map(|mv| (mv, None)),
         }
