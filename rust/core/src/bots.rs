@@ -6,7 +6,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::action::Action;
 use crate::moves::Move;
 use crate::position::{Information, PolicyChoice, Position};
-use crate::rng::below;
+use indigo_search::Bot as SearchBot;
 
 /// Something that picks a move for the seat to move, from what that seat knows: a bot is
 /// given an [`Information`], never the hidden pile or hands.
@@ -21,83 +21,56 @@ pub trait Bot {
     }
 }
 
-/// Picks uniformly among the distinct legal placements.
+/// Picks uniformly among the distinct legal placements: the one search's
+/// [`indigo_search::RandomBot`] over Indigo.
 #[derive(Clone, Debug)]
-pub struct RandomBot {
-    rng: Pcg64Mcg,
-}
+pub struct RandomBot(indigo_search::RandomBot<Action>);
 
 impl RandomBot {
     /// A bot whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: Pcg64Mcg::seed_from_u64(seed),
-        }
+        RandomBot(indigo_search::RandomBot::new(seed))
     }
 }
 
 impl Bot for RandomBot {
     fn choose(&mut self, info: &Information) -> Option<Move> {
-        // Actions ascend in legal-move order, so the k-th action is the k-th legal move.
-        let legal = info.legal_action_set();
-        let count = legal.len();
-        (count > 0).then(|| legal.nth(below(&mut self.rng, count)).map(Action::to_move))?
+        self.choose_in(&mover_view(info)?)
+    }
+
+    /// The same choice as [`Bot::choose`]: the legal placements are the mover's own.
+    fn choose_in(&mut self, position: &Position) -> Option<Move> {
+        SearchBot::choose(&mut self.0, position).map(Action::to_move)
     }
 }
 
-/// Maximises its own immediate points, then minimises its opponents'; ties broken at random.
+/// Maximises its own immediate points, then minimises its opponents'; ties broken at random:
+/// the one search's [`indigo_search::GreedyBot`] over Indigo, looking ahead in the mover's
+/// view with hidden tiles blanked (they never change immediate points).
 #[derive(Clone, Debug)]
-pub struct GreedyBot {
-    rng: Pcg64Mcg,
-}
+pub struct GreedyBot(indigo_search::GreedyBot<Action>);
 
 impl GreedyBot {
     /// A bot whose tie-breaks are fixed by `seed`.
     pub fn new(seed: u64) -> GreedyBot {
-        GreedyBot {
-            rng: Pcg64Mcg::seed_from_u64(seed),
-        }
+        GreedyBot(indigo_search::GreedyBot::new(seed))
     }
 }
 
 impl Bot for GreedyBot {
     fn choose(&mut self, info: &Information) -> Option<Move> {
-        let seat = info.observer();
-        if info.to_move() != Some(seat) {
-            return None;
-        }
-        let seat = usize::from(seat);
-        // Hidden tiles do not change immediate points.
-        let position = &info.blanked();
-        let before = position.scores();
-        let mut best: Option<(i32, Move)> = None;
-        let mut ties = 0usize;
-        position.for_each_legal(|mv| {
-            let mut next = *position;
-            next.play_unchecked(mv, &mut ());
-            let after = next.scores();
-            let mut value = 0i32;
-            for (s, (a, b)) in after.iter().zip(before).enumerate() {
-                let gain = i32::from(*a - b);
-                value += if s == seat { 1000 * gain } else { -gain };
-            }
-            match best {
-                Some((v, _)) if value < v => {}
-                Some((v, _)) if value == v => {
-                    // Reservoir sampling keeps each tied move with equal probability.
-                    ties += 1;
-                    if below(&mut self.rng, ties) == 0 {
-                        best = Some((value, mv));
-                    }
-                }
-                _ => {
-                    best = Some((value, mv));
-                    ties = 1;
-                }
-            }
-        });
-        best.map(|(_, mv)| mv)
+        self.choose_in(&mover_view(info)?)
     }
+
+    /// The same choice as [`Bot::choose`]: the lookahead blanks what the mover cannot see.
+    fn choose_in(&mut self, position: &Position) -> Option<Move> {
+        SearchBot::choose(&mut self.0, position).map(Action::to_move)
+    }
+}
+
+/// The position `info`'s observer sees, hidden tiles blanked, if it is to move.
+fn mover_view(info: &Information) -> Option<Position> {
+    (info.to_move() == Some(info.observer())).then(|| info.blanked())
 }
 
 /// Plays [`random_placement`]: the playout policy of the benchmarks, as a bot. Faster than

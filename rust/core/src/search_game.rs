@@ -111,6 +111,12 @@ impl Game for Position {
         info.sample(rng)
     }
 
+    /// The seat's view with hidden tiles blanked, drawing nothing: hidden tiles never change
+    /// immediate points.
+    fn greedy_state(&self, seat: u8, _rng: &mut Rng) -> Position {
+        Position::information(self, seat).blanked()
+    }
+
     fn information_string(&self, seat: u8) -> String {
         Position::information(self, seat).observation_string()
     }

@@ -1,6 +1,7 @@
 //! Self-play: the games of a [`Batch`], each kept as an `indigo-record/1` record and as one
 //! training sample per move: what the mover saw, what it could play, what it played, what its
-//! search thought, and how the game ended for it.
+//! search thought, and how the game ended for it. The game loop and the samples are the one
+//! search's ([`indigo_search::self_play_with`]); Indigo keeps its legal actions as dense masks.
 //!
 //! Game `index` is the very game [`Batch::run`] plays with that index: the same pile, bots
 //! and moves (the Python deal is used, so a record's `seed` deals its pile).
@@ -9,110 +10,35 @@ use std::convert::Infallible;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use indigo_search::{LegalMasks, Sampled};
 use serde_json::Value;
 
 use crate::action::{ACTION_COUNT, Action};
-use crate::board::ROUTE_CELL_COUNT;
 use crate::game::Game;
 use crate::ismcts::Visits;
 use crate::moves::Move;
-use crate::position::{Information, OBSERVATION_SIZE, Position, Utility};
+use crate::position::{OBSERVATION_SIZE, Position};
 use crate::record::write_record;
 use crate::rules::Rules;
 use crate::simulate::{Batch, Outcome, seat_bots};
 
-/// Training samples, one row per move, in flat row-major columns.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Samples {
-    /// The game's index in its batch.
-    pub game: Vec<u64>,
-    /// The move's number in its game, from 0.
-    pub ply: Vec<u16>,
-    /// The mover.
-    pub seat: Vec<u8>,
-    /// The mover's observation ([`OBSERVATION_SIZE`] values per row).
-    pub observations: Vec<f32>,
-    /// The legal actions ([`ACTION_COUNT`] values per row).
-    pub legal_masks: Vec<bool>,
-    /// The action played.
-    pub action: Vec<u16>,
-    /// Whether the mover searched, so that the row has a visit distribution.
-    pub searched: Vec<bool>,
-    /// Row `r`'s root visits are `visit_actions[visit_offsets[r]..visit_offsets[r + 1]]`
-    /// with `visit_counts` alike; rows + 1 offsets, empty for moves without a search.
-    pub visit_offsets: Vec<u32>,
-    /// Visited actions, ascending within a row.
-    pub visit_actions: Vec<u16>,
-    /// Root visits of each visited action.
-    pub visit_counts: Vec<u32>,
-    /// The mover's final result under [`Utility::Win`]: the winners share 1.
-    pub outcome: Vec<f32>,
-    /// The mover's final points.
-    pub points: Vec<u16>,
-}
+/// Training samples, one row per move, in flat row-major columns: the legal actions as
+/// [`ACTION_COUNT`] flags a row, actions numbered as [`Action::index`]; the outcome is under
+/// [`Utility::Win`](crate::Utility::Win).
+pub type Samples = indigo_search::Samples<LegalMasks<ACTION_COUNT>>;
 
-impl Samples {
-    /// How many rows.
-    pub fn len(&self) -> usize {
-        self.ply.len()
+impl Sampled for Position {
+    const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    type Legal = LegalMasks<ACTION_COUNT>;
+
+    fn observation(&self, seat: u8, out: &mut [f32]) {
+        let out = <&mut [f32; OBSERVATION_SIZE]>::try_from(out)
+            .unwrap_or_else(|_| unreachable!("self-play passes OBSERVATION_SIZE values"));
+        self.information(seat).observation(out);
     }
 
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.ply.is_empty()
-    }
-
-    /// No rows, with room for `rows` rows (a game has at most [`ROUTE_CELL_COUNT`] moves).
-    pub fn with_capacity(rows: usize) -> Samples {
-        let mut visit_offsets = Vec::with_capacity(rows + 1);
-        visit_offsets.push(0);
-        Samples {
-            game: Vec::with_capacity(rows),
-            ply: Vec::with_capacity(rows),
-            seat: Vec::with_capacity(rows),
-            observations: Vec::with_capacity(rows * OBSERVATION_SIZE),
-            legal_masks: Vec::with_capacity(rows * ACTION_COUNT),
-            action: Vec::with_capacity(rows),
-            searched: Vec::with_capacity(rows),
-            visit_offsets,
-            visit_actions: Vec::new(),
-            visit_counts: Vec::new(),
-            outcome: Vec::with_capacity(rows),
-            points: Vec::with_capacity(rows),
-        }
-    }
-
-    /// The rows of `parts` one after another, each copied once.
-    pub fn concat(parts: &[&Samples]) -> Samples {
-        let mut out = Samples::with_capacity(parts.iter().map(|p| p.len()).sum());
-        let visits = parts.iter().map(|p| p.visit_actions.len()).sum();
-        out.visit_actions.reserve(visits);
-        out.visit_counts.reserve(visits);
-        for part in parts {
-            out.append(part);
-        }
-        out
-    }
-
-    /// Appends `other`'s rows.
-    pub fn append(&mut self, other: &Samples) {
-        let base = self.visit_actions.len() as u32;
-        self.game.extend_from_slice(&other.game);
-        self.ply.extend_from_slice(&other.ply);
-        self.seat.extend_from_slice(&other.seat);
-        self.observations.extend_from_slice(&other.observations);
-        self.legal_masks.extend_from_slice(&other.legal_masks);
-        self.action.extend_from_slice(&other.action);
-        self.searched.extend_from_slice(&other.searched);
-        if self.visit_offsets.is_empty() {
-            self.visit_offsets.push(0);
-        }
-        self.visit_offsets
-            .extend(other.visit_offsets.iter().skip(1).map(|&o| base + o));
-        self.visit_actions.extend_from_slice(&other.visit_actions);
-        self.visit_counts.extend_from_slice(&other.visit_counts);
-        self.outcome.extend_from_slice(&other.outcome);
-        self.points.extend_from_slice(&other.points);
+    fn action_number(action: Action) -> u16 {
+        action.index() as u16
     }
 }
 
@@ -143,52 +69,31 @@ pub struct SelfPlaySetup<'a> {
 }
 
 /// Plays the game `setup` describes keeping its record and samples, asking `decide` for each
-/// move: given the position and the mover's information, the move with the search's root
-/// visits if it searched, or `None` to cut the game short.
+/// move: given the position and the mover, the move with the search's root visits if it
+/// searched, or `None` to cut the game short. A decider that knows only the mover's
+/// [`Information`](crate::Information) builds it from the two.
 ///
 /// # Errors
 /// The first error of `decide`, which ends the game.
 pub fn self_play_with<E>(
     setup: SelfPlaySetup<'_>,
-    mut decide: impl FnMut(&Position, &Information) -> Result<Option<(Move, Option<Visits>)>, E>,
+    mut decide: impl FnMut(&Position, u8) -> Result<Option<(Move, Option<Visits>)>, E>,
 ) -> Result<SelfPlayGame, E> {
     let mut game = Game::from_seed(setup.rules, setup.seed);
-    let mut samples = Samples::with_capacity(ROUTE_CELL_COUNT);
-    let mut observation = [0f32; OBSERVATION_SIZE];
-    let mut mask = [false; ACTION_COUNT];
-    while let Some(seat) = game.position().to_move() {
-        let position = *game.position();
-        let info = position.information(seat);
-        let Some((mv, visits)) = decide(&position, &info)? else {
-            break;
-        };
-        info.observation(&mut observation);
-        info.legal_action_set().write_mask(&mut mask);
-        samples.game.push(setup.index);
-        samples.ply.push(samples.ply.len() as u16);
-        samples.seat.push(seat);
-        samples.observations.extend_from_slice(&observation);
-        samples.legal_masks.extend_from_slice(&mask);
-        let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
-        samples.action.push(action.index() as u16);
-        samples.searched.push(visits.is_some());
-        for (a, n) in visits.unwrap_or_default() {
-            samples.visit_actions.push(a.index() as u16);
-            samples.visit_counts.push(n);
-        }
-        samples
-            .visit_offsets
-            .push(samples.visit_actions.len() as u32);
+    let start = *game.position();
+    let played =
+        indigo_search::self_play_with(start, setup.seed, setup.index, |position, seat| {
+            let decided = decide(position, seat)?;
+            Ok(decided.map(|(mv, visits)| {
+                let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
+                (action, visits)
+            }))
+        })?;
+    for action in &played.actions {
+        let mv = action.to_move();
         if let Err(e) = game.play(mv) {
             unreachable!("a bot chose {mv}, which is illegal: {e}");
         }
-    }
-    let position = game.position();
-    let returns = position.returns(Utility::Win);
-    let scores = position.scores();
-    for &seat in &samples.seat {
-        samples.outcome.push(returns[usize::from(seat)] as f32);
-        samples.points.push(scores[usize::from(seat)]);
     }
     let mut record = write_record(&game);
     if let Value::Object(fields) = &mut record {
@@ -198,8 +103,8 @@ pub fn self_play_with<E>(
     }
     Ok(SelfPlayGame {
         record,
-        outcome: Outcome::of(position),
-        samples,
+        outcome: Outcome::of(game.position()),
+        samples: played.samples,
     })
 }
 
@@ -217,11 +122,10 @@ impl Batch {
             index,
             names: &names,
         };
-        let played = self_play_with(setup, |position, info| {
-            let seat = usize::from(info.observer());
-            let decided = bots[seat]
+        let played = self_play_with(setup, |position, seat| {
+            let decided = bots[usize::from(seat)]
                 .as_mut()
-                .and_then(|bot| bot.decide(position, info, stop));
+                .and_then(|bot| bot.decide(position, stop));
             Ok::<_, Infallible>(decided.filter(|_| !stop.load(Ordering::Relaxed)))
         });
         match played {
@@ -317,7 +221,7 @@ mod tests {
                 assert_eq!(samples.observations[rows], observation);
                 let action = Action::from_move(mv).unwrap();
                 assert_eq!(samples.action[row] as usize, action.index());
-                let mask = &samples.legal_masks[row * ACTION_COUNT..(row + 1) * ACTION_COUNT];
+                let mask = &samples.legal.masks[row * ACTION_COUNT..(row + 1) * ACTION_COUNT];
                 let legal: Vec<usize> =
                     position.legal_actions().iter().map(|a| a.index()).collect();
                 let masked: Vec<usize> = (0..ACTION_COUNT).filter(|&a| mask[a]).collect();

@@ -66,18 +66,17 @@ impl Bot for NativeBot {
 }
 
 impl NativeBot {
-    /// The move for the seat to move in `position`, whose view is `info`, with the search's
-    /// root visits when the bot searches. The same choice as [`Bot::choose_in`]; a search
-    /// ends early once `stop` is set ([`Ismcts::search_until`]).
+    /// The move for the seat to move in `position`, with the search's root visits when the
+    /// bot searches. The same choice as [`Bot::choose_in`]; a search ends early once `stop`
+    /// is set ([`Ismcts::search_until`]).
     pub fn decide(
         &mut self,
         position: &Position,
-        info: &Information,
         stop: &AtomicBool,
     ) -> Option<(Move, Option<Visits>)> {
         match self {
             NativeBot::Ismcts(bot) => bot
-                .search_until(info, stop)
+                .search_until(&position.information(position.to_move()?), stop)
                 .map(|r| (r.best, Some(r.visits))),
             bot => bot.choose_in(position).map(|mv| (mv, None)),
         }
@@ -473,5 +472,23 @@ mod tests {
             "threads must be 0 to 1024, not 1025"
         );
         assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
+    }
+
+    #[test]
+    fn random_and_greedy_games_are_pinned() {
+        // Taken before Indigo's RandomBot and GreedyBot became the one search's: the same
+        // games, every configuration, seat orders and tie-breaks included.
+        let mut checksum = 0;
+        for rules in crate::testing::all_configurations() {
+            let bots = vec![BotSpec::Greedy, BotSpec::Random];
+            let players = i64::from(rules.players());
+            let lineups = [(0..players).map(|s| s % 2).collect()];
+            let batch = Batch::new(rules, bots, Some(&lineups), 7, Deal::Python).unwrap();
+            let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+            for outcome in batch.run(0..6, 1, &done, &cancel).unwrap() {
+                checksum = outcome.fold_into(checksum);
+            }
+        }
+        assert_eq!(checksum, 6_911_407_198_223_355_268);
     }
 }

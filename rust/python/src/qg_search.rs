@@ -246,7 +246,7 @@ pub(crate) fn self_play(
         records,
         checksum,
         samples: rows,
-        legal_offsets: offsets(&samples.legal_offsets),
+        legal_offsets: offsets(&samples.legal.offsets),
         visit_offsets: offsets(&samples.visit_offsets),
         game: PyArray1::from_vec(py, samples.game).unbind(),
         ply: PyArray1::from_vec(py, samples.ply).unbind(),
@@ -254,7 +254,7 @@ pub(crate) fn self_play(
         observation: PyArray1::from_vec(py, samples.observations)
             .reshape([rows, OBSERVATION_SIZE])?
             .unbind(),
-        legal_actions: PyArray1::from_vec(py, samples.legal_actions).unbind(),
+        legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
         action: PyArray1::from_vec(py, samples.action).unbind(),
         searched: PyArray1::from_vec(py, samples.searched).unbind(),
         visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),

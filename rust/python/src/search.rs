@@ -549,7 +549,7 @@ impl SelfPlayBatch {
             observation: PyArray1::from_vec(py, samples.observations)
                 .reshape([rows, OBSERVATION_SIZE])?
                 .unbind(),
-            legal_mask: PyArray1::from_vec(py, samples.legal_masks)
+            legal_mask: PyArray1::from_vec(py, samples.legal.masks)
                 .reshape([rows, ACTION_COUNT])?
                 .unbind(),
             action: PyArray1::from_vec(py, samples.action).unbind(),

@@ -13,7 +13,8 @@
 use std::cell::RefCell;
 
 use indigo_search::{
-    BotSpec, Game, MAX_PLAYERS, Rng, Sampled, SelfPlayGame, Setup, SortedActions, Turn, below,
+    BotSpec, Game, LegalLists, MAX_PLAYERS, Rng, Sampled, SelfPlayGame, Setup, SortedActions, Turn,
+    below,
 };
 use serde_json::Value;
 
@@ -207,6 +208,7 @@ impl Setup for Rules {
 
 impl Sampled for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    type Legal = LegalLists;
 
     fn observation(&self, seat: u8, out: &mut [f32]) {
         Position::observation(self, seat, out);

@@ -219,8 +219,8 @@ fn self_play_keeps_the_batch_games_with_a_sample_per_move() {
                 observation
             );
             let legal: Vec<u32> = replay.legal_actions().iter().map(|a| a.index()).collect();
-            let listed = s.legal_offsets[row] as usize..s.legal_offsets[row + 1] as usize;
-            assert_eq!(s.legal_actions[listed], legal);
+            let listed = s.legal.offsets[row] as usize..s.legal.offsets[row + 1] as usize;
+            assert_eq!(s.legal.actions[listed], legal);
             assert_eq!(s.action[row], Action::from_move(mv).unwrap().index());
             let visits = s.visit_offsets[row] as usize..s.visit_offsets[row + 1] as usize;
             assert_eq!(s.searched[row], seat == 0);
@@ -244,10 +244,10 @@ fn self_play_keeps_the_batch_games_with_a_sample_per_move() {
     let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();
     let all = Samples::concat(&parts);
     assert_eq!(all.len(), parts.iter().map(|p| p.len()).sum::<usize>());
-    assert_eq!(all.legal_offsets.len(), all.len() + 1);
+    assert_eq!(all.legal.offsets.len(), all.len() + 1);
     assert_eq!(
-        *all.legal_offsets.last().unwrap() as usize,
-        all.legal_actions.len()
+        *all.legal.offsets.last().unwrap() as usize,
+        all.legal.actions.len()
     );
     assert_eq!(
         *all.visit_offsets.last().unwrap() as usize,

@@ -46,7 +46,7 @@ impl<G: Game> Bot<G> for RandomBot<G::Action> {
     }
 }
 
-/// A one-move lookahead: plays each legal action on a determinization and keeps the one that
+/// A one-move lookahead: plays each legal action on [`Game::greedy_state`] and keeps the one that
 /// maximises `1000 x` its own gain in [`Game::greedy_points`] minus the sum of the others'
 /// gains; ties are broken uniformly at random.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ impl<G: Game> Bot<G> for GreedyBot<G::Action> {
             return None;
         };
         let seat = usize::from(seat);
-        let sample = state.determinize(seat as u8, &mut self.rng);
+        let sample = state.greedy_state(seat as u8, &mut self.rng);
         sample.legal_actions(&mut self.buffer);
         let before = sample.greedy_points();
         let mut best: Option<(i64, G::Action)> = None;

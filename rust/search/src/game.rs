@@ -95,6 +95,14 @@ pub trait Game: Clone + Send + Sync {
         Self::sample(&self.information(seat), rng)
     }
 
+    /// The state [`crate::GreedyBot`] looks one move ahead in for `seat`: by default
+    /// [`Game::determinize`]; a game whose immediate points never depend on what `seat`
+    /// cannot see may return a state that draws nothing from `rng`.
+    #[must_use]
+    fn greedy_state(&self, seat: u8, rng: &mut Rng) -> Self {
+        self.determinize(seat, rng)
+    }
+
     /// What `seat` knows, as text: two states give the same string exactly when the seat
     /// cannot tell them apart.
     fn information_string(&self, seat: u8) -> String;

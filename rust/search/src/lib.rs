@@ -122,7 +122,9 @@ pub use evaluator::{
 pub use game::{ActionSet, Game, MAX_PLAYERS, Rng, SortedActions, Turn};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
-pub use selfplay::{Sampled, Samples, SelfPlayGame};
+pub use selfplay::{
+    LegalLists, LegalMasks, LegalRows, Sampled, Samples, SelfPlayGame, SelfPlayOf, self_play_with,
+};
 pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, seatings};
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 

@@ -3,30 +3,117 @@
 //! what its search thought, how the game ended for it). Game `index` is the very game
 //! [`Batch::play_game`] plays with that index.
 //!
-//! Legal actions are kept as lists, not masks, so that a game with a large action space
-//! (Queen's Garden's 8 million) costs what its legal lists cost.
+//! Each game chooses how its samples keep legal actions ([`Sampled::Legal`]): lists, so that
+//! a large action space (Queen's Garden's 8 million) costs what its legal lists cost, or dense
+//! masks for a small one (Indigo's 810).
 
+use std::convert::Infallible;
+use std::fmt::Debug;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::game::{Game, MAX_PLAYERS, Turn};
 use crate::simulate::{Batch, Outcome, Setup, mix, run_games, seat_bots};
+use crate::spec::Decision;
 
-/// What self-play needs of a game beyond [`Game`]: an observation tensor and action numbers.
+/// What self-play needs of a game beyond [`Game`]: an observation tensor, action numbers, and
+/// how a sample keeps its legal actions.
 pub trait Sampled: Game {
     /// Length of [`Sampled::observation`].
     const OBSERVATION_SIZE: usize;
+    /// How a sample's legal actions are kept: [`LegalLists`] for a large action space,
+    /// [`LegalMasks`] for a small fixed one.
+    type Legal: LegalRows;
 
     /// `seat`'s observation, written into `out` ([`Sampled::OBSERVATION_SIZE`] values).
     fn observation(&self, seat: u8, out: &mut [f32]);
 
     /// The action's number in the game's fixed encoding.
-    fn action_number(action: Self::Action) -> u32;
+    fn action_number(action: Self::Action) -> <Self::Legal as LegalRows>::Number;
 }
 
-/// Training samples, one row per move, in flat row-major columns.
+/// The legal actions of samples, one row per sample, kept as a game chooses.
+pub trait LegalRows: Clone + Debug + Default + PartialEq + Send {
+    /// An action's number.
+    type Number: Copy + Debug + PartialEq + Send;
+
+    /// Adds a row: the legal action numbers, ascending.
+    fn push_row(&mut self, legal: impl Iterator<Item = Self::Number>);
+
+    /// Appends `other`'s rows.
+    fn append(&mut self, other: &Self);
+}
+
+/// Legal actions as lists: a row costs what its list costs, whatever the action space
+/// (Queen's Garden's 8 million).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegalLists {
+    /// Row `r`'s legal actions are `actions[offsets[r]..offsets[r + 1]]`, ascending; rows + 1
+    /// offsets.
+    pub offsets: Vec<u32>,
+    /// The legal actions of every row.
+    pub actions: Vec<u32>,
+}
+
+impl Default for LegalLists {
+    fn default() -> LegalLists {
+        LegalLists {
+            offsets: vec![0],
+            actions: Vec::new(),
+        }
+    }
+}
+
+impl LegalRows for LegalLists {
+    type Number = u32;
+
+    fn push_row(&mut self, legal: impl Iterator<Item = u32>) {
+        self.actions.extend(legal);
+        self.offsets.push(self.actions.len() as u32);
+    }
+
+    fn append(&mut self, other: &LegalLists) {
+        append_offsets(&mut self.offsets, &other.offsets, self.actions.len());
+        self.actions.extend_from_slice(&other.actions);
+    }
+}
+
+/// Legal actions as dense masks of `ACTIONS` flags a row, for a small fixed action space
+/// numbered in `u16` (Indigo's 810).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Samples {
+pub struct LegalMasks<const ACTIONS: usize> {
+    /// Row `r`'s flags are `masks[r * ACTIONS..(r + 1) * ACTIONS]`: whether each action is
+    /// legal.
+    pub masks: Vec<bool>,
+}
+
+impl<const ACTIONS: usize> LegalRows for LegalMasks<ACTIONS> {
+    type Number = u16;
+
+    fn push_row(&mut self, legal: impl Iterator<Item = u16>) {
+        let row = self.masks.len();
+        self.masks.resize(row + ACTIONS, false);
+        for action in legal {
+            self.masks[row + usize::from(action)] = true;
+        }
+    }
+
+    fn append(&mut self, other: &LegalMasks<ACTIONS>) {
+        self.masks.extend_from_slice(&other.masks);
+    }
+}
+
+/// Extends row offsets `into` with `from`'s, shifted by `base` (the values already kept).
+fn append_offsets(into: &mut Vec<u32>, from: &[u32], base: usize) {
+    if into.is_empty() {
+        into.push(0);
+    }
+    into.extend(from.iter().skip(1).map(|&o| base as u32 + o));
+}
+
+/// Training samples, one row per move, in flat row-major columns; legal actions kept as `L`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Samples<L: LegalRows = LegalLists> {
     /// The game's index in its batch.
     pub game: Vec<u64>,
     /// The move's number in its game, from 0.
@@ -35,20 +122,17 @@ pub struct Samples {
     pub seat: Vec<u8>,
     /// The mover's observation ([`Sampled::OBSERVATION_SIZE`] values per row).
     pub observations: Vec<f32>,
-    /// Row `r`'s legal actions are `legal_actions[legal_offsets[r]..legal_offsets[r + 1]]`,
-    /// ascending; rows + 1 offsets.
-    pub legal_offsets: Vec<u32>,
     /// The legal actions of every row.
-    pub legal_actions: Vec<u32>,
+    pub legal: L,
     /// The action played.
-    pub action: Vec<u32>,
+    pub action: Vec<L::Number>,
     /// Whether the mover searched, so that the row has a visit distribution.
     pub searched: Vec<bool>,
     /// Row `r`'s root visits are `visit_actions[visit_offsets[r]..visit_offsets[r + 1]]`
     /// with `visit_counts` alike; rows + 1 offsets, empty for moves without a search.
     pub visit_offsets: Vec<u32>,
     /// Visited actions, ascending within a row.
-    pub visit_actions: Vec<u32>,
+    pub visit_actions: Vec<L::Number>,
     /// Root visits of each visited action.
     pub visit_counts: Vec<u32>,
     /// The mover's final result: the winners share 1.
@@ -57,7 +141,27 @@ pub struct Samples {
     pub points: Vec<u16>,
 }
 
-impl Samples {
+impl<L: LegalRows> Default for Samples<L> {
+    /// No rows.
+    fn default() -> Samples<L> {
+        Samples {
+            game: Vec::new(),
+            ply: Vec::new(),
+            seat: Vec::new(),
+            observations: Vec::new(),
+            legal: L::default(),
+            action: Vec::new(),
+            searched: Vec::new(),
+            visit_offsets: vec![0],
+            visit_actions: Vec::new(),
+            visit_counts: Vec::new(),
+            outcome: Vec::new(),
+            points: Vec::new(),
+        }
+    }
+}
+
+impl<L: LegalRows> Samples<L> {
     /// How many rows.
     pub fn len(&self) -> usize {
         self.ply.len()
@@ -69,7 +173,7 @@ impl Samples {
     }
 
     /// The rows of `parts` one after another.
-    pub fn concat(parts: &[&Samples]) -> Samples {
+    pub fn concat(parts: &[&Samples<L>]) -> Samples<L> {
         let mut out = Samples::default();
         for part in parts {
             out.append(part);
@@ -78,28 +182,17 @@ impl Samples {
     }
 
     /// Appends `other`'s rows.
-    pub fn append(&mut self, other: &Samples) {
-        fn offsets(into: &mut Vec<u32>, from: &[u32], base: usize) {
-            if into.is_empty() {
-                into.push(0);
-            }
-            into.extend(from.iter().skip(1).map(|&o| base as u32 + o));
-        }
-        offsets(
-            &mut self.legal_offsets,
-            &other.legal_offsets,
-            self.legal_actions.len(),
-        );
-        offsets(
+    pub fn append(&mut self, other: &Samples<L>) {
+        append_offsets(
             &mut self.visit_offsets,
             &other.visit_offsets,
             self.visit_actions.len(),
         );
+        self.legal.append(&other.legal);
         self.game.extend_from_slice(&other.game);
         self.ply.extend_from_slice(&other.ply);
         self.seat.extend_from_slice(&other.seat);
         self.observations.extend_from_slice(&other.observations);
-        self.legal_actions.extend_from_slice(&other.legal_actions);
         self.action.extend_from_slice(&other.action);
         self.searched.extend_from_slice(&other.searched);
         self.visit_actions.extend_from_slice(&other.visit_actions);
@@ -111,7 +204,7 @@ impl Samples {
 
 /// One self-play game: its actions (chance outcomes included), how it ended, its samples.
 #[derive(Clone, Debug)]
-pub struct SelfPlayGame<A> {
+pub struct SelfPlayGame<A, L: LegalRows = LegalLists> {
     /// The game's seed ([`Batch::start`]).
     pub seed: u64,
     /// Every action applied, in order.
@@ -119,7 +212,81 @@ pub struct SelfPlayGame<A> {
     /// How it ended.
     pub outcome: Outcome,
     /// One row per player's move.
-    pub samples: Samples,
+    pub samples: Samples<L>,
+}
+
+/// A self-play game of `G`, its samples kept as `G` keeps them.
+pub type SelfPlayOf<G> = SelfPlayGame<<G as Game>::Action, <G as Sampled>::Legal>;
+
+/// Plays `state`, game `index` seeded with `seed`, to the end keeping its actions and samples,
+/// asking `decide` for each player's move (`None` cuts the game short); chance outcomes are
+/// drawn by the playout policy from the game's seed.
+///
+/// # Errors
+/// The first error of `decide`, which ends the game.
+pub fn self_play_with<G: Sampled, E>(
+    mut state: G,
+    seed: u64,
+    index: u64,
+    mut decide: impl FnMut(&G, u8) -> Result<Option<Decision<G::Action>>, E>,
+) -> Result<SelfPlayOf<G>, E> {
+    let mut chance =
+        <crate::game::Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64));
+    let mut samples = Samples::<G::Legal>::default();
+    let mut actions = Vec::new();
+    let mut legal = Vec::new();
+    let mut observation = vec![0f32; G::OBSERVATION_SIZE];
+    loop {
+        let seat = match state.turn() {
+            Turn::Over => break,
+            Turn::Chance => {
+                let Some(outcome) = state.playout_action(&mut chance, &mut legal) else {
+                    break;
+                };
+                state.apply(outcome);
+                actions.push(outcome);
+                continue;
+            }
+            Turn::Player(seat) => seat,
+        };
+        let Some((action, visits)) = decide(&state, seat)? else {
+            break;
+        };
+        state.observation(seat, &mut observation);
+        state.legal_actions(&mut legal);
+        samples.game.push(index);
+        samples.ply.push(samples.ply.len() as u16);
+        samples.seat.push(seat);
+        samples.observations.extend_from_slice(&observation);
+        samples
+            .legal
+            .push_row(legal.iter().map(|&a| G::action_number(a)));
+        samples.action.push(G::action_number(action));
+        samples.searched.push(visits.is_some());
+        for (a, n) in visits.unwrap_or_default() {
+            samples.visit_actions.push(G::action_number(a));
+            samples.visit_counts.push(n);
+        }
+        samples
+            .visit_offsets
+            .push(samples.visit_actions.len() as u32);
+        state.apply(action);
+        actions.push(action);
+    }
+    let returns = state.returns();
+    let scores = state.scores();
+    for &seat in &samples.seat {
+        samples.outcome.push(returns[usize::from(seat)] as f32);
+        samples
+            .points
+            .push(u16::try_from(scores[usize::from(seat)]).unwrap_or(u16::MAX));
+    }
+    Ok(SelfPlayGame {
+        seed,
+        actions,
+        outcome: Outcome::of(&state),
+        samples,
+    })
 }
 
 impl<S: Setup> Batch<S>
@@ -128,82 +295,17 @@ where
 {
     /// Plays game `index` as [`Batch::play_game`] does, keeping its actions and samples; a
     /// game that `stop` interrupts is cut short.
-    pub fn self_play_game(
-        &self,
-        index: u64,
-        stop: &AtomicBool,
-    ) -> SelfPlayGame<<S::Game as Game>::Action> {
-        let (mut state, seed) = self.start(index);
+    pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayOf<S::Game> {
+        let (state, seed) = self.start(index);
         let mut bots = seat_bots(&self.seats(index), seed);
-        let mut chance =
-            <crate::game::Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64));
-        let mut samples = Samples {
-            legal_offsets: vec![0],
-            visit_offsets: vec![0],
-            ..Samples::default()
-        };
-        let mut actions = Vec::new();
-        let mut legal = Vec::new();
-        let mut observation = vec![0f32; S::Game::OBSERVATION_SIZE];
-        loop {
-            let seat = match state.turn() {
-                Turn::Over => break,
-                Turn::Chance => {
-                    let Some(outcome) = state.playout_action(&mut chance, &mut legal) else {
-                        break;
-                    };
-                    state.apply(outcome);
-                    actions.push(outcome);
-                    continue;
-                }
-                Turn::Player(seat) => seat,
-            };
-            let Some((action, visits)) = bots[usize::from(seat)]
+        let played = self_play_with(state, seed, index, |state, seat| {
+            let decided = bots[usize::from(seat)]
                 .as_mut()
-                .and_then(|bot| bot.decide(&state, stop))
-            else {
-                break;
-            };
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            state.observation(seat, &mut observation);
-            state.legal_actions(&mut legal);
-            samples.game.push(index);
-            samples.ply.push(samples.ply.len() as u16);
-            samples.seat.push(seat);
-            samples.observations.extend_from_slice(&observation);
-            samples
-                .legal_actions
-                .extend(legal.iter().map(|&a| S::Game::action_number(a)));
-            samples
-                .legal_offsets
-                .push(samples.legal_actions.len() as u32);
-            samples.action.push(S::Game::action_number(action));
-            samples.searched.push(visits.is_some());
-            for (a, n) in visits.unwrap_or_default() {
-                samples.visit_actions.push(S::Game::action_number(a));
-                samples.visit_counts.push(n);
-            }
-            samples
-                .visit_offsets
-                .push(samples.visit_actions.len() as u32);
-            state.apply(action);
-            actions.push(action);
-        }
-        let returns = state.returns();
-        let scores = state.scores();
-        for &seat in &samples.seat {
-            samples.outcome.push(returns[usize::from(seat)] as f32);
-            samples
-                .points
-                .push(u16::try_from(scores[usize::from(seat)]).unwrap_or(u16::MAX));
-        }
-        SelfPlayGame {
-            seed,
-            actions,
-            outcome: Outcome::of(&state),
-            samples,
+                .and_then(|bot| bot.decide(state, stop));
+            Ok::<_, Infallible>(decided.filter(|_| !stop.load(Ordering::Relaxed)))
+        });
+        match played {
+            Ok(game) => game,
         }
     }
 
@@ -214,7 +316,7 @@ where
         threads: usize,
         done: &AtomicU64,
         cancel: &AtomicBool,
-    ) -> Option<Vec<SelfPlayGame<<S::Game as Game>::Action>>> {
+    ) -> Option<Vec<SelfPlayOf<S::Game>>> {
         run_games(games, threads, done, cancel, |index| {
             self.self_play_game(index, cancel)
         })
