@@ -48,6 +48,7 @@ from indigo._native import (
 )
 from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
 from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
+from indigo.policy_vector import PolicyVectorGames, vector_games
 from indigo.types import (
     ChanceMode,
     GateVariant,
@@ -90,6 +91,7 @@ __all__ = [
     "Policy",
     "PolicySelfPlayBatch",
     "PolicySimulation",
+    "PolicyVectorGames",
     "PuctBot",
     "PuctSearchResult",
     "RandomBot",
@@ -111,6 +113,7 @@ __all__ = [
     "seat_seed",
     "self_play",
     "simulate",
+    "vector_games",
 ]
 
 if TYPE_CHECKING:

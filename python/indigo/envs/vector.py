@@ -32,9 +32,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from indigo import ACTION_COUNT, Rules, Utility, VectorGames
+from indigo import ACTION_COUNT, Rules, Utility
 from indigo._extras import require
+from indigo.bots import BotLike
 from indigo.envs import _common
+from indigo.policy_vector import vector_games
 
 require("gymnasium", "gymnasium")
 from gymnasium import spaces  # noqa: E402  (after the check that names the extra)
@@ -63,11 +65,11 @@ class IndigoVectorEnv(VectorEnv[Array, Array, Array]):
         rules: Rules | None = None,
         utility: Utility = "win",
         seed: int | None = None,
-        opponents: str | Sequence[str] | None = None,
+        opponents: BotLike | Sequence[BotLike] | None = None,
         seat: int = 0,
         copy: bool = True,
     ) -> None:
-        self.games = VectorGames(
+        self.games = vector_games(
             num_envs,
             _common.make_rules(players, hand_size, rules),
             seed=seed,
@@ -133,7 +135,7 @@ def make_vector_env(
     hand_size: int = 1,
     *,
     rules: Rules | None = None,
-    opponents: str | Sequence[str] = "greedy",
+    opponents: BotLike | Sequence[BotLike] = "greedy",
     seat: int = 0,
     utility: Utility = "win",
     copy: bool = True,
