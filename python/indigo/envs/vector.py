@@ -13,7 +13,9 @@ one learning seat against native bots stepped inside Rust.
 In each game the seat to move acts, and the observation is the next mover's view (at a
 terminal step, the view of the seat that moved). With ``opponents`` (one bot spec, or one per
 other seat) the actions are always seat ``seat``'s, the bots move inside the step between its
-turns, and every observation is its view. ``rewards`` is the acting seat's reward;
+turns, and every observation is its view. Specs are stepped inside Rust; bot objects and policy
+callables on the slower Python path of :func:`indigo.vector_games` (the same episodes).
+``rewards`` is the acting seat's reward;
 ``infos["rewards"]`` has every seat's (``num_envs x players``), ``infos["action_mask"]`` the
 legal actions (bool) and ``infos["to_play"]`` whose view each row is. On a step that ends
 games, ``infos["seat_episode"]`` holds each seat's return ``"r"`` (``num_envs x players``) and
