@@ -206,7 +206,7 @@ def opponents_rate(envs: int, steps: int) -> dict[str, Any]:
     makers: dict[str, Any] = {
         "native_greedy": lambda: indigo.VectorGames(envs, seed=1, opponents="greedy"),
         "python_greedy": lambda: indigo.PolicyVectorGames(envs, seed=1, opponents="greedy"),
-        "python_callable": lambda: indigo.vector_games(envs, seed=1, opponents=first_legal),
+        "python_callable": lambda: indigo.VectorGames(envs, seed=1, opponents=first_legal),
     }
     result: dict[str, Any] = {"envs": envs, "steps": steps}
     for name, make in makers.items():

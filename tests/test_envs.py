@@ -598,7 +598,7 @@ def test_vector_opponents_move_inside_rust() -> None:
         VectorGames(1, opponents="perfect")
     with pytest.raises(indigo.IndigoError, match="seat"):
         VectorGames(1, opponents="greedy", seat=2)
-    with pytest.raises(TypeError, match="bot spec"):
+    with pytest.raises(TypeError, match="a bot is a spec"):
         VectorGames(1, opponents=3)  # type: ignore[arg-type]
     with pytest.raises(indigo.IndigoError, match="no game 3"):
         vector.game(3)
@@ -666,7 +666,7 @@ def test_make_vec_builds_learners_against_bots_with_seat_statistics() -> None:
     assert gymnasium.spec(GYMNASIUM_ID).vector_entry_point == "indigo.envs.vector:make_vector_env"
 
 
-def run_vector(vector: VectorGames | indigo.PolicyVectorGames, steps: int) -> list[np.ndarray]:
+def run_vector(vector: VectorGames, steps: int) -> list[np.ndarray]:
     """Every array a vector returns over ``steps`` first-legal steps, a partial reset midway."""
     observations, masks, to_play = vector.reset()
     arrays = [observations.copy(), masks.copy(), to_play.copy()]
@@ -728,9 +728,12 @@ class LastLegal:
 def test_vector_takes_bot_objects_and_callables() -> None:
     rules = Rules.indigo(3)
     last = LastLegal()
-    vector = indigo.vector_games(3, rules, seed=2, opponents=[first_legal, last], seat=1)
+    vector = VectorGames(3, rules, seed=2, opponents=[first_legal, last], seat=1)
     assert isinstance(vector, indigo.PolicyVectorGames)
-    assert isinstance(indigo.vector_games(3, rules, opponents="greedy"), VectorGames)
+    assert isinstance(vector, VectorGames)
+    assert type(VectorGames(3, rules, opponents="greedy")) is VectorGames
+    assert vector.seat == 1
+    assert vector.copy
     observations, masks, to_play = vector.reset()
     rng = np.random.default_rng(3)
     learned: list[list[int]] = [[] for _ in range(3)]
@@ -770,7 +773,7 @@ def test_vector_takes_bot_objects_and_callables() -> None:
 
 
 def test_vector_python_opponents_refuse_bad_input_and_change_nothing() -> None:
-    vector = indigo.vector_games(2, Rules.indigo(2), seed=1, opponents=first_legal)
+    vector = VectorGames(2, Rules.indigo(2), seed=1, opponents=first_legal)
     _, masks, _ = vector.reset()
     records = [vector.record(i) for i in range(2)]
     illegal = masks.argmax(axis=1)
@@ -783,11 +786,11 @@ def test_vector_python_opponents_refuse_bad_input_and_change_nothing() -> None:
         vector.step([0])
     assert [vector.record(i) for i in range(2)] == records
     with pytest.raises(indigo.IndigoError, match="opponent or 2"):
-        indigo.vector_games(1, Rules.indigo(3), opponents=[first_legal])
+        VectorGames(1, Rules.indigo(3), opponents=[first_legal])
     with pytest.raises(TypeError, match="a bot is"):
-        indigo.vector_games(1, Rules.indigo(3), opponents=[first_legal, 3])  # type: ignore[list-item]
+        VectorGames(1, Rules.indigo(3), opponents=[first_legal, 3])  # type: ignore[list-item]
     with pytest.raises(indigo.IndigoError, match="seat"):
-        indigo.vector_games(1, opponents=first_legal, seat=2)
+        VectorGames(1, opponents=first_legal, seat=2)
 
 
 def test_vector_env_with_python_opponents_matches_the_native_env() -> None:

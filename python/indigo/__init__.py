@@ -42,13 +42,12 @@ from indigo._native import (
     SearchResult,
     SelfPlayBatch,
     Simulation,
-    VectorGames,
     __version__,
     seat_seed,
 )
 from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
 from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
-from indigo.policy_vector import PolicyVectorGames, vector_games
+from indigo.policy_vector import PolicyVectorGames, VectorGames
 from indigo.types import (
     ChanceMode,
     GateVariant,
@@ -113,7 +112,6 @@ __all__ = [
     "seat_seed",
     "self_play",
     "simulate",
-    "vector_games",
 ]
 
 if TYPE_CHECKING:

@@ -1,23 +1,25 @@
-""":class:`PolicyVectorGames`: :class:`indigo.VectorGames` against Python bots.
+""":class:`indigo.VectorGames`, which also takes Python bots as opponents.
 
 ``VectorGames(..., opponents=...)`` steps spec bots inside Rust. When an opponent is a bot
-object or a policy callable (:data:`indigo.bots.BotLike`), :func:`vector_games` makes this
-class instead: the same interface and the same episodes (game ``env``'s episode ``k`` has the
-native vector's seed, a spec's bot the native seed ``seat_seed(game_seed, seat)``), with each
-game a :class:`indigo.Game` stepped here and the opponents' moves played in Python, each on
-``game.resample(seat)`` as the Gymnasium environment plays them. It is slower (docs/envs.md).
-A native ``VectorGames`` without opponents keeps the seeds and episode numbers.
+object or a policy callable (:data:`indigo.bots.BotLike`), it makes a
+:class:`PolicyVectorGames` instead: the same interface and the same episodes (game ``env``'s
+episode ``k`` has the native vector's seed, a spec's bot the native seed
+``seat_seed(game_seed, seat)``), with each game a :class:`indigo.Game` stepped here and the
+opponents' moves played in Python, each on ``game.resample(seat)`` as the Gymnasium
+environment plays them. It is slower (docs/envs.md). Its native part, games without
+opponents, checks the arguments and keeps the seeds and episode numbers.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Self, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from indigo import _native
 from indigo._native import (
     ACTION_COUNT,
     OBSERVATION_SIZE,
@@ -25,18 +27,65 @@ from indigo._native import (
     IllegalMoveError,
     IndigoError,
     Rules,
-    VectorGames,
     seat_seed,
 )
 from indigo.bots import Bot, BotLike, as_bot, opponent_entries, play_opponents
 from indigo.types import Utility
 
-__all__ = ["PolicyVectorGames", "vector_games"]
+__all__ = ["PolicyVectorGames", "VectorGames"]
 
 Array = npt.NDArray[Any]
 
 
-class PolicyVectorGames:
+class VectorGames(_native.VectorGames):
+    """``num_envs`` games stepped together (:class:`indigo._native.VectorGames`, docs/envs.md).
+    ``opponents`` is one entry or one per other seat, each a bot spec, a bot object or a
+    policy callable (:data:`indigo.bots.BotLike`): with only specs the bots move inside Rust;
+    otherwise the games are a :class:`PolicyVectorGames`, the slower Python path."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        utility: Utility = "win",
+        observation_dtype: Literal["float32", "uint8"] = "float32",
+        copy: bool = True,
+        opponents: BotLike | Sequence[BotLike] | None = None,
+        seat: int = 0,
+    ) -> Self:
+        entries = opponents if isinstance(opponents, Sequence) else [opponents]
+        only_specs = isinstance(opponents, str) or all(
+            entry is None or isinstance(entry, str) for entry in entries
+        )
+        if only_specs and not issubclass(cls, PolicyVectorGames):
+            return super().__new__(
+                cls,
+                num_envs,
+                rules,
+                seed=seed,
+                utility=utility,
+                observation_dtype=observation_dtype,
+                copy=copy,
+                opponents=opponents,  # type: ignore[arg-type]
+                seat=seat,
+            )
+        # The Python path: native games without opponents check the arguments and keep the
+        # episodes' seeds.
+        python_path = cast("type[Self]", PolicyVectorGames if cls is VectorGames else cls)
+        return super().__new__(
+            python_path,
+            num_envs,
+            rules,
+            seed=seed,
+            utility=utility,
+            observation_dtype=observation_dtype,
+            seat=seat,
+        )
+
+
+class PolicyVectorGames(VectorGames):
     """``num_envs`` games of ``seat`` against Python ``opponents`` (see the module docs)."""
 
     def __init__(
@@ -48,24 +97,13 @@ class PolicyVectorGames:
         utility: Utility = "win",
         observation_dtype: Literal["float32", "uint8"] = "float32",
         copy: bool = True,
-        opponents: BotLike | Sequence[BotLike],
+        opponents: BotLike | Sequence[BotLike] | None = None,
         seat: int = 0,
     ) -> None:
-        # Checks every argument as the native vector does, and keeps the episodes' seeds.
-        self._seeds = VectorGames(
-            num_envs,
-            rules,
-            seed=seed,
-            utility=utility,
-            observation_dtype=observation_dtype,
-            seat=seat,
-        )
-        self.rules = self._seeds.rules
-        self.num_envs = num_envs
-        self.observation_dtype = observation_dtype
-        self.copy = copy
-        self.seat = seat
-        self.utility = self._seeds.utility
+        if opponents is None:
+            raise IndigoError("PolicyVectorGames needs opponents")
+        self._copy = copy
+        self._seat = seat
         others = [s for s in range(self.rules.players) if s != seat]
         self._opponents = dict(zip(others, opponent_entries(opponents, len(others)), strict=True))
         self._games: list[Game] = [Game(self.rules, seed=0)] * num_envs
@@ -76,17 +114,14 @@ class PolicyVectorGames:
         self._start(np.ones(num_envs, np.bool_))
 
     @property
-    def game_seeds(self) -> list[int]:
-        """Each game's current seed."""
-        return self._seeds.game_seeds
+    def seat(self) -> int:
+        """The learner's seat."""
+        return self._seat
 
     @property
-    def episodes(self) -> list[int]:
-        """Each game's episode number, from 0."""
-        return self._seeds.episodes
-
-    def __len__(self) -> int:
-        return self.num_envs
+    def copy(self) -> bool:
+        """Whether each call returns fresh arrays (see :attr:`indigo.VectorGames.copy`)."""
+        return self._copy
 
     def __repr__(self) -> str:
         return (
@@ -96,7 +131,7 @@ class PolicyVectorGames:
 
     def game(self, env: int) -> Game:
         """Game ``env`` as a :class:`Game`: its seed and this episode's moves, the bots'."""
-        self._seeds.game(env)  # the native vector's error for a game out of range
+        super().game(env)  # the native vector's error for a game out of range
         return self._games[env].clone()
 
     def record(self, env: int) -> dict[str, Any]:
@@ -106,7 +141,7 @@ class PolicyVectorGames:
     def _start(self, marked: npt.NDArray[np.bool_]) -> None:
         """Starts the current episode of each marked game: its bots, and their moves until the
         learner is to move."""
-        seeds = self._seeds.game_seeds
+        seeds = self.game_seeds
         for env in np.flatnonzero(marked).tolist():
             game_seed = seeds[env]
             game = Game(self.rules, seed=game_seed)
@@ -127,7 +162,7 @@ class PolicyVectorGames:
         """Starts every game's first episode from ``seed`` (default: the last seed given), or
         with ``mask`` only the marked games' next episodes; returns ``(observations, masks,
         to_play)``."""
-        self._seeds.reset(seed=seed, mask=mask)
+        super().reset(seed=seed, mask=mask)
         marked = np.ones(self.num_envs, np.bool_) if mask is None else np.asarray(mask, np.bool_)
         self._start(marked)
         observations, masks, _, _, to_play = self._views(np.zeros(self.num_envs, np.bool_))
@@ -153,7 +188,7 @@ class PolicyVectorGames:
                 )
         restarted = self._ended.copy()
         if restarted.any():
-            self._seeds.reset(mask=restarted)
+            super().reset(mask=restarted)
             self._start(restarted)
         for env in np.flatnonzero(~restarted).tolist():
             game = self._games[env]
@@ -167,7 +202,7 @@ class PolicyVectorGames:
     ) -> tuple[Array, npt.NDArray[np.bool_], npt.NDArray[np.float32], npt.NDArray[np.bool_], Array]:
         """Every game's view for the learner, and rewards where ``ended``."""
         players = self.rules.players
-        if self._kept is None or self.copy:
+        if self._kept is None or self._copy:
             dtype = np.uint8 if self.observation_dtype == "uint8" else np.float32
             arrays: tuple[Array, ...] = (
                 np.zeros((self.num_envs, OBSERVATION_SIZE), dtype),
@@ -176,7 +211,7 @@ class PolicyVectorGames:
                 np.zeros(self.num_envs, np.bool_),
                 np.full(self.num_envs, self.seat, np.int8),
             )
-            if not self.copy:
+            if not self._copy:
                 self._kept = arrays
         else:
             arrays = self._kept
@@ -186,7 +221,7 @@ class PolicyVectorGames:
             masks[env] = game.legal_action_mask()
             rewards[env] = game.returns(self.utility) if ended[env] else 0.0
         terminations[:] = ended
-        if self.copy:
+        if self._copy:
             return arrays  # type: ignore[return-value]
         views = []
         for array in arrays:
@@ -194,45 +229,3 @@ class PolicyVectorGames:
             view.setflags(write=False)
             views.append(view)
         return tuple(views)  # type: ignore[return-value]
-
-
-def vector_games(
-    num_envs: int,
-    rules: Rules | None = None,
-    *,
-    seed: int | None = None,
-    utility: Utility = "win",
-    observation_dtype: Literal["float32", "uint8"] = "float32",
-    copy: bool = True,
-    opponents: BotLike | Sequence[BotLike] | None = None,
-    seat: int = 0,
-) -> VectorGames | PolicyVectorGames:
-    """A native :class:`indigo.VectorGames` when ``opponents`` is ``None`` or only specs (bots
-    stepped in Rust), else a :class:`PolicyVectorGames` (bot objects and callables in
-    Python, slower)."""
-    entries = (
-        [opponents]
-        if isinstance(opponents, str) or not isinstance(opponents, Sequence)
-        else opponents
-    )
-    if all(entry is None or isinstance(entry, str) for entry in entries):
-        return VectorGames(
-            num_envs,
-            rules,
-            seed=seed,
-            utility=utility,
-            observation_dtype=observation_dtype,
-            copy=copy,
-            opponents=opponents,  # type: ignore[arg-type]
-            seat=seat,
-        )
-    return PolicyVectorGames(
-        num_envs,
-        rules,
-        seed=seed,
-        utility=utility,
-        observation_dtype=observation_dtype,
-        copy=copy,
-        opponents=opponents,  # type: ignore[arg-type]
-        seat=seat,
-    )

@@ -14,7 +14,7 @@ In each game the seat to move acts, and the observation is the next mover's view
 terminal step, the view of the seat that moved). With ``opponents`` (one bot spec, or one per
 other seat) the actions are always seat ``seat``'s, the bots move inside the step between its
 turns, and every observation is its view. Specs are stepped inside Rust; bot objects and policy
-callables on the slower Python path of :func:`indigo.vector_games` (the same episodes).
+callables on the slower Python path of :class:`indigo.PolicyVectorGames` (the same episodes).
 ``rewards`` is the acting seat's reward;
 ``infos["rewards"]`` has every seat's (``num_envs x players``), ``infos["action_mask"]`` the
 legal actions (bool) and ``infos["to_play"]`` whose view each row is. On a step that ends
@@ -34,11 +34,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from indigo import ACTION_COUNT, Rules, Utility
+from indigo import ACTION_COUNT, Rules, Utility, VectorGames
 from indigo._extras import require
 from indigo.bots import BotLike
 from indigo.envs import _common
-from indigo.policy_vector import vector_games
 
 require("gymnasium", "gymnasium")
 from gymnasium import spaces  # noqa: E402  (after the check that names the extra)
@@ -71,7 +70,7 @@ class IndigoVectorEnv(VectorEnv[Array, Array, Array]):
         seat: int = 0,
         copy: bool = True,
     ) -> None:
-        self.games = vector_games(
+        self.games = VectorGames(
             num_envs,
             _common.make_rules(players, hand_size, rules),
             seed=seed,
