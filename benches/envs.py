@@ -4,6 +4,7 @@ Run (one core, as the note's figures were made):
     nice -n 19 python benches/envs.py throughput [--envs 256] [--seconds 5]
     nice -n 19 python benches/envs.py match [--games 200] [--time 0.05] [--seed 1]
     nice -n 19 python benches/envs.py step [--envs 1024] [--steps 300] [--dtype uint8] [--no-copy]
+    nice -n 19 python benches/envs.py opponents [--envs 64] [--steps 300]
 
 ``throughput`` steps ``indigo.VectorGames`` (one Rust call per step for all games, random legal
 actions picked with numpy) and the PettingZoo env ``indigo_v0.env()`` (random legal actions from
@@ -13,7 +14,9 @@ its ``step`` calls alone is given too). ``match`` plays seat-balanced 2-player g
 ``indigo.IsmctsBot`` (``time=T``, one thread) against OpenSpiel's Python ``ISMCTSBot`` on
 ``python_indigo`` with the same wall time per move; each pair of games shares a deal with the
 seats swapped. It prints the settings, the mean seconds per move of each bot, and our win share
-with a Wilson 95% interval.
+with a Wilson 95% interval. ``opponents`` steps ``VectorGames`` against ``"greedy"`` inside
+Rust and :class:`indigo.PolicyVectorGames` against the same spec and a Python callable, and
+prints the moves (the bots' included) per second of each.
 """
 
 from __future__ import annotations
@@ -192,6 +195,34 @@ def match(games: int, seconds: float, seed: int) -> dict[str, Any]:
     }
 
 
+def first_legal(game: indigo.Game) -> int:
+    """A policy callable: the first legal action."""
+    return game.legal_actions()[0]
+
+
+def opponents_rate(envs: int, steps: int) -> dict[str, Any]:
+    """Moves per second (the learner's and the opponents') of ``envs`` 2-player games stepped
+    ``steps`` times with first-legal actions, against native and Python opponents."""
+    makers: dict[str, Any] = {
+        "native_greedy": lambda: indigo.VectorGames(envs, seed=1, opponents="greedy"),
+        "python_greedy": lambda: indigo.PolicyVectorGames(envs, seed=1, opponents="greedy"),
+        "python_callable": lambda: indigo.VectorGames(envs, seed=1, opponents=first_legal),
+    }
+    result: dict[str, Any] = {"envs": envs, "steps": steps}
+    for name, make in makers.items():
+        games = make()
+        _, masks, _ = games.reset()
+        moves = 0
+        start = time.perf_counter()
+        for _ in range(steps):
+            _, masks, _, ended, _ = games.step(masks.argmax(axis=1))
+            moves += sum(len(games.game(int(i)).moves) for i in np.flatnonzero(ended))
+        elapsed = time.perf_counter() - start
+        moves += sum(len(games.game(i).moves) for i in range(envs))
+        result[f"{name}_moves_per_s"] = round(moves / elapsed)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -203,6 +234,9 @@ def main() -> None:
     step.add_argument("--steps", type=int, default=300)
     step.add_argument("--dtype", choices=["float32", "uint8"], default="float32")
     step.add_argument("--no-copy", action="store_true", help="VectorGames(copy=False)")
+    against = sub.add_parser("opponents")
+    against.add_argument("--envs", type=int, default=64)
+    against.add_argument("--steps", type=int, default=300)
     duel = sub.add_parser("match")
     duel.add_argument("--games", type=int, default=200)
     duel.add_argument("--time", type=float, default=0.05)
@@ -220,6 +254,8 @@ def main() -> None:
         }
     elif args.command == "step":
         result = step_rate(args.envs, args.steps, args.dtype, copy=not args.no_copy)
+    elif args.command == "opponents":
+        result = opponents_rate(args.envs, args.steps)
     else:
         result = match(args.games, args.time, args.seed)
     print(json.dumps(result, indent=2))

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import warnings
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -597,7 +598,7 @@ def test_vector_opponents_move_inside_rust() -> None:
         VectorGames(1, opponents="perfect")
     with pytest.raises(indigo.IndigoError, match="seat"):
         VectorGames(1, opponents="greedy", seat=2)
-    with pytest.raises(TypeError, match="bot spec"):
+    with pytest.raises(TypeError, match="a bot is a spec"):
         VectorGames(1, opponents=3)  # type: ignore[arg-type]
     with pytest.raises(indigo.IndigoError, match="no game 3"):
         vector.game(3)
@@ -663,3 +664,156 @@ def test_make_vec_builds_learners_against_bots_with_seat_statistics() -> None:
     envs.reset(options={"reset_mask": np.array([True, False, False])})
     assert envs.games.episodes == [episodes[0] + 1, *episodes[1:]]
     assert gymnasium.spec(GYMNASIUM_ID).vector_entry_point == "indigo.envs.vector:make_vector_env"
+
+
+def run_vector(vector: VectorGames, steps: int) -> list[np.ndarray]:
+    """Every array a vector returns over ``steps`` first-legal steps, a partial reset midway."""
+    observations, masks, to_play = vector.reset()
+    arrays = [observations.copy(), masks.copy(), to_play.copy()]
+    for step in range(steps):
+        outputs = vector.step(masks.argmax(axis=1))
+        arrays += [array.copy() for array in outputs]
+        masks = outputs[1]
+        if step == steps // 2:
+            reset = vector.reset(mask=[True] + [False] * (len(vector) - 1))
+            arrays += [array.copy() for array in reset]
+            masks = reset[1]
+    return arrays
+
+
+@pytest.mark.parametrize(
+    ("players", "seat", "dtype", "copy"),
+    [(2, 1, "float32", True), (3, 0, "uint8", False), (4, 2, "float32", False)],
+)
+def test_python_opponents_give_the_native_episodes(
+    players: int, seat: int, dtype: Literal["float32", "uint8"], copy: bool
+) -> None:
+    # The same specs played in Python (seeded as the native vector seeds them) make the same
+    # moves, so every array, seed, episode and record must agree, through autoresets.
+    kwargs: dict[str, Any] = {"seed": 5, "opponents": "greedy", "seat": seat}
+    native = VectorGames(3, Rules.indigo(players), observation_dtype=dtype, copy=copy, **kwargs)
+    python = indigo.PolicyVectorGames(
+        3, Rules.indigo(players), observation_dtype=dtype, copy=copy, **kwargs
+    )
+    native_arrays, python_arrays = run_vector(native, 90), run_vector(python, 90)
+    assert len(native_arrays) == len(python_arrays)
+    for ours, theirs in zip(python_arrays, native_arrays, strict=True):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)
+    assert python.episodes == native.episodes
+    assert min(python.episodes) >= 2  # autoresets happened
+    assert python.game_seeds == native.game_seeds
+    assert python.seat == native.seat == seat
+    for i in range(3):
+        assert python.record(i) == native.record(i)
+    with pytest.raises(indigo.IndigoError, match="no game 3"):
+        python.game(3)
+
+
+def first_legal(game: Game) -> int:
+    return game.legal_actions()[0]
+
+
+class LastLegal:
+    """A bot object: the last legal move."""
+
+    def __init__(self) -> None:
+        self.views: list[Game] = []
+
+    def choose(self, game: Game) -> indigo.Move:
+        self.views.append(game)
+        return indigo.Move.from_action(game.legal_actions()[-1])
+
+
+def test_vector_takes_bot_objects_and_callables() -> None:
+    rules = Rules.indigo(3)
+    last = LastLegal()
+    vector = VectorGames(3, rules, seed=2, opponents=[first_legal, last], seat=1)
+    assert isinstance(vector, indigo.PolicyVectorGames)
+    assert isinstance(vector, VectorGames)
+    assert type(VectorGames(3, rules, opponents="greedy")) is VectorGames
+    assert vector.seat == 1
+    assert vector.copy
+    observations, masks, to_play = vector.reset()
+    rng = np.random.default_rng(3)
+    learned: list[list[int]] = [[] for _ in range(3)]
+    finished = 0
+    while finished < 4:
+        assert (to_play == 1).all()
+        for i in range(3):
+            # A manual replay: the learner's actions, the first legal move at seat 0 and the
+            # last at seat 2.
+            game = Game(rules, seed=vector.game_seeds[i])
+            mine = iter(learned[i])
+            while not game.over:
+                legal = game.legal_actions()
+                if game.to_move == 0:
+                    game.play(legal[0])
+                elif game.to_move == 2:
+                    game.play(legal[-1])
+                elif (action := next(mine, None)) is not None:
+                    game.play(action)
+                else:
+                    break
+            assert vector.record(i) == game.to_record()
+            np.testing.assert_array_equal(observations[i], game.observation(1))
+            np.testing.assert_array_equal(masks[i], game.legal_action_mask())
+        actions = legal_choices(masks, rng)
+        for i in range(3):
+            learned[i] = [*learned[i], int(actions[i])] if masks[i].any() else []
+        observations, masks, rewards, terminations, to_play = vector.step(actions)
+        for i in np.flatnonzero(terminations):
+            game = vector.game(int(i))
+            assert game.over
+            np.testing.assert_array_equal(rewards[i], np.float32(game.returns("win")))
+        finished += int(terminations.sum())
+    # The bot object chose on resampled views, never on the games themselves.
+    assert last.views
+    assert all(view.seed != seed for view in last.views for seed in vector.game_seeds)
+
+
+def test_vector_python_opponents_refuse_bad_input_and_change_nothing() -> None:
+    vector = VectorGames(2, Rules.indigo(2), seed=1, opponents=first_legal)
+    _, masks, _ = vector.reset()
+    records = [vector.record(i) for i in range(2)]
+    illegal = masks.argmax(axis=1)
+    illegal[1] = int(np.flatnonzero(~masks[1])[0])
+    with pytest.raises(indigo.IllegalMoveError, match="game 1"):
+        vector.step(illegal)
+    with pytest.raises(TypeError, match="integers"):
+        vector.step(np.zeros(2))
+    with pytest.raises(indigo.IndigoError, match="hold 2"):
+        vector.step([0])
+    assert [vector.record(i) for i in range(2)] == records
+    with pytest.raises(indigo.IndigoError, match="opponent or 2"):
+        VectorGames(1, Rules.indigo(3), opponents=[first_legal])
+    with pytest.raises(TypeError, match="a bot is"):
+        VectorGames(1, Rules.indigo(3), opponents=[first_legal, 3])  # type: ignore[list-item]
+    with pytest.raises(indigo.IndigoError, match="seat"):
+        VectorGames(1, opponents=first_legal, seat=2)
+
+
+def test_vector_env_with_python_opponents_matches_the_native_env() -> None:
+    native = IndigoVectorEnv(3, players=2, opponents="greedy", seat=1, seed=4)
+    python = IndigoVectorEnv(3, players=2, opponents="greedy", seat=1, seed=4)
+    python.games = indigo.PolicyVectorGames(3, Rules(2, 1), seed=4, opponents="greedy", seat=1)
+    assert isinstance(IndigoVectorEnv(2, opponents=first_legal).games, indigo.PolicyVectorGames)
+    results = [native.reset(), python.reset()]
+    ended = 0
+    while ended < 4:
+        (n_obs, n_info), (p_obs, p_info) = results[-2:]
+        np.testing.assert_array_equal(p_obs, n_obs)
+        assert p_info.keys() == n_info.keys()
+        for key in n_info:
+            if key == "seat_episode":
+                for part in ("r", "l"):
+                    np.testing.assert_array_equal(p_info[key][part], n_info[key][part])
+            else:
+                np.testing.assert_array_equal(p_info[key], n_info[key])
+        actions = n_info["action_mask"].argmax(axis=1)
+        n_step, p_step = native.step(actions), python.step(actions)
+        for ours, theirs in zip(p_step[:4], n_step[:4], strict=True):
+            np.testing.assert_array_equal(ours, theirs)
+        results += [(n_step[0], n_step[4]), (p_step[0], p_step[4])]
+        ended += int(n_step[2].sum())
+    np.testing.assert_array_equal(python.action_masks(), native.action_masks())

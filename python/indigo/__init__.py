@@ -42,12 +42,12 @@ from indigo._native import (
     SearchResult,
     SelfPlayBatch,
     Simulation,
-    VectorGames,
     __version__,
     seat_seed,
 )
 from indigo.bots import Bot, BotLike, Policy, as_bot, make_bot, play_game
 from indigo.policies import PolicySelfPlayBatch, PolicySimulation, self_play, simulate
+from indigo.policy_vector import PolicyVectorGames, VectorGames
 from indigo.types import (
     ChanceMode,
     GateVariant,
@@ -90,6 +90,7 @@ __all__ = [
     "Policy",
     "PolicySelfPlayBatch",
     "PolicySimulation",
+    "PolicyVectorGames",
     "PuctBot",
     "PuctSearchResult",
     "RandomBot",

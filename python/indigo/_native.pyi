@@ -5,10 +5,11 @@ compiled module with mypy's ``stubtest``.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, SupportsIndex, final
+from typing import Any, Literal, Self, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from indigo._deprecation import IsChanceNode, LegalActions, Rewards
 from indigo._native import queens_garden as queens_garden
@@ -638,7 +639,7 @@ class SelfPlayBatch:
         """The mover's final points."""
     def __len__(self) -> int: ...
 
-@final
+@disjoint_base
 class VectorGames:
     """``num_envs`` (1 to 65536) games stepped together with one call into Rust per step (GIL
     released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from
@@ -657,7 +658,7 @@ class VectorGames:
         copy: bool = True,
         opponents: str | Sequence[str] | None = None,
         seat: int = 0,
-    ) -> VectorGames:
+    ) -> Self:
         """With ``opponents`` (a bot spec such as ``"greedy"`` or ``"ismcts:50"``, or one per
         other seat in seat order), native bots play every seat but ``seat`` inside each step
         and reset: the actions are always ``seat``'s and every observation is its view."""

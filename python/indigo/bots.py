@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Literal, Protocol, TypeAlias, overload, runtime_checkable
 
 from indigo._native import (
@@ -84,6 +84,28 @@ def as_bot(entry: BotLike, *, seed: int | None = None) -> Bot:
         "a bot is a spec string, an object with choose(game) or a callable (game) -> Move, "
         f"not {type(entry).__name__}"
     )
+
+
+def opponent_entries(opponents: BotLike | Sequence[BotLike], others: int) -> list[BotLike]:
+    """``opponents`` as one entry per other seat: one entry stands for all ``others`` seats,
+    a sequence must hold ``others``. Every entry is checked by :func:`as_bot`, so a bad one
+    fails here rather than at the first game."""
+    single = isinstance(opponents, str) or not isinstance(opponents, Sequence)
+    entries: list[BotLike] = [opponents] * others if single else list(opponents)  # type: ignore[arg-type, list-item]
+    if len(entries) != others:
+        raise IndigoError(f"give one opponent or {others}, not {len(entries)}")
+    for entry in entries:
+        as_bot(entry, seed=0)
+    return entries
+
+
+def play_opponents(game: Game, learner: int, bots: Mapping[int, Bot], views: random.Random) -> None:
+    """Plays ``bots[seat]``'s moves in ``game`` until ``learner`` is to move or the game is
+    over; each bot chooses on ``game.resample(seat)`` (seeded from ``views``), so it sees only
+    what its seat knows."""
+    while (mover := game.to_move) is not None and mover != learner:
+        view = game.resample(mover, seed=views.getrandbits(64))
+        game.play(bots[mover].choose(view))
 
 
 def bot_name(entry: BotLike) -> str:

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility
 from indigo._extras import require
-from indigo.bots import BotLike, as_bot
+from indigo.bots import BotLike, as_bot, opponent_entries, play_opponents
 from indigo.envs import _common
 
 require("gymnasium", "gymnasium")
@@ -64,13 +64,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         render_mode: str | None = None,
     ) -> None:
         self.rules = _common.make_rules(players, hand_size, rules)
-        others = self.rules.players - 1
-        single = isinstance(opponents, str) or not isinstance(opponents, Sequence)
-        specs: list[BotLike] = [opponents] * others if single else list(opponents)  # type: ignore[arg-type, list-item]
-        if len(specs) != others:
-            raise IndigoError(f"give one opponent or {others}, not {len(specs)}")
-        for spec in specs:
-            as_bot(spec, seed=0)  # a bad entry fails here, not at the first reset
+        specs = opponent_entries(opponents, self.rules.players - 1)
         if seat is not None and seat not in range(self.rules.players):
             raise IndigoError(f"seat must be None or 0..{self.rules.players - 1}, not {seat}")
         self.opponents = specs
@@ -110,9 +104,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         return self.game.observation(self.seat), self._info()
 
     def _play_opponents(self) -> None:
-        while (mover := self.game.to_move) is not None and mover != self.seat:
-            view = self.game.resample(mover, seed=self._views.getrandbits(64))
-            self.game.play(self._bots[mover].choose(view))
+        play_opponents(self.game, self.seat, self._bots, self._views)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": _common.action_mask(self.game)}

@@ -13,7 +13,9 @@ one learning seat against native bots stepped inside Rust.
 In each game the seat to move acts, and the observation is the next mover's view (at a
 terminal step, the view of the seat that moved). With ``opponents`` (one bot spec, or one per
 other seat) the actions are always seat ``seat``'s, the bots move inside the step between its
-turns, and every observation is its view. ``rewards`` is the acting seat's reward;
+turns, and every observation is its view. Specs are stepped inside Rust; bot objects and policy
+callables on the slower Python path of :class:`indigo.PolicyVectorGames` (the same episodes).
+``rewards`` is the acting seat's reward;
 ``infos["rewards"]`` has every seat's (``num_envs x players``), ``infos["action_mask"]`` the
 legal actions (bool) and ``infos["to_play"]`` whose view each row is. On a step that ends
 games, ``infos["seat_episode"]`` holds each seat's return ``"r"`` (``num_envs x players``) and
@@ -34,6 +36,7 @@ import numpy.typing as npt
 
 from indigo import ACTION_COUNT, Rules, Utility, VectorGames
 from indigo._extras import require
+from indigo.bots import BotLike
 from indigo.envs import _common
 
 require("gymnasium", "gymnasium")
@@ -63,7 +66,7 @@ class IndigoVectorEnv(VectorEnv[Array, Array, Array]):
         rules: Rules | None = None,
         utility: Utility = "win",
         seed: int | None = None,
-        opponents: str | Sequence[str] | None = None,
+        opponents: BotLike | Sequence[BotLike] | None = None,
         seat: int = 0,
         copy: bool = True,
     ) -> None:
@@ -133,7 +136,7 @@ def make_vector_env(
     hand_size: int = 1,
     *,
     rules: Rules | None = None,
-    opponents: str | Sequence[str] = "greedy",
+    opponents: BotLike | Sequence[BotLike] = "greedy",
     seat: int = 0,
     utility: Utility = "win",
     copy: bool = True,

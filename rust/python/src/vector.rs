@@ -18,7 +18,8 @@ use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.
-#[pyclass(module = "indigo", frozen)]
+/// Subclassable: `indigo.VectorGames` is the Python subclass that also takes Python bots.
+#[pyclass(module = "indigo", frozen, subclass)]
 pub(crate) struct VectorGames {
     games: ProcessLock<CoreVector>,
     /// Fixed at construction, so arrays are made without the lock.
