@@ -14,7 +14,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::search::{SelfPlayBatch, game_range};
+use crate::search::{SelfPlayBatch, game_range, visit_policy};
 use crate::shared::SharedBot;
 use crate::{Game, IllegalMoveError, IndigoError, Int, Move, Real, Rules, extract_seed, os_seed};
 
@@ -148,17 +148,7 @@ pub(crate) struct PuctSearchResult {
 impl PuctSearchResult {
     /// Root visits as a float32 distribution over all actions (sums to 1): the policy target.
     fn policy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        let total = self
-            .visits
-            .values()
-            .map(|&v| f64::from(v))
-            .sum::<f64>()
-            .max(1.0);
-        let mut out = vec![0f32; ACTION_COUNT];
-        for (&a, &v) in &self.visits {
-            out[a] = (f64::from(v) / total) as f32;
-        }
-        PyArray1::from_vec(py, out)
+        visit_policy(py, &self.visits)
     }
 
     fn __repr__(&self) -> String {

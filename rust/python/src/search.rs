@@ -78,21 +78,24 @@ pub(crate) struct SearchResult {
     value: f32,
 }
 
+/// Root visits as a float32 distribution over all actions (sums to 1; zeros without visits).
+pub(crate) fn visit_policy<'py>(
+    py: Python<'py>,
+    visits: &std::collections::BTreeMap<usize, u32>,
+) -> Bound<'py, PyArray1<f32>> {
+    let total = visits.values().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
+    let mut out = vec![0f32; ACTION_COUNT];
+    for (&a, &v) in visits {
+        out[a] = (f64::from(v) / total) as f32;
+    }
+    PyArray1::from_vec(py, out)
+}
+
 #[pymethods]
 impl SearchResult {
     /// Root visits as a float32 distribution over all actions (sums to 1).
     fn policy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        let total = self
-            .visits
-            .values()
-            .map(|&v| f64::from(v))
-            .sum::<f64>()
-            .max(1.0);
-        let mut out = vec![0f32; ACTION_COUNT];
-        for (&a, &v) in &self.visits {
-            out[a] = (f64::from(v) / total) as f32;
-        }
-        PyArray1::from_vec(py, out)
+        visit_policy(py, &self.visits)
     }
 
     fn __repr__(&self) -> String {
