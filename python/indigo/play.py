@@ -91,6 +91,8 @@ def tile_picture(tile: int, rotation: int) -> str:
 class TerminalPlay(TerminalSession[Game, Bot]):
     """One Indigo game at the terminal: reads commands from ``stdin``, writes to ``out``."""
 
+    help_text = HELP
+
     def __init__(
         self,
         rules: Rules,
@@ -150,24 +152,10 @@ class TerminalPlay(TerminalSession[Game, Bot]):
     def result(self) -> list[str]:
         return result_lines(self.game, colour=self.colour)
 
-    def command(self, seat: int, line: str) -> bool:
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        if not word:
-            return True
-        if word in ("help", "?"):
-            self.say(HELP)
-            return True
-        if word == "board":
-            return False
+    def game_command(self, seat: int, word: str, rest: str, line: str) -> bool:
         if word == "codes":
             self.codes = not self.codes
             return False
-        if word == "undo":
-            return self.undo()
-        if word == "save":
-            self.write(rest.strip() or self.save)
-            return True
         preview = _PREVIEW.match(line)
         if preview:
             self._preview(seat, int(preview.group(1)), int(preview.group(2)))

@@ -52,6 +52,8 @@ HELP: Final = """\
 class QgTerminalPlay(TerminalSession[Game, QgBot]):
     """One Queen's Garden game at the terminal: commands from ``stdin``, text to ``out``."""
 
+    help_text = HELP
+
     def __init__(
         self,
         rules: Rules,
@@ -93,16 +95,7 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
     def result(self) -> list[str]:
         return [final_text(self.game.snapshot())]
 
-    def command(self, seat: int, line: str) -> bool:
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        if not word:
-            return True
-        if word in ("help", "?"):
-            self.say(HELP)
-            return True
-        if word == "board":
-            return False
+    def game_command(self, seat: int, word: str, rest: str, line: str) -> bool:
         if word == "moves":
             # Whole moves per line: a move's own spaces are no-break while wrapping.
             moves = [str(m).replace(" ", "\xa0") for m in candidates(self.game.legal_moves, rest)]
@@ -114,11 +107,6 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
                 break_on_hyphens=False,
             )
             self.say(text.replace("\xa0", " "))
-            return True
-        if word == "undo":
-            return self.undo()
-        if word == "save":
-            self.write(rest.strip() or self.save)
             return True
         move = self._complete(line)
         if move is None:

@@ -72,6 +72,9 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         self.saved_moves = 0
         """How many moves the last ``save`` wrote (unsaved moves make quitting ask first)."""
 
+    help_text: str
+    """What ``help`` prints: the game's commands."""
+
     @abstractmethod
     def intro(self) -> list[str]:
         """The lines printed before the first move."""
@@ -89,8 +92,9 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         """The prompt before a person's line."""
 
     @abstractmethod
-    def command(self, seat: int, line: str) -> bool:
-        """Carry out one stripped line typed by ``seat``; whether the screen is still current."""
+    def game_command(self, seat: int, word: str, rest: str, line: str) -> bool:
+        """Carry out a line whose first word (lower case) is none of the shared commands: the
+        game's own commands and moves. Whether the screen is still current."""
 
     @abstractmethod
     def result(self) -> list[str]:
@@ -138,6 +142,26 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         self.show()
         self.say("", *self.result())
         return self.finish()
+
+    def command(self, seat: int, line: str) -> bool:
+        """Carry out one stripped line typed by ``seat``: ``help``, ``board``, ``undo`` and
+        ``save [FILE]`` for both games, anything else by :meth:`game_command`. Whether the
+        screen is still current."""
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if not word:
+            return True
+        if word in ("help", "?"):
+            self.say(self.help_text)
+            return True
+        if word == "board":
+            return False
+        if word == "undo":
+            return self.undo()
+        if word == "save":
+            self.write(rest.strip() or self.save)
+            return True
+        return self.game_command(seat, word, rest, line)
 
     def on_turn(self, seat: int) -> None:
         """Called when ``seat``, a person, is about to move (before the position is drawn)."""
