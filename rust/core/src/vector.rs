@@ -548,6 +548,22 @@ mod tests {
         }
     }
 
+    /// A uniformly random legal action number for each position; `none` where there is none.
+    fn random_actions<'a>(
+        positions: impl Iterator<Item = &'a Position>,
+        rng: &mut Pcg64Mcg,
+        none: i64,
+    ) -> Vec<i64> {
+        positions
+            .map(|p| {
+                let legal = p.legal_action_set();
+                legal
+                    .nth(below(rng, legal.len().max(1)))
+                    .map_or(none, |a| a.index() as i64)
+            })
+            .collect()
+    }
+
     /// Steps a vector and separate positions with the same random legal actions through
     /// several episodes; every output matches what the positions say, autoreset included,
     /// with the buffers kept between steps (only what changed is written).
@@ -565,15 +581,7 @@ mod tests {
         let mut ended = [false; 3];
         let mut rng = Pcg64Mcg::seed_from_u64(1);
         for _ in 0..400 {
-            let actions: Vec<i64> = mirror
-                .iter()
-                .map(|p| {
-                    let legal = p.legal_action_set();
-                    legal
-                        .nth(below(&mut rng, legal.len().max(1)))
-                        .map_or(-1, |a| a.index() as i64)
-                })
-                .collect();
+            let actions = random_actions(mirror.iter(), &mut rng, -1);
             let movers: Vec<Option<u8>> = mirror.iter().map(Position::to_move).collect();
             games.step(&actions, &mut buffers.outputs()).unwrap();
             for env in 0..n {
@@ -628,15 +636,7 @@ mod tests {
         let mut stale = Buffers::new(n, 4);
         let mut rng = Pcg64Mcg::seed_from_u64(2);
         for _ in 0..120 {
-            let actions: Vec<i64> = full
-                .positions()
-                .map(|p| {
-                    let legal = p.legal_action_set();
-                    legal
-                        .nth(below(&mut rng, legal.len().max(1)))
-                        .map_or(0, |a| a.index() as i64)
-                })
-                .collect();
+            let actions = random_actions(full.positions(), &mut rng, 0);
             stale.observations.fill(7.0);
             stale.masks.fill(true);
             let mut out = stale.outputs();
@@ -680,15 +680,7 @@ mod tests {
         let mut rng = Pcg64Mcg::seed_from_u64(3);
         let mut finished = 0;
         for _ in 0..60 {
-            let actions: Vec<i64> = games
-                .positions()
-                .map(|p| {
-                    let legal = p.legal_action_set();
-                    legal
-                        .nth(below(&mut rng, legal.len().max(1)))
-                        .map_or(0, |a| a.index() as i64)
-                })
-                .collect();
+            let actions = random_actions(games.positions(), &mut rng, 0);
             games.step(&actions, &mut buffers.outputs()).unwrap();
             for env in 0..2 {
                 assert_eq!(buffers.to_play[env], 1);
