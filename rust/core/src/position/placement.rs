@@ -144,13 +144,19 @@ impl Position {
             self.to_move = NOBODY;
             return;
         }
-        if self.explicit && self.pile_left() > 0 {
+        if self.pile_left() == 0 {
+            self.pass_turn(seat);
+            return;
+        }
+        if self.explicit {
             self.to_move = CHANCE;
             self.drawer = seat;
             return;
         }
         self.draw(seat);
-        self.pass_turn(seat);
+        // While the pile lasts every other seat holds a full hand: the next seat moves.
+        let next = seat + 1;
+        self.to_move = if next == self.rules.players() { 0 } else { next };
     }
 
     /// Calls `f` with each distinct legal placement once (canonical rotation), in ascending
