@@ -82,7 +82,7 @@ impl Position {
         tracer: &mut T,
     ) {
         let y = mv.cell.index();
-        self.lay::<T, REVERSED>(
+        self.lay::<T, REVERSED, false>(
             mv.tile as u8,
             y,
             usize::from(ROUTE_SLOT[y]),
@@ -93,8 +93,9 @@ impl Position {
 
     /// Plays the mover's `tile` as tile code `code` (canonical) on cell `y`, route slot `slot`,
     /// then passes the turn: [`Position::play_unchecked`] and the playout policy's fast path.
+    /// `ONE_TILE`: the rules deal hands of one tile, so the mover's hand empties.
     #[inline]
-    pub(super) fn lay<T: Tracer, const REVERSED: bool>(
+    pub(super) fn lay<T: Tracer, const REVERSED: bool, const ONE_TILE: bool>(
         &mut self,
         tile: u8,
         y: usize,
@@ -103,10 +104,14 @@ impl Position {
         tracer: &mut T,
     ) {
         let seat = self.to_move;
-        // Selects, not branches: with two tiles in hand, which one is played is a coin flip.
         let hand = &mut self.hands[seat as usize & 3];
-        let [first, second] = *hand;
-        *hand = [if first == tile { second } else { first }, NO_TILE];
+        if ONE_TILE {
+            *hand = [NO_TILE; 2];
+        } else {
+            // Selects, not branches: with two tiles in hand, which one is played is a coin flip.
+            let [first, second] = *hand;
+            *hand = [if first == tile { second } else { first }, NO_TILE];
+        }
         self.links[y] = PARTNERS[usize::from(code) & 63];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
@@ -144,19 +149,17 @@ impl Position {
             self.to_move = NOBODY;
             return;
         }
-        if self.pile_left() == 0 {
-            self.pass_turn(seat);
-            return;
-        }
-        if self.explicit {
+        if self.pile_left() > 0 && !self.explicit {
+            self.draw_into::<ONE_TILE>(seat);
+            // While the pile lasts every other seat holds a full hand: the next seat moves.
+            let next = seat + 1;
+            self.to_move = if next == self.rules.players() { 0 } else { next };
+        } else if self.pile_left() > 0 {
             self.to_move = CHANCE;
             self.drawer = seat;
-            return;
+        } else {
+            self.pass_turn(seat);
         }
-        self.draw(seat);
-        // While the pile lasts every other seat holds a full hand: the next seat moves.
-        let next = seat + 1;
-        self.to_move = if next == self.rules.players() { 0 } else { next };
     }
 
     /// Calls `f` with each distinct legal placement once (canonical rotation), in ascending

@@ -44,6 +44,17 @@ impl Position {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn policy_choice(&self, rng: &mut Pcg64Mcg) -> Option<PolicyChoice> {
+        self.policy_choice_in::<false>(rng)
+    }
+
+    /// [`Position::policy_choice`]; `ONE_TILE` when the rules deal hands of one tile (the
+    /// hand's second slot is then always empty).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn policy_choice_in<const ONE_TILE: bool>(
+        &self,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<PolicyChoice> {
         let seat = self.to_move()?;
         let [first, second] = self.hands[usize::from(seat) & 3];
         if first >= HIDDEN {
@@ -51,7 +62,7 @@ impl Position {
         }
         let bits = rng.next_u64();
         // A select, not a branch: with two tiles held, the choice is a coin flip.
-        let take_second = second < HIDDEN && bits >> 32 & 1 == 1;
+        let take_second = !ONE_TILE && second < HIDDEN && bits >> 32 & 1 == 1;
         let tile = if take_second { second } else { first };
         let cells = ROUTE_CELL_COUNT - usize::from(self.placed);
         let slot = select_slot(self.empty, self.empty_prefix, below_u32(bits as u32, cells)) & 63;
@@ -65,11 +76,23 @@ impl Position {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn play_policy(&mut self, rng: &mut Pcg64Mcg) -> bool {
-        let Some(choice) = self.policy_choice(rng) else {
+        if self.rules.hand_size() == 1 {
+            self.play_policy_in::<true>(rng)
+        } else {
+            self.play_policy_in::<false>(rng)
+        }
+    }
+
+    /// [`Position::play_policy`]; `ONE_TILE` when the rules deal hands of one tile (the
+    /// playouts choose it once a game).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(crate) fn play_policy_in<const ONE_TILE: bool>(&mut self, rng: &mut Pcg64Mcg) -> bool {
+        let Some(choice) = self.policy_choice_in::<ONE_TILE>(rng) else {
             return false;
         };
         let cell = usize::from(SLOT_CELL[choice.slot]);
-        self.lay::<(), false>(choice.tile, cell, choice.slot, choice.code, &mut ());
+        self.lay::<(), false, ONE_TILE>(choice.tile, cell, choice.slot, choice.code, &mut ());
         true
     }
 }
