@@ -70,7 +70,7 @@ fn playouts_in<const ONE_TILE: bool>(rules: Rules, seed: u64, games: Range<u64>)
             *rng = Pcg64Mcg::seed_from_u64(mix(game, s as u64));
         }
         while let Some(seat) = position.to_move() {
-            if !position.play_policy_in::<ONE_TILE>(&mut rngs[usize::from(seat)]) {
+            if !position.play_policy_in::<ONE_TILE>(&mut rngs[usize::from(seat) & 3]) {
                 break;
             }
         }

@@ -11,7 +11,8 @@ use crate::board::{
 };
 use crate::moves::Move;
 use crate::tile::{
-    EMPTY_CODE, PARTNERS, TILE_TYPE_COUNT, TileCode, TileType, canonical_code, route_code,
+    EMPTY_CODE, PARTNERS, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, canonical_code,
+    route_code,
 };
 use crate::trace::Tracer;
 
@@ -123,10 +124,12 @@ impl Position {
         // The gems looking at the new tile start to move; the centre releases one gem next to
         // it, resting on the centre's edge and looking at the tile.
         let centre_edge = CENTRE_FACING[y];
-        if centre_edge < 6 && (self.released as usize) < CENTRE_ORDER.len() {
-            self.facing[y][usize::from(opposite(centre_edge))] =
-                CENTRE_ORDER[self.released as usize].to_slot();
-            self.released += 1;
+        if centre_edge < 6 {
+            // Each cell next to the centre is filled once, so the centre still holds a gem;
+            // an illegal unchecked move past the sixth releases none (no bounds to fail).
+            let released = usize::from(self.released);
+            self.facing[y][usize::from(opposite(centre_edge))] = CENTRE_RELEASE[released & 7];
+            self.released += u8::from(released < CENTRE_ORDER.len());
         }
         let mut movers = u64::from_le_bytes(self.facing[y]);
         while movers != 0 {
@@ -149,12 +152,14 @@ impl Position {
             self.to_move = NOBODY;
             return;
         }
-        if self.pile_left() > 0 && !self.explicit {
-            self.draw_into::<ONE_TILE>(seat);
+        let taken = usize::from(self.taken);
+        if taken < TILE_TOTAL && !self.explicit {
+            self.taken += 1;
+            self.take_into::<ONE_TILE>(seat, self.pile[taken]);
             // While the pile lasts every other seat holds a full hand: the next seat moves.
             let next = seat + 1;
             self.to_move = if next == self.rules.players() { 0 } else { next };
-        } else if self.pile_left() > 0 {
+        } else if taken < TILE_TOTAL {
             self.to_move = CHANCE;
             self.drawer = seat;
         } else {
@@ -233,6 +238,18 @@ const fn joins_gate_exits(cell: usize, code: TileCode) -> bool {
     let gate = GATE_OF[cell];
     gate != NO_GATE && PARTNERS[code as usize][gate as usize] == (gate + 1) % 6
 }
+
+/// [`CENTRE_ORDER`] as `Gem::to_slot` bytes, by gems released so far; 0 (no gem) past the
+/// sixth, padded so that a masked index needs no bounds check.
+const CENTRE_RELEASE: [u8; 8] = {
+    let mut table = [0u8; 8];
+    let mut k = 0;
+    while k < CENTRE_ORDER.len() {
+        table[k] = CENTRE_ORDER[k].to_slot();
+        k += 1;
+    }
+    table
+};
 
 /// Every route-cell slot.
 pub(super) const ALL_SLOTS: u64 = (1 << ROUTE_CELL_COUNT) - 1;

@@ -200,24 +200,25 @@ impl Position {
     }
 
     pub(super) fn draw(&mut self, seat: u8) {
-        self.draw_into::<false>(seat);
-    }
-
-    /// [`Position::draw`]; `EMPTY_HAND` when the seat's hand is known to be empty.
-    #[inline]
-    pub(super) fn draw_into<const EMPTY_HAND: bool>(&mut self, seat: u8) {
         if (self.taken as usize) < TILE_TOTAL {
             let tile = self.pile[self.taken as usize];
             self.taken += 1;
-            let hand = &mut self.hands[seat as usize & 3];
-            if EMPTY_HAND {
-                *hand = [tile, NO_TILE];
-            } else {
-                // Types ascending, without a branch on the random tile: a hand holding one
-                // tile has `NO_TILE` (the largest byte) second, an empty hand first.
-                let held = hand[0];
-                *hand = [held.min(tile), held.max(tile)];
-            }
+            self.take_into::<false>(seat, tile);
+        }
+    }
+
+    /// Puts `tile`, just drawn, into `seat`'s hand; `EMPTY_HAND` when that hand is known to
+    /// be empty.
+    #[inline]
+    pub(super) fn take_into<const EMPTY_HAND: bool>(&mut self, seat: u8, tile: u8) {
+        let hand = &mut self.hands[seat as usize & 3];
+        if EMPTY_HAND {
+            *hand = [tile, NO_TILE];
+        } else {
+            // Types ascending, without a branch on the random tile: a hand holding one tile
+            // has `NO_TILE` (the largest byte) second, an empty hand first.
+            let held = hand[0];
+            *hand = [held.min(tile), held.max(tile)];
         }
     }
 }
