@@ -210,31 +210,4 @@ mod tests {
             }
         }
     }
-
-    #[test]
-    fn broadword_select_finds_the_kth_set_bit_of_any_word() {
-        use rand::{Rng as _, SeedableRng};
-        let naive = |mut word: u64, k: usize| {
-            for _ in 0..k {
-                word &= word - 1;
-            }
-            word.trailing_zeros() as usize
-        };
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
-        let mut words = vec![1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, (1 << 54) - 1];
-        for _ in 0..20_000 {
-            // Sparse and dense words: AND/OR of random words.
-            let (a, b) = (rng.next_u64(), rng.next_u64());
-            words.extend([a, a & b, a | b, a & b & rng.next_u64()]);
-        }
-        for word in words.into_iter().filter(|&w| w != 0) {
-            for k in 0..word.count_ones() as usize {
-                assert_eq!(
-                    crate::position::nth_bit(word, k),
-                    naive(word, k),
-                    "{word:#x} k={k}"
-                );
-            }
-        }
-    }
 }

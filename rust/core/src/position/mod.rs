@@ -32,9 +32,8 @@ pub use info::{
 };
 pub use learning::Utility;
 pub(crate) use placement::ALLOWED;
+use playout::EmptyOrder;
 pub(crate) use playout::PolicyChoice;
-#[cfg(test)]
-pub(crate) use playout::nth_bit;
 
 /// Order in which the centre releases its gems.
 pub const CENTRE_ORDER: [Gem; 6] = [
@@ -75,9 +74,8 @@ pub struct Position {
     links: [[u8; 8]; ROWS],
     /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
     empty: u64,
-    /// Byte `i`: how many bits of `empty` are set in its bytes `0..=i`. Kept with `empty`, so
-    /// the playout policy finds the k-th empty cell without counting bits.
-    empty_prefix: u64,
+    /// The same slots as a list, for the playout policy (equality and hashing ignore it).
+    empty_order: EmptyOrder,
     /// `facing[cell][edge]`: the gem (`Gem::to_slot`, 0 for none) resting just across that
     /// edge of the cell, looking at it. A gem rests only where it looks at an empty cell or a
     /// dead end, so the gems a tile on `cell` sets moving are the non-zero bytes of the row:
@@ -309,20 +307,6 @@ impl Position {
     pub fn is_empty(&self, cell: Cell) -> bool {
         self.code(cell.index()) == EMPTY_CODE
     }
-}
-
-/// One in every byte: subtracted from `empty_prefix`, shifted to a slot's byte, when the slot
-/// fills.
-const EMPTY_PREFIX_STEP: u64 = 0x0101_0101_0101_0101;
-
-/// `empty_prefix` of a bitset of slots: the bits of each byte counted (SWAR), then summed
-/// into prefixes by one multiplication.
-#[inline]
-const fn prefix_counts(word: u64) -> u64 {
-    let mut counts = word - ((word >> 1) & 0x5555_5555_5555_5555);
-    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-    counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    counts.wrapping_mul(EMPTY_PREFIX_STEP)
 }
 
 /// Rows of the per-cell arrays: the cells, then spare rows for off the board (a power of two,

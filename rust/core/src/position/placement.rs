@@ -2,8 +2,8 @@
 //! checked play and the unchecked [`Position::play_unchecked`].
 
 use super::{
-    CENTRE_ORDER, CHANCE, EMPTY_PREFIX_STEP, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position,
-    SLOT_ACROSS, tile_type,
+    CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, SLOT_ACROSS,
+    tile_type,
 };
 use crate::action::ActionSet;
 use crate::board::{
@@ -116,9 +116,8 @@ impl Position {
         self.links[y] = PARTNERS[usize::from(code) & 63];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
-        self.empty_prefix = self
-            .empty_prefix
-            .wrapping_sub(EMPTY_PREFIX_STEP << (slot & 0b11_1000));
+        let empty_before = ROUTE_CELL_COUNT.wrapping_sub(usize::from(self.placed));
+        self.empty_order.remove(slot, empty_before.wrapping_sub(1));
         self.placed += 1;
 
         // The gems looking at the new tile start to move; the centre releases one gem next to
@@ -158,7 +157,11 @@ impl Position {
             self.take_into::<ONE_TILE>(seat, self.pile[taken]);
             // While the pile lasts every other seat holds a full hand: the next seat moves.
             let next = seat + 1;
-            self.to_move = if next == self.rules.players() { 0 } else { next };
+            self.to_move = if next == self.rules.players() {
+                0
+            } else {
+                next
+            };
         } else if taken < TILE_TOTAL {
             self.to_move = CHANCE;
             self.drawer = seat;

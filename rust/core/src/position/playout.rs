@@ -6,9 +6,7 @@
 use rand::Rng as _;
 use rand_pcg::Pcg64Mcg;
 
-#[cfg(test)]
-use super::prefix_counts;
-use super::{ALLOWED, EMPTY_PREFIX_STEP, HIDDEN, Position, tile_type};
+use super::{ALLOWED, HIDDEN, Position, tile_type};
 use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
 use crate::moves::Move;
 use crate::rng::below_u32;
@@ -51,10 +49,7 @@ impl Position {
     /// hand's second slot is then always empty).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn policy_choice_in<const ONE_TILE: bool>(
-        &self,
-        rng: &mut Pcg64Mcg,
-    ) -> Option<PolicyChoice> {
+    fn policy_choice_in<const ONE_TILE: bool>(&self, rng: &mut Pcg64Mcg) -> Option<PolicyChoice> {
         let seat = self.to_move()?;
         let [first, second] = self.hands[usize::from(seat) & 3];
         if first >= HIDDEN {
@@ -65,7 +60,7 @@ impl Position {
         let take_second = !ONE_TILE && second < HIDDEN && bits >> 32 & 1 == 1;
         let tile = if take_second { second } else { first };
         let cells = ROUTE_CELL_COUNT - usize::from(self.placed);
-        let slot = select_slot(self.empty, self.empty_prefix, below_u32(bits as u32, cells)) & 63;
+        let slot = self.empty_order.get(below_u32(bits as u32, cells)) & 63;
         let codes = POLICY_CODES[usize::from(tile) & 7][slot];
         let rotations = u64::from(codes[COUNT_BYTE]);
         let code = codes[((bits >> 33).wrapping_mul(rotations) >> 31) as usize & 7];
@@ -137,41 +132,56 @@ const SLOT_CELL: [u8; 64] = {
     table
 };
 
-/// The index of the `k`-th set bit of `word` (`k` below its popcount), without a loop:
-/// broadword select (Vigna, "Broadword implementation of rank/select queries", 2008) finds
-/// the byte from the prefix counts, then a table finds the bit within the byte.
-#[cfg(test)]
-pub(crate) fn nth_bit(word: u64, k: usize) -> usize {
-    select_slot(word, prefix_counts(word), k)
+/// The empty route slots as a list, so that the playout policy finds the k-th in one load. A
+/// slot leaves by swap-remove (the list's last entry takes its place), kept by
+/// [`Position::lay`] for every placement, so the order depends on the order of the
+/// placements, not only on the position: [`Position`]'s equality and hash ignore it.
+#[derive(Clone, Copy)]
+pub(super) struct EmptyOrder {
+    /// `slots[..n]`: the empty slots, `n` the number of empty route cells.
+    pub(super) slots: [u8; 64],
+    /// `at[slot]`: where an empty slot stands in `slots`.
+    pub(super) at: [u8; 64],
 }
 
-/// [`nth_bit`] given `prefix = prefix_counts(word)` (the position keeps it up to date).
-#[inline]
-fn select_slot(word: u64, prefix: u64, k: usize) -> usize {
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // High bit of byte i set when prefix[i] <= k, i.e. the k-th bit lies beyond byte i.
-    let below_k = ((k as u64).wrapping_mul(EMPTY_PREFIX_STEP) | HIGHS).wrapping_sub(prefix) & HIGHS;
-    let byte = ((below_k >> 7).wrapping_mul(EMPTY_PREFIX_STEP) >> 56) as usize & 7;
-    let shift = byte * 8;
-    let before = ((prefix << 8) >> shift) as usize & 0xFF;
-    shift + SELECT_IN_BYTE[(word >> shift) as usize & 0xFF][k.wrapping_sub(before) & 7] as usize
-}
-
-/// `SELECT_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b`.
-const SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
+impl EmptyOrder {
+    /// Every route slot, in slot order: the list before the first placement.
+    pub(super) const ALL: EmptyOrder = {
+        let mut slots = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            slots[i] = i as u8;
+            i += 1;
         }
-        b += 1;
+        EmptyOrder { slots, at: slots }
+    };
+
+    /// The `k`-th empty slot.
+    #[inline]
+    fn get(&self, k: usize) -> usize {
+        usize::from(self.slots[k & 63])
     }
-    table
-};
+
+    /// Takes `slot` out of the list whose last entry is at `last`. (Masked indices: an
+    /// unchecked illegal move leaves a wrong list, never a panic.)
+    #[inline]
+    pub(super) fn remove(&mut self, slot: usize, last: usize) {
+        let i = self.at[slot & 63];
+        let moved = self.slots[last & 63];
+        self.slots[usize::from(i) & 63] = moved;
+        self.at[usize::from(moved) & 63] = i;
+    }
+}
+
+impl PartialEq for EmptyOrder {
+    /// Always: two positions equal in every rule are equal, however their cells were filled.
+    fn eq(&self, _: &EmptyOrder) -> bool {
+        true
+    }
+}
+
+impl Eq for EmptyOrder {}
+
+impl std::hash::Hash for EmptyOrder {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}

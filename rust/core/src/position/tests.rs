@@ -6,7 +6,7 @@ use crate::bots::{Bot, RandomBot};
 use crate::gem::Gem;
 use crate::moves::Move;
 use crate::position::placement::apply_reversed;
-use crate::position::{GEM_TOTAL, IllegalMove, Position};
+use crate::position::{EmptyOrder, GEM_TOTAL, IllegalMove, Position};
 use crate::rng::box_in_type_order;
 use crate::rules::Rules;
 use crate::testing::all_configurations;
@@ -372,7 +372,37 @@ fn a_reset_position_equals_a_new_one() {
         assert!(position.to_move().is_none());
         let pile = crate::rng::pcg_pile(8);
         position.reset(rules, &pile);
+        assert_eq!(position.empty_order.slots, EmptyOrder::ALL.slots);
+        assert_eq!(position.empty_order.at, EmptyOrder::ALL.at);
         assert!(position == Position::set_up(rules, &pile));
         assert!(position == Position::new(rules, &pile).unwrap());
+    }
+}
+
+#[test]
+fn the_policy_list_of_empty_cells_follows_every_placement() {
+    use rand::SeedableRng as _;
+    for (c, rules) in all_configurations().into_iter().enumerate() {
+        for seed in 0..20 {
+            let mut p = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed + 100 * c as u64);
+            let mut bot = RandomBot::new(seed);
+            // The policy and another bot in turn: the list is kept by every placement.
+            while let Some(m) = if p.placed() % 3 == 0 {
+                bot.choose_in(&p)
+            } else {
+                crate::bots::random_placement(&p, &mut rng)
+            } {
+                p.play(m).unwrap();
+                let (order, count) = (&p.empty_order, p.empty_count());
+                let mut set = 0u64;
+                for (i, &slot) in order.slots[..count].iter().enumerate() {
+                    assert_eq!(usize::from(order.at[usize::from(slot)]), i);
+                    set |= 1 << slot;
+                }
+                assert_eq!(set, p.empty_slots());
+            }
+            assert!(p.is_over());
+        }
     }
 }

@@ -3,8 +3,8 @@
 
 use super::placement::ALL_SLOTS;
 use super::{
-    CHANCE, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError, Position, ROWS,
-    prefix_counts,
+    CHANCE, EmptyOrder, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError,
+    Position, ROWS,
 };
 use crate::board::{ACROSS, CELL_COUNT, Cell, opposite};
 use crate::gem::Gem;
@@ -49,7 +49,7 @@ impl Position {
             rules,
             links: SET_UP_LINKS,
             empty: ALL_SLOTS,
-            empty_prefix: prefix_counts(ALL_SLOTS),
+            empty_order: EmptyOrder::ALL,
             facing: SET_UP_FACING,
             hands: [[NO_TILE; 2]; MAX_PLAYERS],
             pile: [0; TILE_TOTAL],
@@ -76,7 +76,7 @@ impl Position {
         self.rules = rules;
         self.links = SET_UP_LINKS;
         self.empty = ALL_SLOTS;
-        self.empty_prefix = prefix_counts(ALL_SLOTS);
+        self.empty_order = EmptyOrder::ALL;
         self.facing = SET_UP_FACING;
         self.hands = [[NO_TILE; 2]; MAX_PLAYERS];
         self.taken = 0;
