@@ -70,11 +70,12 @@ impl Position {
     pub(super) fn move_gem<T: Tracer>(&mut self, gem: u8, from: usize, tracer: &mut T) {
         tracer.start(Gem::from_slot(gem), cell_at(from >> 3), (from & 7) as u8);
         // The gem stands at slot `s` and crosses into slot `t`. Both tables are read flat by
-        // slot, and the masks drop bounds checks.
-        let mut s = from;
+        // slot, and the masks drop bounds checks: `t` is masked once, and `s`, built from it
+        // and an exit below 6, stays in range without one.
+        let mut s = from & SLOT_MASK;
         loop {
-            let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]);
-            let exit = self.links.as_flattened()[t & SLOT_MASK];
+            let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]) & SLOT_MASK;
+            let exit = self.links.as_flattened()[t];
             if exit >= 6 {
                 if exit == NO_EXIT {
                     // An empty cell or a dead end (centre, corner arrow): rest looking at it.
