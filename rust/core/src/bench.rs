@@ -4,6 +4,7 @@
 use std::hint::black_box;
 use std::ops::Range;
 
+use indigo_search::Rng;
 use indigo_search::clock::Instant;
 
 use rand::SeedableRng;
@@ -61,13 +62,13 @@ fn playouts_in<const ONE_TILE: bool>(rules: Rules, seed: u64, games: Range<u64>)
     let mut summary = GamesSummary::default();
     // One position reset in place each game.
     let mut position = Position::set_up(rules, &box_in_type_order());
+    let mut rngs: [Rng; MAX_PLAYERS] = std::array::from_fn(|_| Rng::seed_from_u64(0));
     for index in games {
         let game = game_seed(seed, index);
         position.reset(rules, &pcg_pile(game));
         // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
-        let mut rngs: [Pcg64Mcg; MAX_PLAYERS] = std::array::from_fn(|_| Pcg64Mcg::new(0));
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
-            *rng = Pcg64Mcg::seed_from_u64(mix(game, s as u64));
+            *rng = Rng::seed_from_u64(mix(game, s as u64));
         }
         while let Some(seat) = position.to_move() {
             if !position.play_policy_in::<ONE_TILE>(&mut rngs[usize::from(seat) & 3]) {

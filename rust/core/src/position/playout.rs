@@ -3,8 +3,8 @@
 //! read from a table, and played through the same [`Position::lay`] as every placement.
 //! [`crate::bots::random_placement`] returns the same choice as a [`Move`].
 
+use indigo_search::Rng;
 use rand::Rng as _;
-use rand_pcg::Pcg64Mcg;
 
 use super::{ALLOWED, HIDDEN, Position, tile_type};
 use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
@@ -41,7 +41,7 @@ impl Position {
     // Measured: behind the batch's bot dispatch it otherwise stays out of line, costing ~10%.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub(crate) fn policy_choice(&self, rng: &mut Pcg64Mcg) -> Option<PolicyChoice> {
+    pub(crate) fn policy_choice(&self, rng: &mut Rng) -> Option<PolicyChoice> {
         self.policy_choice_in::<false>(rng)
     }
 
@@ -49,7 +49,7 @@ impl Position {
     /// hand's second slot is then always empty).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn policy_choice_in<const ONE_TILE: bool>(&self, rng: &mut Pcg64Mcg) -> Option<PolicyChoice> {
+    fn policy_choice_in<const ONE_TILE: bool>(&self, rng: &mut Rng) -> Option<PolicyChoice> {
         let seat = self.to_move()?;
         let [first, second] = self.hands[usize::from(seat) & 3];
         if first >= HIDDEN {
@@ -70,7 +70,7 @@ impl Position {
     /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub(crate) fn play_policy(&mut self, rng: &mut Pcg64Mcg) -> bool {
+    pub(crate) fn play_policy(&mut self, rng: &mut Rng) -> bool {
         if self.rules.hand_size() == 1 {
             self.play_policy_in::<true>(rng)
         } else {
@@ -82,7 +82,7 @@ impl Position {
     /// playouts choose it once a game).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub(crate) fn play_policy_in<const ONE_TILE: bool>(&mut self, rng: &mut Pcg64Mcg) -> bool {
+    pub(crate) fn play_policy_in<const ONE_TILE: bool>(&mut self, rng: &mut Rng) -> bool {
         let Some(choice) = self.policy_choice_in::<ONE_TILE>(rng) else {
             return false;
         };
