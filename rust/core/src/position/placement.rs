@@ -116,8 +116,7 @@ impl Position {
         self.links[y] = PARTNERS[usize::from(code) & 63];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
-        let empty_before = ROUTE_CELL_COUNT.wrapping_sub(usize::from(self.placed));
-        self.empty_order.remove(slot, empty_before.wrapping_sub(1));
+        self.empty_order.remove(slot, usize::from(self.placed));
         self.placed += 1;
 
         // The gems looking at the new tile start to move; the centre releases one gem next to

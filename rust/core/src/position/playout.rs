@@ -59,8 +59,9 @@ impl Position {
         // A select, not a branch: with two tiles held, the choice is a coin flip.
         let take_second = !ONE_TILE && second < HIDDEN && bits >> 32 & 1 == 1;
         let tile = if take_second { second } else { first };
-        let cells = ROUTE_CELL_COUNT - usize::from(self.placed);
-        let slot = self.empty_order.get(below_u32(bits as u32, cells)) & 63;
+        let placed = usize::from(self.placed);
+        let cells = ROUTE_CELL_COUNT - placed;
+        let slot = self.empty_order.get(placed, below_u32(bits as u32, cells)) & 63;
         let codes = POLICY_CODES[usize::from(tile) & 7][slot];
         let rotations = u64::from(codes[COUNT_BYTE]);
         let code = codes[((bits >> 33).wrapping_mul(rotations) >> 31) as usize & 7];
@@ -133,12 +134,13 @@ const SLOT_CELL: [u8; 64] = {
 };
 
 /// The empty route slots as a list, so that the playout policy finds the k-th in one load. A
-/// slot leaves by swap-remove (the list's last entry takes its place), kept by
+/// slot leaves by swap-remove (the list's first entry takes its place), kept by
 /// [`Position::lay`] for every placement, so the order depends on the order of the
 /// placements, not only on the position: [`Position`]'s equality and hash ignore it.
 #[derive(Clone, Copy)]
 pub(super) struct EmptyOrder {
-    /// `slots[..n]`: the empty slots, `n` the number of empty route cells.
+    /// `slots[placed..ROUTE_CELL_COUNT]`: the empty slots, `placed` the route tiles on the
+    /// board (the filled slots' entries before them are stale).
     pub(super) slots: [u8; 64],
     /// `at[slot]`: where an empty slot stands in `slots`.
     pub(super) at: [u8; 64],
@@ -156,18 +158,18 @@ impl EmptyOrder {
         EmptyOrder { slots, at: slots }
     };
 
-    /// The `k`-th empty slot.
+    /// The `k`-th empty slot, `placed` tiles on the board.
     #[inline]
-    fn get(&self, k: usize) -> usize {
-        usize::from(self.slots[k & 63])
+    fn get(&self, placed: usize, k: usize) -> usize {
+        usize::from(self.slots[(placed + k) & 63])
     }
 
-    /// Takes `slot` out of the list whose last entry is at `last`. (Masked indices: an
-    /// unchecked illegal move leaves a wrong list, never a panic.)
+    /// Takes `slot` out of the list, `placed` tiles on the board before it. (Masked
+    /// indices: an unchecked illegal move leaves a wrong list, never a panic.)
     #[inline]
-    pub(super) fn remove(&mut self, slot: usize, last: usize) {
+    pub(super) fn remove(&mut self, slot: usize, placed: usize) {
         let i = self.at[slot & 63];
-        let moved = self.slots[last & 63];
+        let moved = self.slots[placed & 63];
         self.slots[usize::from(i) & 63] = moved;
         self.at[usize::from(moved) & 63] = i;
     }
