@@ -388,7 +388,7 @@ fn the_policy_list_of_empty_cells_follows_every_placement() {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed + 100 * c as u64);
             let mut bot = RandomBot::new(seed);
             // The policy and another bot in turn: the list is kept by every placement.
-            while let Some(m) = if p.placed() % 3 == 0 {
+            while let Some(m) = if p.placed().is_multiple_of(3) {
                 bot.choose_in(&p)
             } else {
                 crate::bots::random_placement(&p, &mut rng)
