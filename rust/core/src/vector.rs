@@ -474,6 +474,9 @@ impl VectorGames {
             let obs: &mut [V; OBSERVATION_SIZE] = obs
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
+            let mask: &mut [bool; ACTION_COUNT] = mask
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("chunks of ACTION_COUNT"));
             if contents != Contents::Previous {
                 if contents == Contents::Unknown {
                     obs.fill(V::ZERO);
