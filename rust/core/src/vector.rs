@@ -314,7 +314,7 @@ impl VectorGames {
                 self.slots[env] = self.restart(env, self.slots[env].episode + 1);
             }
         }
-        self.write_all(out, |_| false);
+        self.write_all(out);
         Ok(())
     }
 
@@ -371,7 +371,7 @@ impl VectorGames {
         for env in 0..self.len() {
             self.slots[env] = self.restart(env, 0);
         }
-        self.write_all(out, |_| false);
+        self.write_all(out);
         Ok(())
     }
 
@@ -383,33 +383,44 @@ impl VectorGames {
     pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<(), VectorError> {
         self.check_sizes(out)?;
         expect_len("actions", actions.len(), self.len())?;
-        let mut moves = Vec::with_capacity(self.len());
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if slot.ended {
-                moves.push(None);
-                continue;
-            }
-            let seat = slot.position.to_move().unwrap_or(slot.viewer);
-            let legal = Action::new(action).ok().filter(|&a| slot.legal.contains(a));
-            match legal {
-                Some(a) => moves.push(Some((seat, a.to_move()))),
-                None => return Err(VectorError::Illegal { env, action, seat }),
+            if !slot.ended && slot.legal_move(action).is_none() {
+                let seat = slot.position.to_move().unwrap_or(slot.viewer);
+                return Err(VectorError::Illegal { env, action, seat });
             }
         }
-        for (env, mv) in moves.into_iter().enumerate() {
-            match mv {
-                None => {
-                    self.slots[env] = self.restart(env, self.slots[env].episode + 1);
-                }
-                Some((seat, mv)) => {
-                    let slot = &mut self.slots[env];
-                    slot.play(mv);
-                    slot.settle(self.opponents.map(|o| o.learner), seat);
-                }
-            }
+        let contents = out.contents;
+        match rows(out, usize::from(self.rules.players())) {
+            (RowsOf::F32(rows), rest) => self.step_rows(actions, rows.zip(rest), contents),
+            (RowsOf::U8(rows), rest) => self.step_rows(actions, rows.zip(rest), contents),
         }
-        self.write_all(out, |slot| slot.ended);
         Ok(())
+    }
+
+    /// Steps each game with its (legal) action and writes its rows at once, while its
+    /// state is in cache.
+    fn step_rows<'a, V: ObservationValue + 'a>(
+        &mut self,
+        actions: &[i64],
+        rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
+        contents: Contents,
+    ) {
+        let learner = self.opponents.map(|o| o.learner);
+        for (env, (&action, (view, result))) in actions.iter().zip(rows).enumerate() {
+            if self.slots[env].ended {
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1);
+            } else {
+                let slot = &mut self.slots[env];
+                let (seat, mv) = slot
+                    .legal_move(action)
+                    .unwrap_or_else(|| unreachable!("every action was checked"));
+                slot.play(mv);
+                slot.settle(learner, seat);
+            }
+            let slot = &mut self.slots[env];
+            slot.write_view(view, contents);
+            slot.write_result(result, slot.ended, self.utility);
+        }
     }
 
     /// Game `env`'s episode `episode`, its buffer rows' record kept.
@@ -434,62 +445,123 @@ impl VectorGames {
         expect_len("to_play", out.to_play.len(), n)
     }
 
-    /// Writes every game's view; `ended` says which games just finished (they get rewards).
-    fn write_all(&mut self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
-        match &mut out.observations {
-            Observations::F32(buffer) => self.write_views(buffer, out.contents, out.masks),
-            Observations::U8(buffer) => self.write_views(buffer, out.contents, out.masks),
-        }
-        let players = usize::from(self.rules.players());
-        let rows = out
-            .rewards
-            .chunks_exact_mut(players)
-            .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()));
-        for (slot, (rewards, (terminated, to_play))) in self.slots.iter().zip(rows) {
-            *terminated = ended(slot);
-            let returns: [f64; MAX_PLAYERS] = if *terminated {
-                slot.position.returns(self.utility)
-            } else {
-                [0.0; MAX_PLAYERS]
-            };
-            for (r, v) in rewards.iter_mut().zip(returns) {
-                *r = v as f32;
-            }
-            *to_play = slot.viewer as i8;
+    /// Writes every game's view (no game just ended: rewards zero).
+    fn write_all(&mut self, out: &mut Outputs<'_>) {
+        let contents = out.contents;
+        match rows(out, usize::from(self.rules.players())) {
+            (RowsOf::F32(rows), rest) => self.write_rows(rows.zip(rest), contents),
+            (RowsOf::U8(rows), rest) => self.write_rows(rows.zip(rest), contents),
         }
     }
 
-    /// Every game's observation and action mask, as its viewer sees it, into buffers that
-    /// hold `contents`.
-    fn write_views<V: ObservationValue>(
+    fn write_rows<'a, V: ObservationValue + 'a>(
         &mut self,
-        observations: &mut [V],
+        rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
         contents: Contents,
-        masks: &mut [bool],
     ) {
-        let rows = observations
-            .chunks_exact_mut(OBSERVATION_SIZE)
-            .zip(masks.chunks_exact_mut(ACTION_COUNT));
-        for (slot, (obs, mask)) in self.slots.iter_mut().zip(rows) {
-            let obs: &mut [V; OBSERVATION_SIZE] = obs
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
-            let mask: &mut [bool; ACTION_COUNT] = mask
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("chunks of ACTION_COUNT"));
-            if contents != Contents::Previous {
-                if contents == Contents::Unknown {
-                    obs.fill(V::ZERO);
-                    mask.fill(false);
-                }
-                slot.shown = ObservationRow::ZEROS;
-                slot.shown_legal = ActionSet::default();
-            }
-            slot.position
-                .update_observation(slot.viewer, obs, &mut slot.shown);
-            slot.legal.update_mask(&slot.shown_legal, mask);
-            slot.shown_legal = slot.legal;
+        for (slot, (view, result)) in self.slots.iter_mut().zip(rows) {
+            slot.write_view(view, contents);
+            slot.write_result(result, false, self.utility);
         }
+    }
+}
+
+/// One game's observation and mask rows.
+struct ViewRow<'a, V> {
+    observation: &'a mut [V; OBSERVATION_SIZE],
+    mask: &'a mut [bool; ACTION_COUNT],
+}
+
+/// One game's rewards, termination and viewer entries.
+struct ResultRow<'a> {
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    to_play: &'a mut i8,
+}
+
+/// The view rows in the observations' type.
+enum RowsOf<F, U> {
+    F32(F),
+    U8(U),
+}
+
+/// Each game's rows of `out` (of games of `players` seats), in game order.
+fn rows<'a>(
+    out: &'a mut Outputs<'_>,
+    players: usize,
+) -> (
+    RowsOf<
+        impl Iterator<Item = ViewRow<'a, f32>>,
+        impl Iterator<Item = ViewRow<'a, u8>>,
+    >,
+    impl Iterator<Item = ResultRow<'a>>,
+) {
+    let results = out
+        .rewards
+        .chunks_exact_mut(players)
+        .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()))
+        .map(|(rewards, (terminated, to_play))| ResultRow {
+            rewards,
+            terminated,
+            to_play,
+        });
+    let masks = out.masks.as_chunks_mut::<ACTION_COUNT>().0.iter_mut();
+    let views = match &mut out.observations {
+        Observations::F32(buffer) => RowsOf::F32(view_rows(buffer, masks)),
+        Observations::U8(buffer) => RowsOf::U8(view_rows(buffer, masks)),
+    };
+    (views, results)
+}
+
+fn view_rows<'a, V>(
+    observations: &'a mut [V],
+    masks: impl Iterator<Item = &'a mut [bool; ACTION_COUNT]>,
+) -> impl Iterator<Item = ViewRow<'a, V>> {
+    observations
+        .as_chunks_mut::<OBSERVATION_SIZE>()
+        .0
+        .iter_mut()
+        .zip(masks)
+        .map(|(observation, mask)| ViewRow { observation, mask })
+}
+
+impl Slot {
+    /// The seat to move and the move of `action` if it is legal here.
+    fn legal_move(&self, action: i64) -> Option<(u8, Move)> {
+        let seat = self.position.to_move()?;
+        let action = Action::new(action).ok().filter(|&a| self.legal.contains(a))?;
+        Some((seat, action.to_move()))
+    }
+
+    /// Writes this game's observation and mask, as its viewer sees them, into rows that hold
+    /// `contents`.
+    fn write_view<V: ObservationValue>(&mut self, row: ViewRow<'_, V>, contents: Contents) {
+        if contents != Contents::Previous {
+            if contents == Contents::Unknown {
+                row.observation.fill(V::ZERO);
+                row.mask.fill(false);
+            }
+            self.shown = ObservationRow::ZEROS;
+            self.shown_legal = ActionSet::default();
+        }
+        self.position
+            .update_observation(self.viewer, row.observation, &mut self.shown);
+        self.legal.update_mask(&self.shown_legal, row.mask);
+        self.shown_legal = self.legal;
+    }
+
+    /// Writes the viewer, whether the game `terminated` on this step and then its returns.
+    fn write_result(&self, row: ResultRow<'_>, terminated: bool, utility: Utility) {
+        *row.terminated = terminated;
+        let returns: [f64; MAX_PLAYERS] = if terminated {
+            self.position.returns(utility)
+        } else {
+            [0.0; MAX_PLAYERS]
+        };
+        for (r, v) in row.rewards.iter_mut().zip(returns) {
+            *r = v as f32;
+        }
+        *row.to_play = self.viewer as i8;
     }
 }
 
