@@ -247,9 +247,8 @@ impl ActionSet {
                 }
             }
         }
-        if let Some((&now, &before)) = pairs.last()
-            && now != before
-        {
+        let (now, before) = (self.0[self.0.len() - 1], shown.0[self.0.len() - 1]);
+        if now != before {
             for (k, entries) in tail.chunks_mut(8).enumerate() {
                 let expanded = &BYTE_ENTRIES[usize::from((now >> (8 * k)) as u8)];
                 entries.copy_from_slice(&expanded[..entries.len()]);

@@ -406,7 +406,7 @@ impl VectorGames {
         contents: Contents,
     ) {
         let learner = self.opponents.map(|o| o.learner);
-        for (env, (&action, (view, result))) in actions.iter().zip(rows).enumerate() {
+        for (env, (&action, (view, mut result))) in actions.iter().zip(rows).enumerate() {
             if self.slots[env].ended {
                 self.slots[env] = self.restart(env, self.slots[env].episode + 1);
             } else {
@@ -419,7 +419,7 @@ impl VectorGames {
             }
             let slot = &mut self.slots[env];
             slot.write_view(view, contents);
-            slot.write_result(result, slot.ended, self.utility);
+            slot.write_result(&mut result, slot.ended, self.utility);
         }
     }
 
@@ -459,9 +459,9 @@ impl VectorGames {
         rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
         contents: Contents,
     ) {
-        for (slot, (view, result)) in self.slots.iter_mut().zip(rows) {
+        for (slot, (view, mut result)) in self.slots.iter_mut().zip(rows) {
             slot.write_view(view, contents);
-            slot.write_result(result, false, self.utility);
+            slot.write_result(&mut result, false, self.utility);
         }
     }
 }
@@ -490,10 +490,7 @@ fn rows<'a>(
     out: &'a mut Outputs<'_>,
     players: usize,
 ) -> (
-    RowsOf<
-        impl Iterator<Item = ViewRow<'a, f32>>,
-        impl Iterator<Item = ViewRow<'a, u8>>,
-    >,
+    RowsOf<impl Iterator<Item = ViewRow<'a, f32>>, impl Iterator<Item = ViewRow<'a, u8>>>,
     impl Iterator<Item = ResultRow<'a>>,
 ) {
     let results = out
@@ -529,29 +526,35 @@ impl Slot {
     /// The seat to move and the move of `action` if it is legal here.
     fn legal_move(&self, action: i64) -> Option<(u8, Move)> {
         let seat = self.position.to_move()?;
-        let action = Action::new(action).ok().filter(|&a| self.legal.contains(a))?;
+        let action = Action::new(action)
+            .ok()
+            .filter(|&a| self.legal.contains(a))?;
         Some((seat, action.to_move()))
     }
 
     /// Writes this game's observation and mask, as its viewer sees them, into rows that hold
     /// `contents`.
-    fn write_view<V: ObservationValue>(&mut self, row: ViewRow<'_, V>, contents: Contents) {
+    fn write_view<V: ObservationValue>(
+        &mut self,
+        ViewRow { observation, mask }: ViewRow<'_, V>,
+        contents: Contents,
+    ) {
         if contents != Contents::Previous {
             if contents == Contents::Unknown {
-                row.observation.fill(V::ZERO);
-                row.mask.fill(false);
+                observation.fill(V::ZERO);
+                mask.fill(false);
             }
             self.shown = ObservationRow::ZEROS;
             self.shown_legal = ActionSet::default();
         }
         self.position
-            .update_observation(self.viewer, row.observation, &mut self.shown);
-        self.legal.update_mask(&self.shown_legal, row.mask);
+            .update_observation(self.viewer, observation, &mut self.shown);
+        self.legal.update_mask(&self.shown_legal, mask);
         self.shown_legal = self.legal;
     }
 
     /// Writes the viewer, whether the game `terminated` on this step and then its returns.
-    fn write_result(&self, row: ResultRow<'_>, terminated: bool, utility: Utility) {
+    fn write_result(&self, row: &mut ResultRow<'_>, terminated: bool, utility: Utility) {
         *row.terminated = terminated;
         let returns: [f64; MAX_PLAYERS] = if terminated {
             self.position.returns(utility)

@@ -250,6 +250,37 @@ impl Position {
         }
     }
 
+    /// Makes the gate planes of `out`, which hold what `row` says, `observer`'s: only the
+    /// entries that differ from the shown observer's are written.
+    fn update_gates<V: ObservationValue>(
+        &self,
+        observer: u8,
+        out: &mut [V; OBSERVATION_SIZE],
+        row: &mut ObservationRow,
+    ) {
+        if row.gates_for == observer {
+            return;
+        }
+        let shown = row.gates_for;
+        if shown == NOBODY {
+            row.gate_cells = gate_cells_by_seat(self.rules);
+        }
+        for k in 0..usize::from(self.rules.players()) {
+            let now = row.gate_cells[self.seat_after(observer, k)];
+            let before = if shown == NOBODY {
+                0
+            } else {
+                row.gate_cells[self.seat_after(shown, k)]
+            };
+            let plane: &mut [V; CELL_COUNT] = (&mut out[(30 + k) * CELL_COUNT..][..CELL_COUNT])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("a plane is CELL_COUNT long"));
+            set_cells(plane, before & !now, V::ZERO);
+            set_cells(plane, now & !before, V::count(1));
+        }
+        row.gates_for = observer;
+    }
+
     /// Makes `out`, which holds what `row` says, `observer`'s observation of this position
     /// (as [`Information::observation`] gives it), and `row` say so. Hidden tiles are never
     /// read: only the observer's hand (every hand when the rules open them) and the counts of
@@ -323,26 +354,7 @@ impl Position {
             row.gems = gems;
             row.gem_count = gem_count as u8;
         }
-        if row.gates_for != observer {
-            let shown = row.gates_for;
-            if shown == NOBODY {
-                row.gate_cells = gate_cells_by_seat(self.rules);
-            }
-            for k in 0..usize::from(self.rules.players()) {
-                let now = row.gate_cells[self.seat_after(observer, k)];
-                let before = if shown == NOBODY {
-                    0
-                } else {
-                    row.gate_cells[self.seat_after(shown, k)]
-                };
-                let plane: &mut [V; CELL_COUNT] = (&mut out[(30 + k) * CELL_COUNT..][..CELL_COUNT])
-                    .try_into()
-                    .unwrap_or_else(|_| unreachable!("a plane is CELL_COUNT long"));
-                set_cells(plane, before & !now, V::ZERO);
-                set_cells(plane, now & !before, one);
-            }
-            row.gates_for = observer;
-        }
+        self.update_gates(observer, out, row);
         let players = usize::from(self.rules.players());
         let scalars = &mut out[OBSERVATION_PLANES * CELL_COUNT..];
         scalars.fill(V::ZERO);
@@ -374,7 +386,7 @@ impl Position {
             NOBODY => scalars[51] = one,
             CHANCE => scalars[52] = one,
             seat => {
-                scalars[47 + (usize::from(seat) + players - usize::from(observer)) % players] = one
+                scalars[47 + (usize::from(seat) + players - usize::from(observer)) % players] = one;
             }
         }
     }
