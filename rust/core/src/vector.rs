@@ -22,10 +22,14 @@ use crate::moves::Move;
 use crate::position::{
     MAX_PLAYERS, OBSERVATION_SIZE, ObservationRow, ObservationValue, Position, Utility,
 };
-use crate::rng::shuffled_pile;
 use crate::rng::{game_seed, mix};
+use crate::rng::{shuffled_pile, shuffled_piles};
 use crate::rules::Rules;
 use crate::simulate::{BotSpec, NativeBot};
+use crate::tile::{TILE_TOTAL, TileType};
+
+/// A shuffled pile, front first.
+type Pile = [TileType; TILE_TOTAL];
 
 /// One game of the vector.
 #[derive(Clone, Debug)]
@@ -244,7 +248,7 @@ impl VectorGames {
         }
         self.opponents = Some(opponents);
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, self.slots[env].episode);
+            self.slots[env] = self.restart(env, self.slots[env].episode, None);
         }
         Ok(self)
     }
@@ -257,8 +261,13 @@ impl VectorGames {
     /// A fresh slot for game `env`'s episode `episode`, of `num_envs` games.
     fn start(&self, num_envs: usize, env: usize, episode: u64) -> Slot {
         let seed = episode_seed(self.seed, num_envs, env, episode);
-        let position = Position::new(self.rules, &shuffled_pile(seed))
-            .unwrap_or_else(|_| unreachable!("the box is valid"));
+        self.start_with(seed, episode, &shuffled_pile(seed))
+    }
+
+    /// A fresh slot for episode `episode`, of seed `seed`, whose pile is `pile`.
+    fn start_with(&self, seed: u64, episode: u64, pile: &Pile) -> Slot {
+        let position =
+            Position::new(self.rules, pile).unwrap_or_else(|_| unreachable!("the box is valid"));
         let specs = self.opponents.map_or([None; MAX_PLAYERS], |o| o.bots);
         let mut slot = Slot {
             position,
@@ -311,7 +320,7 @@ impl VectorGames {
         expect_len("the reset mask", restart.len(), self.len())?;
         for (env, &again) in restart.iter().enumerate() {
             if again {
-                self.slots[env] = self.restart(env, self.slots[env].episode + 1);
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, None);
             }
         }
         self.write_all(out);
@@ -369,7 +378,7 @@ impl VectorGames {
         self.check_sizes(out)?;
         self.seed = seed;
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, 0);
+            self.slots[env] = self.restart(env, 0, None);
         }
         self.write_all(out);
         Ok(())
@@ -389,26 +398,35 @@ impl VectorGames {
                 return Err(VectorError::Illegal { env, action, seat });
             }
         }
+        let next_seeds: Vec<u64> = (self.slots.iter().enumerate())
+            .filter(|(_, slot)| slot.ended)
+            .map(|(env, slot)| episode_seed(self.seed, self.len(), env, slot.episode + 1))
+            .collect();
+        let piles = deal(&next_seeds);
         let contents = out.contents;
         match rows(out, usize::from(self.rules.players())) {
-            (RowsOf::F32(rows), rest) => self.step_rows(actions, rows.zip(rest), contents),
-            (RowsOf::U8(rows), rest) => self.step_rows(actions, rows.zip(rest), contents),
+            (RowsOf::F32(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
+            (RowsOf::U8(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
         }
         Ok(())
     }
 
     /// Steps each game with its (legal) action and writes its rows at once, while its
-    /// state is in cache.
+    /// state is in cache; the games that ended start their next episodes with `piles`, in
+    /// order.
     fn step_rows<'a, V: ObservationValue + 'a>(
         &mut self,
         actions: &[i64],
+        piles: &[Pile],
         rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
         contents: Contents,
     ) {
         let learner = self.opponents.map(|o| o.learner);
+        let mut piles = piles.iter();
         for (env, (&action, (view, mut result))) in actions.iter().zip(rows).enumerate() {
             if self.slots[env].ended {
-                self.slots[env] = self.restart(env, self.slots[env].episode + 1);
+                let pile = piles.next();
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, pile);
             } else {
                 let slot = &mut self.slots[env];
                 let (seat, mv) = slot
@@ -423,15 +441,24 @@ impl VectorGames {
         }
     }
 
-    /// Game `env`'s episode `episode`, its buffer rows' record kept.
-    fn restart(&self, env: usize, episode: u64) -> Slot {
+    /// Game `env`'s episode `episode`, its buffer rows' record kept; `pile` is its pile when
+    /// already dealt.
+    fn restart(&self, env: usize, episode: u64, pile: Option<&Pile>) -> Slot {
         let old = &self.slots[env];
         let mut shown = old.shown;
         shown.new_game();
+        let fresh = match pile {
+            Some(pile) => self.start_with(
+                episode_seed(self.seed, self.len(), env, episode),
+                episode,
+                pile,
+            ),
+            None => self.start(self.len(), env, episode),
+        };
         Slot {
             shown,
             shown_legal: old.shown_legal,
-            ..self.start(self.len(), env, episode)
+            ..fresh
         }
     }
 
@@ -566,6 +593,17 @@ impl Slot {
         }
         *row.to_play = self.viewer as i8;
     }
+}
+
+/// [`shuffled_pile`] of each of `seeds`, in order, four generators seeded side by side.
+fn deal(seeds: &[u64]) -> Vec<Pile> {
+    let (fours, rest) = seeds.as_chunks::<4>();
+    let mut piles: Vec<Pile> = fours
+        .iter()
+        .flat_map(|&four| shuffled_piles(four))
+        .collect();
+    piles.extend(rest.iter().map(|&seed| shuffled_pile(seed)));
+    piles
 }
 
 /// The seed of game `env`'s episode `episode` in a vector of `num_envs` games.
