@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use rand_pcg::Pcg64Mcg;
+use indigo_search::Rng;
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{CELL_COUNT, Cell};
@@ -429,7 +429,7 @@ impl Information {
     /// A full position consistent with this information: the observer's hand and everything
     /// public kept, the hidden hands and the pile order drawn uniformly from the unseen tiles.
     /// The result uses sampled chance (a pending draw is made from the sampled pile).
-    pub fn sample(&self, rng: &mut Pcg64Mcg) -> Position {
+    pub fn sample(&self, rng: &mut Rng) -> Position {
         let mut position = self.fill(rng);
         position.explicit = false;
         while position.is_chance_node() {
@@ -440,7 +440,7 @@ impl Information {
     }
 
     /// [`Information::sample`] keeping the chance mode and any pending draw.
-    pub(crate) fn fill(&self, rng: &mut Pcg64Mcg) -> Position {
+    pub(crate) fn fill(&self, rng: &mut Rng) -> Position {
         let mut pool = [0u8; TILE_TOTAL];
         let mut n = 0;
         for (t, &count) in self.unseen.iter().enumerate() {
@@ -582,8 +582,8 @@ mod tests {
     use crate::rules::Rules;
     use crate::testing::random_positions;
     use crate::tile::TILE_TYPE_COUNT;
+    use indigo_search::Rng;
     use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
 
     #[test]
     fn information_hides_exactly_the_hidden_tiles() {
@@ -591,7 +591,7 @@ mod tests {
             for seat in 0..p.rules().players() {
                 let info = p.information(seat);
                 // Changing only what `seat` cannot see leaves its information unchanged.
-                let mut rng = Pcg64Mcg::seed_from_u64(u64::from(seat));
+                let mut rng = Rng::seed_from_u64(u64::from(seat));
                 let other = info.sample(&mut rng);
                 if p.is_chance_node() {
                     continue;
@@ -638,7 +638,7 @@ mod tests {
         let info = pa.information(0);
         let unseen = info.unseen();
         let total: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
-        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut rng = Rng::seed_from_u64(5);
         let samples = 40_000;
         let mut seen = [0u32; TILE_TYPE_COUNT];
         for _ in 0..samples {
@@ -664,7 +664,7 @@ mod tests {
                 let mut b = [0f32; OBSERVATION_SIZE];
                 let info = p.information(seat);
                 info.observation(&mut a);
-                info.sample(&mut Pcg64Mcg::seed_from_u64(9))
+                info.sample(&mut Rng::seed_from_u64(9))
                     .information(seat)
                     .observation(&mut b);
                 if !p.is_chance_node() {
