@@ -4,6 +4,7 @@ Run (one core, as the note's figures were made):
     nice -n 19 python benches/envs.py throughput [--envs 256] [--seconds 5]
     nice -n 19 python benches/envs.py match [--games 200] [--time 0.05] [--seed 1]
     nice -n 19 python benches/envs.py step [--envs 1024] [--steps 300] [--dtype uint8] [--no-copy]
+    nice -n 19 python benches/envs.py lockstep --before OTHER/_native.so [--dtype uint8] [--no-copy]
     nice -n 19 python benches/envs.py opponents [--envs 64] [--steps 300]
 
 ``throughput`` steps ``indigo.VectorGames`` (one Rust call per step for all games, random legal
@@ -14,15 +15,20 @@ its ``step`` calls alone is given too). ``match`` plays seat-balanced 2-player g
 ``indigo.IsmctsBot`` (``time=T``, one thread) against OpenSpiel's Python ``ISMCTSBot`` on
 ``python_indigo`` with the same wall time per move; each pair of games shares a deal with the
 seats swapped. It prints the settings, the mean seconds per move of each bot, and our win share
-with a Wilson 95% interval. ``opponents`` steps ``VectorGames`` against ``"greedy"`` inside
-Rust and :class:`indigo.PolicyVectorGames` against the same spec and a Python callable, and
-prints the moves (the bots' included) per second of each.
+with a Wilson 95% interval. ``lockstep`` steps this build's ``VectorGames`` and another
+build's (``--before``: its ``indigo/_native*.so``, with fresh arrays) in one process with the
+same actions, alternating which goes first, and prints each run's ratio of their step calls'
+thread CPU time (before over this build) and the median. ``opponents`` steps ``VectorGames``
+against ``"greedy"`` inside Rust and :class:`indigo.PolicyVectorGames` against the same spec
+and a Python callable, and prints the moves (the bots' included) per second of each.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import statistics
 import sys
 import time
 from typing import Any
@@ -82,6 +88,43 @@ def step_rate(envs: int, steps: int, dtype: str, copy: bool) -> dict[str, Any]:
         "copy": copy,
         "step_calls_moves_per_s": round(moves / stepping),
         "loop_moves_per_s": round(moves / (time.thread_time() - start)),
+    }
+
+
+def lockstep_ratios(
+    before_path: str, envs: int, steps: int, dtype: str, copy: bool, runs: int
+) -> dict[str, Any]:
+    """``runs`` runs of ``steps`` steps of this build's ``VectorGames`` and ``before_path``'s
+    (an ``indigo._native`` extension file of another build, with its default fresh arrays) side
+    by side on the same games and actions; the ratio of their step calls' thread CPU time."""
+    spec = importlib.util.spec_from_file_location("before_build._native", before_path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"not an extension module: {before_path}")
+    before = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(before)
+    options: dict[str, Any] = {} if dtype == "float32" else {"observation_dtype": dtype}
+    ratios = []
+    for run in range(runs):
+        sides = [before.VectorGames(envs, seed=1, **options)]
+        sides.append(indigo.VectorGames(envs, seed=1, copy=copy, **options))
+        masks = [side.reset()[1] for side in sides]
+        seconds = [0.0, 0.0]
+        rng = np.random.default_rng(run)
+        for index in range(steps):
+            actions = np.argmax(np.where(masks[1], rng.random(masks[1].shape), -1.0), axis=1)
+            for side in (0, 1) if index % 2 else (1, 0):
+                t0 = time.thread_time()
+                masks[side] = sides[side].step(actions)[1]
+                seconds[side] += time.thread_time() - t0
+            assert (masks[0] == masks[1]).all(), "the two builds play different games"
+        ratios.append(round(seconds[0] / seconds[1], 3))
+    return {
+        "before": before_path,
+        "envs": envs,
+        "dtype": dtype,
+        "copy": copy,
+        "ratios": ratios,
+        "median_ratio": statistics.median(ratios),
     }
 
 
@@ -234,6 +277,13 @@ def main() -> None:
     step.add_argument("--steps", type=int, default=300)
     step.add_argument("--dtype", choices=["float32", "uint8"], default="float32")
     step.add_argument("--no-copy", action="store_true", help="VectorGames(copy=False)")
+    paired = sub.add_parser("lockstep")
+    paired.add_argument("--before", required=True, help="another build's indigo/_native*.so")
+    paired.add_argument("--envs", type=int, default=1024)
+    paired.add_argument("--steps", type=int, default=300)
+    paired.add_argument("--runs", type=int, default=3)
+    paired.add_argument("--dtype", choices=["float32", "uint8"], default="float32")
+    paired.add_argument("--no-copy", action="store_true", help="this build with copy=False")
     against = sub.add_parser("opponents")
     against.add_argument("--envs", type=int, default=64)
     against.add_argument("--steps", type=int, default=300)
@@ -254,6 +304,10 @@ def main() -> None:
         }
     elif args.command == "step":
         result = step_rate(args.envs, args.steps, args.dtype, copy=not args.no_copy)
+    elif args.command == "lockstep":
+        result = lockstep_ratios(
+            args.before, args.envs, args.steps, args.dtype, not args.no_copy, args.runs
+        )
     elif args.command == "opponents":
         result = opponents_rate(args.envs, args.steps)
     else:

@@ -235,23 +235,23 @@ impl ActionSet {
         }
     }
 
-    /// Makes `out`, which holds `shown`'s mask, this set's mask: only the 8 entries around
-    /// each action in one set and not the other are written.
-    pub(crate) fn update_mask(&self, shown: &ActionSet, out: &mut [bool]) {
-        for (w, (&now, &before)) in self.0.iter().zip(&shown.0).enumerate() {
-            let mut changed = now ^ before;
-            while changed != 0 {
-                let shift = changed.trailing_zeros() & !7;
-                changed &= !(0xff << shift);
-                let expanded = &BYTE_ENTRIES[usize::from((now >> shift) as u8)];
-                let entries = &mut out[w * 64 + shift as usize..];
-                // One 8-byte store, except at the end of the mask.
-                if let Some(eight) = entries.first_chunk_mut::<8>() {
-                    *eight = *expanded;
-                } else {
-                    let n = entries.len();
-                    entries.copy_from_slice(&expanded[..n]);
+    /// Makes `out`, which holds `shown`'s mask, this set's mask: only the 64 entries of each
+    /// word that differs between the two sets are written, 8 at a time from a table.
+    pub(crate) fn update_mask(&self, shown: &ActionSet, out: &mut [bool; ACTION_COUNT]) {
+        let (words, tail) = out.as_chunks_mut::<64>();
+        let pairs = self.0.iter().zip(&shown.0);
+        for (entries, (&now, &before)) in words.iter_mut().zip(pairs.clone()) {
+            if now != before {
+                for (k, eight) in entries.as_chunks_mut::<8>().0.iter_mut().enumerate() {
+                    *eight = BYTE_ENTRIES[usize::from((now >> (8 * k)) as u8)];
                 }
+            }
+        }
+        let (now, before) = (self.0[self.0.len() - 1], shown.0[self.0.len() - 1]);
+        if now != before {
+            for (k, entries) in tail.chunks_mut(8).enumerate() {
+                let expanded = &BYTE_ENTRIES[usize::from((now >> (8 * k)) as u8)];
+                entries.copy_from_slice(&expanded[..entries.len()]);
             }
         }
     }

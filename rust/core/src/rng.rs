@@ -32,9 +32,18 @@ const BOX_IN_TYPE_ORDER: [TileType; TILE_TOTAL] = {
 /// `random.Random(seed).shuffle()` shuffles it, so a record's `seed` reproduces its pile in
 /// either language.
 pub fn shuffled_pile(seed: u64) -> [TileType; TILE_TOTAL] {
-    let mut pile = box_in_type_order();
-    PyRandom::from_u64(seed).shuffle(&mut pile);
+    let [pile] = shuffled_piles([seed]);
     pile
+}
+
+/// [`shuffled_pile`] of each of `seeds`, their generators seeded side by side (faster than one
+/// by one).
+pub fn shuffled_piles<const L: usize>(seeds: [u64; L]) -> [[TileType; TILE_TOTAL]; L] {
+    PyRandom::from_u64_lanes(seeds).map(|mut rng| {
+        let mut pile = box_in_type_order();
+        rng.shuffle(&mut pile);
+        pile
+    })
 }
 
 /// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit

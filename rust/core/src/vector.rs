@@ -22,10 +22,14 @@ use crate::moves::Move;
 use crate::position::{
     MAX_PLAYERS, OBSERVATION_SIZE, ObservationRow, ObservationValue, Position, Utility,
 };
-use crate::rng::shuffled_pile;
 use crate::rng::{game_seed, mix};
+use crate::rng::{shuffled_pile, shuffled_piles};
 use crate::rules::Rules;
 use crate::simulate::{BotSpec, NativeBot};
+use crate::tile::{TILE_TOTAL, TileType};
+
+/// A shuffled pile, front first.
+type Pile = [TileType; TILE_TOTAL];
 
 /// One game of the vector.
 #[derive(Clone, Debug)]
@@ -244,7 +248,7 @@ impl VectorGames {
         }
         self.opponents = Some(opponents);
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, self.slots[env].episode);
+            self.slots[env] = self.restart(env, self.slots[env].episode, None);
         }
         Ok(self)
     }
@@ -257,8 +261,13 @@ impl VectorGames {
     /// A fresh slot for game `env`'s episode `episode`, of `num_envs` games.
     fn start(&self, num_envs: usize, env: usize, episode: u64) -> Slot {
         let seed = episode_seed(self.seed, num_envs, env, episode);
-        let position = Position::new(self.rules, &shuffled_pile(seed))
-            .unwrap_or_else(|_| unreachable!("the box is valid"));
+        self.start_with(seed, episode, &shuffled_pile(seed))
+    }
+
+    /// A fresh slot for episode `episode`, of seed `seed`, whose pile is `pile`.
+    fn start_with(&self, seed: u64, episode: u64, pile: &Pile) -> Slot {
+        let position =
+            Position::new(self.rules, pile).unwrap_or_else(|_| unreachable!("the box is valid"));
         let specs = self.opponents.map_or([None; MAX_PLAYERS], |o| o.bots);
         let mut slot = Slot {
             position,
@@ -311,10 +320,10 @@ impl VectorGames {
         expect_len("the reset mask", restart.len(), self.len())?;
         for (env, &again) in restart.iter().enumerate() {
             if again {
-                self.slots[env] = self.restart(env, self.slots[env].episode + 1);
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, None);
             }
         }
-        self.write_all(out, |_| false);
+        self.write_all(out);
         Ok(())
     }
 
@@ -369,9 +378,9 @@ impl VectorGames {
         self.check_sizes(out)?;
         self.seed = seed;
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, 0);
+            self.slots[env] = self.restart(env, 0, None);
         }
-        self.write_all(out, |_| false);
+        self.write_all(out);
         Ok(())
     }
 
@@ -383,44 +392,73 @@ impl VectorGames {
     pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<(), VectorError> {
         self.check_sizes(out)?;
         expect_len("actions", actions.len(), self.len())?;
-        let mut moves = Vec::with_capacity(self.len());
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if slot.ended {
-                moves.push(None);
-                continue;
-            }
-            let seat = slot.position.to_move().unwrap_or(slot.viewer);
-            let legal = Action::new(action).ok().filter(|&a| slot.legal.contains(a));
-            match legal {
-                Some(a) => moves.push(Some((seat, a.to_move()))),
-                None => return Err(VectorError::Illegal { env, action, seat }),
+            if !slot.ended && slot.legal_move(action).is_none() {
+                let seat = slot.position.to_move().unwrap_or(slot.viewer);
+                return Err(VectorError::Illegal { env, action, seat });
             }
         }
-        for (env, mv) in moves.into_iter().enumerate() {
-            match mv {
-                None => {
-                    self.slots[env] = self.restart(env, self.slots[env].episode + 1);
-                }
-                Some((seat, mv)) => {
-                    let slot = &mut self.slots[env];
-                    slot.play(mv);
-                    slot.settle(self.opponents.map(|o| o.learner), seat);
-                }
-            }
+        let next_seeds: Vec<u64> = (self.slots.iter().enumerate())
+            .filter(|(_, slot)| slot.ended)
+            .map(|(env, slot)| episode_seed(self.seed, self.len(), env, slot.episode + 1))
+            .collect();
+        let piles = deal(&next_seeds);
+        let contents = out.contents;
+        match rows(out, usize::from(self.rules.players())) {
+            (RowsOf::F32(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
+            (RowsOf::U8(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
         }
-        self.write_all(out, |slot| slot.ended);
         Ok(())
     }
 
-    /// Game `env`'s episode `episode`, its buffer rows' record kept.
-    fn restart(&self, env: usize, episode: u64) -> Slot {
+    /// Steps each game with its (legal) action and writes its rows at once, while its
+    /// state is in cache; the games that ended start their next episodes with `piles`, in
+    /// order.
+    fn step_rows<'a, V: ObservationValue + 'a>(
+        &mut self,
+        actions: &[i64],
+        piles: &[Pile],
+        rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
+        contents: Contents,
+    ) {
+        let learner = self.opponents.map(|o| o.learner);
+        let mut piles = piles.iter();
+        for (env, (&action, (view, mut result))) in actions.iter().zip(rows).enumerate() {
+            if self.slots[env].ended {
+                let pile = piles.next();
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, pile);
+            } else {
+                let slot = &mut self.slots[env];
+                let (seat, mv) = slot
+                    .legal_move(action)
+                    .unwrap_or_else(|| unreachable!("every action was checked"));
+                slot.play(mv);
+                slot.settle(learner, seat);
+            }
+            let slot = &mut self.slots[env];
+            slot.write_view(view, contents);
+            slot.write_result(&mut result, slot.ended, self.utility);
+        }
+    }
+
+    /// Game `env`'s episode `episode`, its buffer rows' record kept; `pile` is its pile when
+    /// already dealt.
+    fn restart(&self, env: usize, episode: u64, pile: Option<&Pile>) -> Slot {
         let old = &self.slots[env];
         let mut shown = old.shown;
         shown.new_game();
+        let fresh = match pile {
+            Some(pile) => self.start_with(
+                episode_seed(self.seed, self.len(), env, episode),
+                episode,
+                pile,
+            ),
+            None => self.start(self.len(), env, episode),
+        };
         Slot {
             shown,
             shown_legal: old.shown_legal,
-            ..self.start(self.len(), env, episode)
+            ..fresh
         }
     }
 
@@ -434,60 +472,138 @@ impl VectorGames {
         expect_len("to_play", out.to_play.len(), n)
     }
 
-    /// Writes every game's view; `ended` says which games just finished (they get rewards).
-    fn write_all(&mut self, out: &mut Outputs<'_>, ended: impl Fn(&Slot) -> bool) {
-        match &mut out.observations {
-            Observations::F32(buffer) => self.write_views(buffer, out.contents, out.masks),
-            Observations::U8(buffer) => self.write_views(buffer, out.contents, out.masks),
-        }
-        let players = usize::from(self.rules.players());
-        let rows = out
-            .rewards
-            .chunks_exact_mut(players)
-            .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()));
-        for (slot, (rewards, (terminated, to_play))) in self.slots.iter().zip(rows) {
-            *terminated = ended(slot);
-            let returns: [f64; MAX_PLAYERS] = if *terminated {
-                slot.position.returns(self.utility)
-            } else {
-                [0.0; MAX_PLAYERS]
-            };
-            for (r, v) in rewards.iter_mut().zip(returns) {
-                *r = v as f32;
-            }
-            *to_play = slot.viewer as i8;
+    /// Writes every game's view (no game just ended: rewards zero).
+    fn write_all(&mut self, out: &mut Outputs<'_>) {
+        let contents = out.contents;
+        match rows(out, usize::from(self.rules.players())) {
+            (RowsOf::F32(rows), rest) => self.write_rows(rows.zip(rest), contents),
+            (RowsOf::U8(rows), rest) => self.write_rows(rows.zip(rest), contents),
         }
     }
 
-    /// Every game's observation and action mask, as its viewer sees it, into buffers that
-    /// hold `contents`.
-    fn write_views<V: ObservationValue>(
+    fn write_rows<'a, V: ObservationValue + 'a>(
         &mut self,
-        observations: &mut [V],
+        rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
         contents: Contents,
-        masks: &mut [bool],
     ) {
-        let rows = observations
-            .chunks_exact_mut(OBSERVATION_SIZE)
-            .zip(masks.chunks_exact_mut(ACTION_COUNT));
-        for (slot, (obs, mask)) in self.slots.iter_mut().zip(rows) {
-            let obs: &mut [V; OBSERVATION_SIZE] = obs
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("chunks of OBSERVATION_SIZE"));
-            if contents != Contents::Previous {
-                if contents == Contents::Unknown {
-                    obs.fill(V::ZERO);
-                    mask.fill(false);
-                }
-                slot.shown = ObservationRow::ZEROS;
-                slot.shown_legal = ActionSet::default();
-            }
-            slot.position
-                .update_observation(slot.viewer, obs, &mut slot.shown);
-            slot.legal.update_mask(&slot.shown_legal, mask);
-            slot.shown_legal = slot.legal;
+        for (slot, (view, mut result)) in self.slots.iter_mut().zip(rows) {
+            slot.write_view(view, contents);
+            slot.write_result(&mut result, false, self.utility);
         }
     }
+}
+
+/// One game's observation and mask rows.
+struct ViewRow<'a, V> {
+    observation: &'a mut [V; OBSERVATION_SIZE],
+    mask: &'a mut [bool; ACTION_COUNT],
+}
+
+/// One game's rewards, termination and viewer entries.
+struct ResultRow<'a> {
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    to_play: &'a mut i8,
+}
+
+/// The view rows in the observations' type.
+enum RowsOf<F, U> {
+    F32(F),
+    U8(U),
+}
+
+/// Each game's rows of `out` (of games of `players` seats), in game order.
+fn rows<'a>(
+    out: &'a mut Outputs<'_>,
+    players: usize,
+) -> (
+    RowsOf<impl Iterator<Item = ViewRow<'a, f32>>, impl Iterator<Item = ViewRow<'a, u8>>>,
+    impl Iterator<Item = ResultRow<'a>>,
+) {
+    let results = out
+        .rewards
+        .chunks_exact_mut(players)
+        .zip(out.terminations.iter_mut().zip(out.to_play.iter_mut()))
+        .map(|(rewards, (terminated, to_play))| ResultRow {
+            rewards,
+            terminated,
+            to_play,
+        });
+    let masks = out.masks.as_chunks_mut::<ACTION_COUNT>().0.iter_mut();
+    let views = match &mut out.observations {
+        Observations::F32(buffer) => RowsOf::F32(view_rows(buffer, masks)),
+        Observations::U8(buffer) => RowsOf::U8(view_rows(buffer, masks)),
+    };
+    (views, results)
+}
+
+fn view_rows<'a, V>(
+    observations: &'a mut [V],
+    masks: impl Iterator<Item = &'a mut [bool; ACTION_COUNT]>,
+) -> impl Iterator<Item = ViewRow<'a, V>> {
+    observations
+        .as_chunks_mut::<OBSERVATION_SIZE>()
+        .0
+        .iter_mut()
+        .zip(masks)
+        .map(|(observation, mask)| ViewRow { observation, mask })
+}
+
+impl Slot {
+    /// The seat to move and the move of `action` if it is legal here.
+    fn legal_move(&self, action: i64) -> Option<(u8, Move)> {
+        let seat = self.position.to_move()?;
+        let action = Action::new(action)
+            .ok()
+            .filter(|&a| self.legal.contains(a))?;
+        Some((seat, action.to_move()))
+    }
+
+    /// Writes this game's observation and mask, as its viewer sees them, into rows that hold
+    /// `contents`.
+    fn write_view<V: ObservationValue>(
+        &mut self,
+        ViewRow { observation, mask }: ViewRow<'_, V>,
+        contents: Contents,
+    ) {
+        if contents != Contents::Previous {
+            if contents == Contents::Unknown {
+                observation.fill(V::ZERO);
+                mask.fill(false);
+            }
+            self.shown = ObservationRow::ZEROS;
+            self.shown_legal = ActionSet::default();
+        }
+        self.position
+            .update_observation(self.viewer, observation, &mut self.shown);
+        self.legal.update_mask(&self.shown_legal, mask);
+        self.shown_legal = self.legal;
+    }
+
+    /// Writes the viewer, whether the game `terminated` on this step and then its returns.
+    fn write_result(&self, row: &mut ResultRow<'_>, terminated: bool, utility: Utility) {
+        *row.terminated = terminated;
+        let returns: [f64; MAX_PLAYERS] = if terminated {
+            self.position.returns(utility)
+        } else {
+            [0.0; MAX_PLAYERS]
+        };
+        for (r, v) in row.rewards.iter_mut().zip(returns) {
+            *r = v as f32;
+        }
+        *row.to_play = self.viewer as i8;
+    }
+}
+
+/// [`shuffled_pile`] of each of `seeds`, in order, four generators seeded side by side.
+fn deal(seeds: &[u64]) -> Vec<Pile> {
+    let (fours, rest) = seeds.as_chunks::<4>();
+    let mut piles: Vec<Pile> = fours
+        .iter()
+        .flat_map(|&four| shuffled_piles(four))
+        .collect();
+    piles.extend(rest.iter().map(|&seed| shuffled_pile(seed)));
+    piles
 }
 
 /// The seed of game `env`'s episode `episode` in a vector of `num_envs` games.

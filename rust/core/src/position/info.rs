@@ -10,6 +10,7 @@ use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, t
 use crate::board::{CELL_COUNT, Cell};
 use crate::gem::Gem;
 use crate::rng::below;
+use crate::rules::Rules;
 use crate::tile::{CENTRE_CODE, EMPTY_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
 /// Observation planes per cell; see [`OBSERVATION_LAYOUT`].
@@ -167,6 +168,8 @@ pub(crate) struct ObservationRow {
     gem_count: u8,
     /// The observer whose gate planes the row holds; [`NOBODY`] for none.
     gates_for: u8,
+    /// Each seat's gate cells as bits of cell indices, taken with the first gate planes.
+    gate_cells: [u64; MAX_PLAYERS],
 }
 
 /// No cell code: the cell's entries are all zero.
@@ -182,6 +185,7 @@ impl ObservationRow {
         gems: [0; GEM_TOTAL as usize],
         gem_count: 0,
         gates_for: NOBODY,
+        gate_cells: [0; MAX_PLAYERS],
     };
 
     /// The next update is of another game's position: every cell is compared.
@@ -212,35 +216,69 @@ fn set_cell<V: ObservationValue>(out: &mut [V; OBSERVATION_SIZE], cell: usize, c
     }
 }
 
-impl Position {
-    /// Each seat counted from `observer` (the seat `k` places after it is `k`).
-    fn relative_seats(&self, observer: u8) -> [usize; MAX_PLAYERS] {
-        let players = usize::from(self.rules.players());
-        let mut relative = [0; MAX_PLAYERS];
-        for k in 0..players {
-            relative[(usize::from(observer) + k) % players] = k;
+/// Each seat's gate cells, as bits of cell indices.
+fn gate_cells_by_seat(rules: Rules) -> [u64; MAX_PLAYERS] {
+    let mut by_seat = [0; MAX_PLAYERS];
+    for (gate, cells) in GATE_CELLS.iter().enumerate() {
+        let bits = cells.iter().fold(0, |bits, &cell| bits | 1 << cell);
+        let mut owners = rules.gate_owner_mask(gate as u8);
+        while owners != 0 {
+            by_seat[owners.trailing_zeros() as usize] |= bits;
+            owners &= owners - 1;
         }
-        relative
+    }
+    by_seat
+}
+
+/// Sets the entries of the cells whose bits `cells` has to `value`.
+fn set_cells<V: ObservationValue>(plane: &mut [V; CELL_COUNT], mut cells: u64, value: V) {
+    while cells != 0 {
+        plane[cells.trailing_zeros() as usize] = value;
+        cells &= cells - 1;
+    }
+}
+
+impl Position {
+    /// The seat `k` places after `observer`.
+    fn seat_after(&self, observer: u8, k: usize) -> usize {
+        let players = usize::from(self.rules.players());
+        let seat = usize::from(observer) + k;
+        if seat >= players {
+            seat - players
+        } else {
+            seat
+        }
     }
 
-    /// Sets the gate planes as the observer with `relative` seats sees them to `value`.
-    fn set_gates<V: ObservationValue>(
+    /// Makes the gate planes of `out`, which hold what `row` says, `observer`'s: only the
+    /// entries that differ from the shown observer's are written.
+    fn update_gates<V: ObservationValue>(
         &self,
-        relative: &[usize; MAX_PLAYERS],
+        observer: u8,
         out: &mut [V; OBSERVATION_SIZE],
-        value: V,
+        row: &mut ObservationRow,
     ) {
-        for (gate, cells) in GATE_CELLS.iter().enumerate() {
-            let mut owners = self.rules.gate_owner_mask(gate as u8);
-            while owners != 0 {
-                let seat = owners.trailing_zeros() as usize;
-                owners &= owners - 1;
-                let plane = &mut out[(30 + relative[seat]) * CELL_COUNT..][..CELL_COUNT];
-                for &cell in cells {
-                    plane[cell] = value;
-                }
-            }
+        if row.gates_for == observer {
+            return;
         }
+        let shown = row.gates_for;
+        if shown == NOBODY {
+            row.gate_cells = gate_cells_by_seat(self.rules);
+        }
+        for k in 0..usize::from(self.rules.players()) {
+            let now = row.gate_cells[self.seat_after(observer, k)];
+            let before = if shown == NOBODY {
+                0
+            } else {
+                row.gate_cells[self.seat_after(shown, k)]
+            };
+            let plane: &mut [V; CELL_COUNT] = (&mut out[(30 + k) * CELL_COUNT..][..CELL_COUNT])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("a plane is CELL_COUNT long"));
+            set_cells(plane, before & !now, V::ZERO);
+            set_cells(plane, now & !before, V::count(1));
+        }
+        row.gates_for = observer;
     }
 
     /// Makes `out`, which holds what `row` says, `observer`'s observation of this position
@@ -282,16 +320,27 @@ impl Position {
         // Resting gems, found by the cells they look at: few rows hold any.
         let mut gems = [0u16; GEM_TOTAL as usize];
         let mut gem_count = 0;
-        for (looked_at, facing) in self.facing[..CELL_COUNT].iter().enumerate() {
-            let mut slots = u64::from_le_bytes(*facing);
-            while slots != 0 {
-                let f = slots.trailing_zeros() as usize / 8;
-                slots &= !(0xff << (8 * f));
-                let rest = crate::board::ACROSS[looked_at][f];
-                let gem = Gem::from_slot(facing[f]) as usize;
-                let plane = 12 + gem * 6 + usize::from(rest.edge);
-                gems[gem_count] = (plane * CELL_COUNT + usize::from(rest.cell)) as u16;
-                gem_count += 1;
+        // Eight rows (a cache line) at a time: most hold no gem.
+        let groups = self.facing.as_chunks::<8>().0.iter().enumerate();
+        let any_gem = |group: &[[u8; 8]; 8]| {
+            group
+                .iter()
+                .fold(0, |any, row| any | u64::from_le_bytes(*row))
+                != 0
+        };
+        for (first, group) in groups.filter(|(_, group)| any_gem(group)) {
+            for (i, facing) in group.iter().enumerate() {
+                let looked_at = 8 * first + i;
+                let mut slots = u64::from_le_bytes(*facing);
+                while slots != 0 {
+                    let f = slots.trailing_zeros() as usize / 8;
+                    slots &= !(0xff << (8 * f));
+                    let rest = crate::board::ACROSS[looked_at][f];
+                    let gem = Gem::from_slot(facing[f]) as usize;
+                    let plane = 12 + gem * 6 + usize::from(rest.edge);
+                    gems[gem_count] = (plane * CELL_COUNT + usize::from(rest.cell)) as u16;
+                    gem_count += 1;
+                }
             }
         }
         let shown = &row.gems[..usize::from(row.gem_count)];
@@ -305,19 +354,12 @@ impl Position {
             row.gems = gems;
             row.gem_count = gem_count as u8;
         }
-        let relative = self.relative_seats(observer);
-        if row.gates_for != observer {
-            if row.gates_for != NOBODY {
-                self.set_gates(&self.relative_seats(row.gates_for), out, V::ZERO);
-            }
-            self.set_gates(&relative, out, one);
-            row.gates_for = observer;
-        }
+        self.update_gates(observer, out, row);
         let players = usize::from(self.rules.players());
         let scalars = &mut out[OBSERVATION_PLANES * CELL_COUNT..];
         scalars.fill(V::ZERO);
         for k in 0..players {
-            let seat = (usize::from(observer) + k) % players;
+            let seat = self.seat_after(observer, k);
             let hand = self.hands[seat];
             if self.sees_hand(observer, seat) {
                 let first = if k == 0 { 0 } else { 5 * k };
@@ -343,7 +385,9 @@ impl Position {
         match self.to_move {
             NOBODY => scalars[51] = one,
             CHANCE => scalars[52] = one,
-            seat => scalars[47 + relative[usize::from(seat)]] = one,
+            seat => {
+                scalars[47 + (usize::from(seat) + players - usize::from(observer)) % players] = one;
+            }
         }
     }
 }
