@@ -306,8 +306,13 @@ fn chunks(
 
 /// A tree's scratch space, reused across simulations.
 struct Scratch<G: Game> {
+    /// The determinization of the simulation under way, sampled in place.
+    state: G,
     path: Vec<u32>,
     untried: G::Actions,
+    /// The root's legal actions not yet tried: the observer is to move there, so every
+    /// determinization has the same legal actions ([`Ismcts::search_information`]).
+    root_untried: G::Actions,
     sqrt_ln: &'static [f32],
 }
 
@@ -343,34 +348,35 @@ impl<A: Copy> Tree<A> {
         rng: &mut Rng,
         scratch: &mut Scratch<G>,
     ) {
-        let mut state = G::sample(info, rng);
-        let (path, table) = (&mut scratch.path, scratch.sqrt_ln);
+        let Scratch {
+            state,
+            path,
+            untried,
+            root_untried,
+            sqrt_ln: table,
+        } = scratch;
+        G::sample_into(info, state, rng);
         path.clear();
         let mut node = 0u32;
         while let Turn::Player(seat) = state.turn() {
-            let untried = &mut scratch.untried;
-            state.legal_set(untried);
-            let mut best = (NONE, f32::NEG_INFINITY);
-            for range in chunks(&self.next_chunk, self.children[node as usize]) {
-                for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
-                    if untried.take(child.action) {
-                        child.availability += 1;
-                        let score = child.mean + child.spread * sqrt_ln(table, child.availability);
-                        // Ties go to the newest child (scanned last).
-                        if score >= best.1 {
-                            best = (slot as u32, score);
-                        }
-                    }
-                }
-            }
+            // Every root child is legal in every determinization, so the root needs neither
+            // the sample's legal actions nor a check per child.
+            let (untried, best) = if node == 0 {
+                (&mut *root_untried, self.select(node, table, |_| true))
+            } else {
+                state.legal_set(untried);
+                let best = self.select(node, table, |action| untried.take(action));
+                (&mut *untried, best)
+            };
             let expanded = !untried.is_empty();
             let next = if expanded {
                 let action = untried
                     .nth(below(rng, untried.len()))
                     .unwrap_or_else(|| unreachable!("an action below len"));
+                untried.take(action);
                 self.add_child(node, action, seat)
             } else {
-                best.0
+                best
             };
             if next == NONE {
                 break; // no legal action: cannot happen while a seat is to move
@@ -394,6 +400,26 @@ impl<A: Copy> Tree<A> {
         }
         self.nodes[0].visits += 1;
         self.simulations += 1;
+    }
+
+    /// The child of `node` with the best UCB1 score among those `legal` keeps (counting each
+    /// one's availability); [`NONE`] if none is.
+    #[inline]
+    fn select(&mut self, node: u32, table: &[f32], mut legal: impl FnMut(A) -> bool) -> u32 {
+        let mut best = (NONE, f32::NEG_INFINITY);
+        for range in chunks(&self.next_chunk, self.children[node as usize]) {
+            for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
+                if legal(child.action) {
+                    child.availability += 1;
+                    let score = child.mean + child.spread * sqrt_ln(table, child.availability);
+                    // Ties go to the newest child (scanned last).
+                    if score >= best.1 {
+                        best = (slot as u32, score);
+                    }
+                }
+            }
+        }
+        best.0
     }
 
     /// Adds a child to `parent`, in a new chunk when its last one is full; its index.
@@ -431,23 +457,35 @@ impl<A: Copy> Tree<A> {
     }
 }
 
+/// What every tree of one search starts from.
+struct Root<G: Game> {
+    /// The action of the root node (never read).
+    action: G::Action,
+    /// The observer's legal actions, the same in every determinization.
+    legal: G::Actions,
+    /// A determinization, the first value of each tree's sample buffer.
+    sample: G,
+}
+
 /// Simulations between two looks at the clock and at the stop flag.
 const POLL_EVERY: u64 = 32;
 
 /// Grows one tree for the budget, or until `stop` is set.
 fn grow<G: Game>(
     info: &G::Information,
-    root_action: G::Action,
+    root: &Root<G>,
     config: &IsmctsConfig,
     simulations: u64,
     seed: u64,
     stop: &AtomicBool,
 ) -> Tree<G::Action> {
     let mut rng = Rng::seed_from_u64(seed);
-    let mut tree = Tree::new(root_action);
+    let mut tree = Tree::new(root.action);
     let mut scratch = Scratch::<G> {
+        state: root.sample.clone(),
         path: Vec::with_capacity(64),
         untried: G::Actions::default(),
+        root_untried: root.legal.clone(),
         sqrt_ln: sqrt_ln_table(),
     };
     let mut run = |tree: &mut Tree<G::Action>, n: u64| {
@@ -556,13 +594,17 @@ impl Ismcts {
     ) -> Option<SearchResult<G::Action>> {
         // Whose turn it is and what may be played are known to the observer: any sample shows
         // them.
-        let probe = G::sample(info, &mut Rng::seed_from_u64(0));
-        if probe.turn() != Turn::Player(G::observer(info)) {
+        let sample = G::sample(info, &mut Rng::seed_from_u64(0));
+        if sample.turn() != Turn::Player(G::observer(info)) {
             return None;
         }
-        let mut actions = Vec::new();
-        probe.legal_actions(&mut actions);
-        let root_action = *actions.first()?;
+        let mut legal = G::Actions::default();
+        sample.legal_set(&mut legal);
+        let root = Root {
+            action: legal.nth(0)?,
+            legal,
+            sample,
+        };
         let seed = rand::Rng::next_u64(&mut self.rng);
         let threads = self.config.threads;
         let total = match self.config.budget {
@@ -573,8 +615,7 @@ impl Ismcts {
             |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
         let tree_seed = |t: usize| mix(seed, t as u64);
         let config = self.config;
-        let grow_tree =
-            |t: usize| grow::<G>(info, root_action, &config, share(t), tree_seed(t), stop);
+        let grow_tree = |t: usize| grow::<G>(info, &root, &config, share(t), tree_seed(t), stop);
         let trees: Vec<Tree<G::Action>> = match self.pool(threads) {
             Some(pool) => pool.install(|| (0..threads).into_par_iter().map(grow_tree).collect()),
             None => (0..threads).map(grow_tree).collect(),

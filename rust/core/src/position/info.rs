@@ -386,17 +386,33 @@ impl Information {
     /// public kept, the hidden hands and the pile order drawn uniformly from the unseen tiles.
     /// The result uses sampled chance (a pending draw is made from the sampled pile).
     pub fn sample(&self, rng: &mut Pcg64Mcg) -> Position {
-        let mut position = self.fill(rng);
-        position.explicit = false;
-        while position.is_chance_node() {
-            let front_tile = tile_type(position.pile[position.taken as usize]);
-            let _ = position.apply_draw(front_tile);
-        }
+        let mut position = self.position;
+        self.sample_into(&mut position, rng);
         position
+    }
+
+    /// [`Information::sample`] written into `out` (whatever it held): one copy of the
+    /// position, and the same draws from `rng`.
+    #[inline]
+    pub fn sample_into(&self, out: &mut Position, rng: &mut Pcg64Mcg) {
+        self.fill_into(out, rng);
+        out.explicit = false;
+        while out.is_chance_node() {
+            let front_tile = tile_type(out.pile[out.taken as usize]);
+            let _ = out.apply_draw(front_tile);
+        }
     }
 
     /// [`Information::sample`] keeping the chance mode and any pending draw.
     pub(crate) fn fill(&self, rng: &mut Pcg64Mcg) -> Position {
+        let mut position = self.position;
+        self.fill_into(&mut position, rng);
+        position
+    }
+
+    /// [`Information::fill`] written into `out` (whatever it held).
+    #[inline]
+    fn fill_into(&self, position: &mut Position, rng: &mut Pcg64Mcg) {
         let mut pool = [0u8; TILE_TOTAL];
         let mut n = 0;
         for (t, &count) in self.unseen.iter().enumerate() {
@@ -406,7 +422,7 @@ impl Information {
         for i in (1..n).rev() {
             pool.swap(i, below(rng, i + 1));
         }
-        let mut position = self.position;
+        *position = self.position;
         let mut next = pool[..n].iter().copied();
         for hand in &mut position.hands {
             for t in hand.iter_mut().filter(|t| **t == HIDDEN) {
@@ -434,7 +450,6 @@ impl Information {
         if position.explicit {
             position.pile[taken..].sort_unstable();
         }
-        position
     }
 
     /// The observer's view as a flat tensor laid out as [`OBSERVATION_LAYOUT`] says, as
