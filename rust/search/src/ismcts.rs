@@ -255,10 +255,13 @@ const NO_CHILDREN: Children = Children {
 /// Availabilities below this read `sqrt(ln(availability))` from a table.
 const SQRT_LN_TABLE: usize = 1 << 14;
 
+/// `sqrt(ln(n))` for every `n` below [`SQRT_LN_TABLE`].
+type SqrtLnTable = [f32; SQRT_LN_TABLE];
+
 /// `sqrt(ln(n))`: from a table built once for small `n` (a search's availabilities mostly
 /// are), computed beyond it.
 #[inline]
-fn sqrt_ln(table: &[f32], n: u32) -> f32 {
+fn sqrt_ln(table: &SqrtLnTable, n: u32) -> f32 {
     table
         .get(n as usize)
         .copied()
@@ -266,12 +269,15 @@ fn sqrt_ln(table: &[f32], n: u32) -> f32 {
 }
 
 /// The table of [`sqrt_ln`].
-fn sqrt_ln_table() -> &'static [f32] {
-    static TABLE: std::sync::OnceLock<Box<[f32]>> = std::sync::OnceLock::new();
+fn sqrt_ln_table() -> &'static SqrtLnTable {
+    static TABLE: std::sync::OnceLock<Box<SqrtLnTable>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..SQRT_LN_TABLE)
+        let table: Box<[f32]> = (0..SQRT_LN_TABLE)
             .map(|n| (n as f32).ln().max(0.0).sqrt())
-            .collect()
+            .collect();
+        table
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("SQRT_LN_TABLE entries"))
     })
 }
 
@@ -313,7 +319,7 @@ struct Scratch<G: Game> {
     /// The root's legal actions not yet tried: the observer is to move there, so every
     /// determinization has the same legal actions ([`Ismcts::search_information`]).
     root_untried: G::Actions,
-    sqrt_ln: &'static [f32],
+    sqrt_ln: &'static SqrtLnTable,
 }
 
 impl<A: Copy> Tree<A> {
@@ -405,13 +411,33 @@ impl<A: Copy> Tree<A> {
     /// The child of `node` with the best UCB1 score among those `legal` keeps (counting each
     /// one's availability); [`NONE`] if none is.
     #[inline]
-    fn select(&mut self, node: u32, table: &[f32], mut legal: impl FnMut(A) -> bool) -> u32 {
+    fn select(&mut self, node: u32, table: &SqrtLnTable, legal: impl FnMut(A) -> bool) -> u32 {
+        // A child gains at most one availability a simulation from 1 when added, so below
+        // the table's length every one is read from it without a check.
+        if self.simulations + 1 < SQRT_LN_TABLE as u64 {
+            self.select_by(node, legal, |n| {
+                debug_assert!((n as usize) < SQRT_LN_TABLE, "availability {n}");
+                table[n as usize % SQRT_LN_TABLE]
+            })
+        } else {
+            self.select_by(node, legal, |n| sqrt_ln(table, n))
+        }
+    }
+
+    /// [`Tree::select`] with `sqrt_ln` giving `sqrt(ln(availability))`.
+    #[inline]
+    fn select_by(
+        &mut self,
+        node: u32,
+        mut legal: impl FnMut(A) -> bool,
+        sqrt_ln: impl Fn(u32) -> f32,
+    ) -> u32 {
         let mut best = (NONE, f32::NEG_INFINITY);
         for range in chunks(&self.next_chunk, self.children[node as usize]) {
             for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
                 if legal(child.action) {
                     child.availability += 1;
-                    let score = child.mean + child.spread * sqrt_ln(table, child.availability);
+                    let score = child.mean + child.spread * sqrt_ln(child.availability);
                     // Ties go to the newest child (scanned last).
                     if score >= best.1 {
                         best = (slot as u32, score);

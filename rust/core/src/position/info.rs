@@ -423,29 +423,29 @@ impl Information {
             pool.swap(i, below(rng, i + 1));
         }
         *position = self.position;
-        let mut next = pool[..n].iter().copied();
+        // The front of the pile (tiles already taken), by type: the board and the hands, so
+        // every tile not unseen, and the unseen ones dealt into hidden hands below.
+        let mut front = TILE_COUNTS;
+        for (f, &u) in front.iter_mut().zip(&self.unseen) {
+            *f -= u;
+        }
+        let mut dealt = 0;
         for hand in &mut position.hands {
             for t in hand.iter_mut().filter(|t| **t == HIDDEN) {
-                *t = next.next().unwrap_or(0);
+                *t = pool[dealt];
+                front[usize::from(*t)] += 1;
+                dealt += 1;
             }
             if hand[1] < hand[0] {
                 hand.swap(0, 1);
             }
         }
         let taken = position.taken as usize;
-        for slot in &mut position.pile[taken..] {
-            *slot = next.next().unwrap_or(0);
-        }
-        // The front of the pile (tiles already taken), in type order: the board and hands.
-        let mut front = TILE_COUNTS;
-        for &t in &position.pile[taken..] {
-            front[t as usize] -= 1;
-        }
-        let mut slots = position.pile[..taken].iter_mut();
+        position.pile[taken..].copy_from_slice(&pool[dealt..n]);
+        let mut start = 0;
         for (t, &count) in front.iter().enumerate() {
-            for slot in slots.by_ref().take(count as usize) {
-                *slot = t as u8;
-            }
+            position.pile[start..start + usize::from(count)].fill(t as u8);
+            start += usize::from(count);
         }
         if position.explicit {
             position.pile[taken..].sort_unstable();
