@@ -413,18 +413,34 @@ impl Information {
     /// [`Information::fill`] written into `out` (whatever it held).
     #[inline]
     fn fill_into(&self, position: &mut Position, rng: &mut Pcg64Mcg) {
-        let mut pool = [0u8; TILE_TOTAL];
-        let mut n = 0;
+        // The pile is built in `pile[PAD..][..TILE_TOTAL]`: each type's run is written as
+        // one fixed-length store of PAD bytes (no type has more tiles) that the next run
+        // overwrites, so no write depends on a count's value.
+        const PAD: usize = 16;
+        const _: () = {
+            let mut t = 0;
+            while t < TILE_TYPE_COUNT {
+                assert!(TILE_COUNTS[t] as usize <= PAD);
+                t += 1;
+            }
+        };
+        let mut pile = [0u8; PAD + TILE_TOTAL + PAD];
+        let taken = self.position.taken as usize;
+        let n: usize = self.unseen.iter().map(|&u| usize::from(u)).sum();
+        // The unseen tiles by type, at the end of the pile, then shuffled there.
+        let base = PAD + TILE_TOTAL - n;
+        let mut start = base;
         for (t, &count) in self.unseen.iter().enumerate() {
-            pool[n..n + count as usize].fill(t as u8);
-            n += count as usize;
+            pile[start..][..PAD].fill(t as u8);
+            start += usize::from(count);
         }
+        let unseen = &mut pile[base..PAD + TILE_TOTAL];
         for i in (1..n).rev() {
-            pool.swap(i, below(rng, i + 1));
+            unseen.swap(i, below(rng, i + 1));
         }
         *position = self.position;
-        // The front of the pile (tiles already taken), by type: the board and the hands, so
-        // every tile not unseen, and the unseen ones dealt into hidden hands below.
+        // The first of them fill the hidden hands (just before the rest of the pile); the
+        // front of the pile (tiles already taken) is every tile not unseen and those, by type.
         let mut front = TILE_COUNTS;
         for (f, &u) in front.iter_mut().zip(&self.unseen) {
             *f -= u;
@@ -432,7 +448,7 @@ impl Information {
         let mut dealt = 0;
         for hand in &mut position.hands {
             for t in hand.iter_mut().filter(|t| **t == HIDDEN) {
-                *t = pool[dealt];
+                *t = unseen[dealt];
                 front[usize::from(*t)] += 1;
                 dealt += 1;
             }
@@ -440,13 +456,13 @@ impl Information {
                 hand.swap(0, 1);
             }
         }
-        let taken = position.taken as usize;
-        position.pile[taken..].copy_from_slice(&pool[dealt..n]);
-        let mut start = 0;
-        for (t, &count) in front.iter().enumerate() {
-            position.pile[start..start + usize::from(count)].fill(t as u8);
-            start += usize::from(count);
+        // Runs written from the last type down, each store ending where its run ends.
+        let mut end = PAD + taken;
+        for (t, &count) in front.iter().enumerate().rev() {
+            pile[end - PAD..end].fill(t as u8);
+            end -= usize::from(count);
         }
+        position.pile.copy_from_slice(&pile[PAD..PAD + TILE_TOTAL]);
         if position.explicit {
             position.pile[taken..].sort_unstable();
         }
