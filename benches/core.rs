@@ -12,13 +12,13 @@ use indigo_core::playouts;
 use indigo_core::shuffled_pile;
 use indigo_core::{Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Position, Rules};
 use indigo_core::{random_placement, random_playout};
+use indigo_search::Rng;
 use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 
 /// A position halfway through a seeded game: a typical mid-game legal-move set.
 fn midgame(rules: Rules) -> Position {
     let mut p = Position::new(rules, &shuffled_pile(11)).unwrap();
-    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let mut rng = Rng::seed_from_u64(11);
     for _ in 0..20 {
         let Some(mv) = random_placement(&p, &mut rng) else {
             break;
@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
     let start = Position::new(rules, &shuffled_pile(1)).unwrap();
 
     // Placements per playout, measured once so the throughput figure is exact.
-    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut rng = Rng::seed_from_u64(7);
     let mut total = 0u64;
     let games = 1000u64;
     for _ in 0..games {
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(per_game));
     group.bench_function("random_2p_hand1", |b| {
-        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let mut rng = Rng::seed_from_u64(7);
         b.iter(|| {
             let mut p = start;
             black_box(random_playout(&mut p, &mut rng))

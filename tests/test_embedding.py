@@ -153,8 +153,11 @@ def test_the_engine_plays_a_whole_indigo_game() -> None:
     assert engine.send("moves") == [moves]
     assert engine.send("undo") == []
     (best,) = engine.send("go time 0.05")
-    assert engine.send("play " + best.removeprefix("bestmove ")) == []
-    assert status(engine).startswith("status over")
+    best = best.removeprefix("bestmove ")
+    (legal,) = engine.send("legal")
+    assert best in legal.removeprefix("legal ").split("; ")
+    assert engine.send("play " + best) == []
+    assert engine.send("moves") == [moves.rsplit("; ", 1)[0] + "; " + best]
     assert engine.quit() == 0
 
 

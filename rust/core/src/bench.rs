@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use indigo_search::clock::Instant;
 
+use indigo_search::Rng;
 use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 
 use crate::bots::random_placement;
 use crate::moves::Move;
@@ -56,9 +56,9 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
         let game = game_seed(seed, index);
         position.reset(rules, &pcg_pile(game));
         // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
-        let mut rngs: [Pcg64Mcg; MAX_PLAYERS] = std::array::from_fn(|_| Pcg64Mcg::new(0));
+        let mut rngs: [Rng; MAX_PLAYERS] = std::array::from_fn(|_| Rng::seed_from_u64(0));
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
-            *rng = Pcg64Mcg::seed_from_u64(mix(game, s as u64));
+            *rng = Rng::seed_from_u64(mix(game, s as u64));
         }
         while let Some(seat) = position.to_move() {
             if !position.play_policy(&mut rngs[usize::from(seat)]) {
@@ -89,7 +89,7 @@ pub fn call_costs(rules: Rules, seed: u64, games: u64, rounds: u32) -> CallCosts
     for index in 0..games {
         let mut position = Position::new(rules, &pcg_pile(game_seed(seed, index)))
             .unwrap_or_else(|_| unreachable!("a box"));
-        let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, index));
+        let mut rng = Rng::seed_from_u64(mix(seed, index));
         while let Some(mv) = random_placement(&position, &mut rng) {
             positions.push((position, mv));
             position.play_unchecked(mv, &mut ());
@@ -128,14 +128,14 @@ mod tests {
     use super::*;
 
     /// The bench's games, pinned: this checksum changes only when the playout policy's random
-    /// draws, the PCG deal or the rules engine do (docs/benchmarks.md says when it last did).
+    /// draws (their generator, `indigo_search::Rng`), the PCG deal or the rules engine do (docs/benchmarks.md says when it last did).
     #[test]
     fn playouts_are_pinned() {
         let two = playouts(Rules::new(2, 1).unwrap(), 2026, 0..1000);
         let four = playouts(Rules::new(4, 2).unwrap(), 2026, 0..1000);
         assert_eq!(
             (two.placements, two.checksum, four.placements, four.checksum),
-            (53_767, 0x5ce5_1ea9_ff9b_d17a, 53_776, 0x80ce_7d82_150e_6379)
+            (53_771, 0x8428_b0d8_b5ca_2fb3, 53_778, 0xaa0e_c4a0_67f2_07ba)
         );
     }
 }

@@ -1,7 +1,7 @@
 //! Simple bots: uniformly random, and greedy on immediate points.
 
+use indigo_search::Rng;
 use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 
 use crate::action::Action;
 use crate::moves::Move;
@@ -78,14 +78,14 @@ fn mover_view(info: &Information) -> Option<Position> {
 /// likelier to be chosen).
 #[derive(Clone, Debug)]
 pub struct PlayoutBot {
-    rng: Pcg64Mcg,
+    rng: Rng,
 }
 
 impl PlayoutBot {
     /// A bot whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> PlayoutBot {
         PlayoutBot {
-            rng: Pcg64Mcg::seed_from_u64(seed),
+            rng: Rng::seed_from_u64(seed),
         }
     }
 }
@@ -111,12 +111,12 @@ impl Bot for PlayoutBot {
 // Measured: behind the batch's bot dispatch it otherwise stays out of line, costing ~10%.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-pub fn random_placement(position: &Position, rng: &mut Pcg64Mcg) -> Option<Move> {
+pub fn random_placement(position: &Position, rng: &mut Rng) -> Option<Move> {
     position.policy_choice(rng).map(PolicyChoice::to_move)
 }
 
 /// Plays `position` to the end with [`random_placement`]; returns the placements made.
-pub fn random_playout(position: &mut Position, rng: &mut Pcg64Mcg) -> u32 {
+pub fn random_playout(position: &mut Position, rng: &mut Rng) -> u32 {
     let mut placements = 0;
     while position.play_policy(rng) {
         placements += 1;
@@ -199,7 +199,7 @@ mod tests {
         use crate::bots::random_placement;
         use rand::SeedableRng;
         for (c, rules) in all_configurations().into_iter().enumerate() {
-            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(c as u64);
+            let mut rng = indigo_search::Rng::seed_from_u64(c as u64);
             for seed in 0..50 {
                 let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
                 while let Some(m) = random_placement(&p, &mut rng) {
@@ -220,7 +220,7 @@ mod tests {
             }
             word.trailing_zeros() as usize
         };
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut rng = indigo_search::Rng::seed_from_u64(5);
         let mut words = vec![1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001, (1 << 54) - 1];
         for _ in 0..20_000 {
             // Sparse and dense words: AND/OR of random words.

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use rand_pcg::Pcg64Mcg;
+use indigo_search::Rng;
 
 use crate::moves::Move;
 use crate::position::{IllegalDraw, IllegalMove, MAX_PLAYERS, Phase, PileError, Position};
@@ -302,11 +302,11 @@ impl Game {
         xxhash_rust::xxh3::xxh3_64(self.information_state_string(seat).as_bytes())
     }
 
-    /// [`Game::resample`] with a PCG-64 (MCG) generator seeded with `seed`.
+    /// [`Game::resample`] with the search's generator ([`indigo_search::Rng`]) seeded with `seed`.
     #[must_use]
     pub fn resample_seeded(&self, observer: u8, seed: u64) -> Game {
         use rand::SeedableRng;
-        self.resample(observer, &mut Pcg64Mcg::seed_from_u64(seed))
+        self.resample(observer, &mut Rng::seed_from_u64(seed))
     }
 
     /// At a chance node, each tile type still in the pile with the probability that it is
@@ -347,7 +347,7 @@ impl Game {
     /// tile: the current hidden tiles come from [`Position::information`], and each hidden
     /// earlier draw is, going back from that sample, a random tile of the hand it joined.
     #[must_use]
-    pub fn resample(&self, observer: u8, rng: &mut Pcg64Mcg) -> Game {
+    pub fn resample(&self, observer: u8, rng: &mut Rng) -> Game {
         let rules = self.rules();
         let players = rules.players();
         let sampled = self.position.information(observer).fill(rng);
@@ -442,8 +442,8 @@ mod tests {
     use crate::rules::Rules;
     use crate::testing::all_configurations;
     use crate::tile::TileType;
+    use indigo_search::Rng;
     use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
 
     fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {
         Game::start(Rules::indigo(2).unwrap(), chance, seed, pile, || 77)
@@ -517,7 +517,7 @@ mod tests {
         let mut sampled = Position::new(rules, pile).unwrap();
         let mut explicit = Position::new_explicit(rules);
         let mut draws = pile.iter();
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut rng = Rng::seed_from_u64(seed);
         loop {
             while let Phase::Draw(_) = explicit.phase() {
                 let counts = explicit.chance_counts();
@@ -605,7 +605,7 @@ mod tests {
                 };
                 let pile = shuffled_pile(k as u64);
                 let mut draws = pile.iter();
-                let mut rng = Pcg64Mcg::seed_from_u64(k as u64);
+                let mut rng = Rng::seed_from_u64(k as u64);
                 let mut bot = RandomBot::new(3);
                 for turn in 0.. {
                     while game.position().is_chance_node() {

@@ -509,8 +509,8 @@ fn expect_len(name: &'static str, found: usize, expected: usize) -> Result<(), V
 
 #[cfg(test)]
 mod tests {
+    use indigo_search::Rng;
     use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
 
     use super::*;
     use crate::rng::below;
@@ -551,7 +551,7 @@ mod tests {
     /// A uniformly random legal action number for each position; `none` where there is none.
     fn random_actions<'a>(
         positions: impl Iterator<Item = &'a Position>,
-        rng: &mut Pcg64Mcg,
+        rng: &mut Rng,
         none: i64,
     ) -> Vec<i64> {
         positions
@@ -579,7 +579,7 @@ mod tests {
             .collect();
         let mut episodes = [0u64; 3];
         let mut ended = [false; 3];
-        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let mut rng = Rng::seed_from_u64(1);
         for _ in 0..400 {
             let actions = random_actions(mirror.iter(), &mut rng, -1);
             let movers: Vec<Option<u8>> = mirror.iter().map(Position::to_move).collect();
@@ -634,7 +634,7 @@ mod tests {
         let mut kept_bytes = vec![0u8; n * OBSERVATION_SIZE];
         let mut kept_buffers = Buffers::new(n, 4);
         let mut stale = Buffers::new(n, 4);
-        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        let mut rng = Rng::seed_from_u64(2);
         for _ in 0..120 {
             let actions = random_actions(full.positions(), &mut rng, 0);
             stale.observations.fill(7.0);
@@ -677,7 +677,7 @@ mod tests {
         }
         let mut games = games.against(Opponents { learner: 1, bots }).unwrap();
         let mut buffers = Buffers::new(2, 3);
-        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut rng = Rng::seed_from_u64(3);
         let mut finished = 0;
         for _ in 0..60 {
             let actions = random_actions(games.positions(), &mut rng, 0);

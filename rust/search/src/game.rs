@@ -2,12 +2,11 @@
 
 use std::fmt::Debug;
 
-use rand_pcg::Pcg64Mcg;
-
 use crate::bots::below;
 
-/// The random number generator of every search, bot and determinization.
-pub type Rng = Pcg64Mcg;
+/// The random number generator of every search, bot and determinization: wyrand, one 64-bit
+/// addition and one 64 x 64 -> 128-bit multiplication a draw (a playout draws once a move).
+pub type Rng = wyrand::WyRand;
 
 /// The most seats a game of the project has.
 pub const MAX_PLAYERS: usize = 4;

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use rand_pcg::Pcg64Mcg;
+use indigo_search::Rng;
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{CELL_COUNT, Cell};
@@ -385,7 +385,7 @@ impl Information {
     /// A full position consistent with this information: the observer's hand and everything
     /// public kept, the hidden hands and the pile order drawn uniformly from the unseen tiles.
     /// The result uses sampled chance (a pending draw is made from the sampled pile).
-    pub fn sample(&self, rng: &mut Pcg64Mcg) -> Position {
+    pub fn sample(&self, rng: &mut Rng) -> Position {
         let mut position = self.position;
         self.sample_into(&mut position, rng);
         position
@@ -394,7 +394,7 @@ impl Information {
     /// [`Information::sample`] written into `out` (whatever it held): one copy of the
     /// position, and the same draws from `rng`.
     #[inline]
-    pub fn sample_into(&self, out: &mut Position, rng: &mut Pcg64Mcg) {
+    pub fn sample_into(&self, out: &mut Position, rng: &mut Rng) {
         self.fill_into(out, rng);
         out.explicit = false;
         while out.is_chance_node() {
@@ -404,7 +404,7 @@ impl Information {
     }
 
     /// [`Information::sample`] keeping the chance mode and any pending draw.
-    pub(crate) fn fill(&self, rng: &mut Pcg64Mcg) -> Position {
+    pub(crate) fn fill(&self, rng: &mut Rng) -> Position {
         let mut position = self.position;
         self.fill_into(&mut position, rng);
         position
@@ -412,7 +412,7 @@ impl Information {
 
     /// [`Information::fill`] written into `out` (whatever it held).
     #[inline]
-    fn fill_into(&self, position: &mut Position, rng: &mut Pcg64Mcg) {
+    fn fill_into(&self, position: &mut Position, rng: &mut Rng) {
         // The pile is built in `pile[PAD..][..TILE_TOTAL]`: each type's run is written as
         // one fixed-length store of PAD bytes (no type has more tiles) that the next run
         // overwrites, so no write depends on a count's value.
@@ -569,8 +569,8 @@ mod tests {
     use crate::rules::Rules;
     use crate::testing::random_positions;
     use crate::tile::TILE_TYPE_COUNT;
+    use indigo_search::Rng;
     use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
 
     #[test]
     fn information_hides_exactly_the_hidden_tiles() {
@@ -578,7 +578,7 @@ mod tests {
             for seat in 0..p.rules().players() {
                 let info = p.information(seat);
                 // Changing only what `seat` cannot see leaves its information unchanged.
-                let mut rng = Pcg64Mcg::seed_from_u64(u64::from(seat));
+                let mut rng = Rng::seed_from_u64(u64::from(seat));
                 let other = info.sample(&mut rng);
                 if p.is_chance_node() {
                     continue;
@@ -625,7 +625,7 @@ mod tests {
         let info = pa.information(0);
         let unseen = info.unseen();
         let total: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
-        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut rng = Rng::seed_from_u64(5);
         let samples = 40_000;
         let mut seen = [0u32; TILE_TYPE_COUNT];
         for _ in 0..samples {
@@ -651,7 +651,7 @@ mod tests {
                 let mut b = [0f32; OBSERVATION_SIZE];
                 let info = p.information(seat);
                 info.observation(&mut a);
-                info.sample(&mut Pcg64Mcg::seed_from_u64(9))
+                info.sample(&mut Rng::seed_from_u64(9))
                     .information(seat)
                     .observation(&mut b);
                 if !p.is_chance_node() {

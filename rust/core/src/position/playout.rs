@@ -3,8 +3,8 @@
 //! read from a table, and played through the same [`Position::lay`] as every placement.
 //! [`crate::bots::random_placement`] returns the same choice as a [`Move`].
 
+use indigo_search::Rng;
 use rand::Rng as _;
-use rand_pcg::Pcg64Mcg;
 
 #[cfg(test)]
 use super::prefix_counts;
@@ -43,7 +43,7 @@ impl Position {
     // Measured: behind the batch's bot dispatch it otherwise stays out of line, costing ~10%.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub(crate) fn policy_choice(&self, rng: &mut Pcg64Mcg) -> Option<PolicyChoice> {
+    pub(crate) fn policy_choice(&self, rng: &mut Rng) -> Option<PolicyChoice> {
         let seat = self.to_move()?;
         let [first, second] = self.hands[usize::from(seat) & 3];
         if first >= HIDDEN {
@@ -64,7 +64,7 @@ impl Position {
     /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub(crate) fn play_policy(&mut self, rng: &mut Pcg64Mcg) -> bool {
+    pub(crate) fn play_policy(&mut self, rng: &mut Rng) -> bool {
         let Some(choice) = self.policy_choice(rng) else {
             return false;
         };

@@ -367,7 +367,7 @@ fn a_reset_position_equals_a_new_one() {
     use rand::SeedableRng as _;
     for rules in [Rules::new(2, 1).unwrap(), Rules::new(4, 2).unwrap()] {
         let mut position = Position::set_up(rules, &crate::rng::pcg_pile(7));
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut rng = indigo_search::Rng::seed_from_u64(7);
         while position.play_policy(&mut rng) {}
         assert!(position.to_move().is_none());
         let pile = crate::rng::pcg_pile(8);
