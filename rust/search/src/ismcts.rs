@@ -432,20 +432,46 @@ impl<A: Copy> Tree<A> {
         mut legal: impl FnMut(A) -> bool,
         sqrt_ln: impl Fn(u32) -> f32,
     ) -> u32 {
-        let mut best = (NONE, f32::NEG_INFINITY);
-        for range in chunks(&self.next_chunk, self.children[node as usize]) {
-            for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
+        // The best child at each place of a chunk, so that no comparison waits on the one
+        // before it (a compiler may make the comparison a data dependency).
+        let mut best = [(NONE, f32::NEG_INFINITY); CHUNK];
+        let Children {
+            first: mut chunk,
+            len,
+            ..
+        } = self.children[node as usize];
+        let mut left = len as usize;
+        while left > 0 {
+            let start = chunk as usize * CHUNK;
+            let Some(nodes) = self.nodes[start..].first_chunk_mut::<CHUNK>() else {
+                unreachable!("a chunk holds CHUNK nodes")
+            };
+            for place in 0..left.min(CHUNK) {
+                let child = &mut nodes[place];
                 if legal(child.action) {
                     child.availability += 1;
                     let score = child.mean + child.spread * sqrt_ln(child.availability);
                     // Ties go to the newest child (scanned last).
-                    if score >= best.1 {
-                        best = (slot as u32, score);
+                    if score >= best[place].1 {
+                        best[place] = ((start + place) as u32, score);
                     }
                 }
             }
+            left = left.saturating_sub(CHUNK);
+            chunk = self.next_chunk[chunk as usize];
         }
-        best.0
+        // The best of those, ties again to the newest: chunks are made in order, so the
+        // newest child has the largest index.
+        best.iter()
+            .filter(|b| b.0 != NONE)
+            .fold((NONE, f32::NEG_INFINITY), |a, &b| {
+                if a.0 == NONE || b.1 > a.1 || (b.1 >= a.1 && b.0 > a.0) {
+                    b
+                } else {
+                    a
+                }
+            })
+            .0
     }
 
     /// Adds a child to `parent`, in a new chunk when its last one is full; its index.
