@@ -791,3 +791,61 @@ impl<G: Game> Bot<G> for Ismcts {
         self.search(state).map(|result| result.best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::{NONE, Tree, sqrt_ln, sqrt_ln_table};
+    use crate::bots::below;
+    use crate::game::Rng;
+
+    /// The selection as one scan in order with one running maximum: the best score, ties to
+    /// the child scanned last.
+    fn select_in_one_scan(tree: &mut Tree<u16>, legal: &[bool]) -> u32 {
+        let table = sqrt_ln_table();
+        let mut best = (NONE, f32::NEG_INFINITY);
+        for c in tree.children(0).collect::<Vec<_>>() {
+            let child = &mut tree.nodes[c as usize];
+            if legal[usize::from(child.action)] {
+                child.availability += 1;
+                let score = child.mean + child.spread * sqrt_ln(table, child.availability);
+                if score >= best.1 {
+                    best = (c, score);
+                }
+            }
+        }
+        best.0
+    }
+
+    #[test]
+    fn selection_is_the_one_scan_with_its_ties_to_the_newest_child() {
+        let mut rng = Rng::seed_from_u64(3);
+        for round in 0..300u16 {
+            let mut tree = Tree::new(0u16);
+            tree.simulations = u64::from(round) * 100; // both sides of the table's bound
+            let children = 1 + round % 30;
+            for action in 0..children {
+                let c = tree.add_child(0, action, 0);
+                let node = &mut tree.nodes[c as usize];
+                // Few distinct values, so that many scores tie.
+                node.mean = below(&mut rng, 3) as f32 / 2.0;
+                node.spread = below(&mut rng, 2) as f32;
+                node.availability = 1 + below(&mut rng, 3) as u32;
+            }
+            let legal: Vec<bool> = (0..children).map(|_| below(&mut rng, 10) < 7).collect();
+            let mut reference = Tree {
+                nodes: tree.nodes.clone(),
+                children: tree.children.clone(),
+                next_chunk: tree.next_chunk.clone(),
+                simulations: tree.simulations,
+            };
+            let want = select_in_one_scan(&mut reference, &legal);
+            let got = tree.select(0, sqrt_ln_table(), |a| legal[usize::from(a)]);
+            assert_eq!(got, want, "round {round}");
+            let availability =
+                |t: &Tree<u16>| t.nodes.iter().map(|n| n.availability).collect::<Vec<_>>();
+            assert_eq!(availability(&tree), availability(&reference));
+        }
+    }
+}
