@@ -111,6 +111,11 @@ impl Game for Position {
         info.sample(rng)
     }
 
+    #[inline]
+    fn sample_into(info: &Information, out: &mut Position, rng: &mut Rng) {
+        info.sample_into(out, rng);
+    }
+
     /// The seat's view with hidden tiles blanked, drawing nothing: hidden tiles never change
     /// immediate points.
     fn greedy_state(&self, seat: u8, _rng: &mut Rng) -> Position {

@@ -73,11 +73,23 @@ fn chance_outcomes_are_the_pile_counts_and_sum_to_one() {
 
 #[test]
 fn determinizations_keep_what_the_seat_knows() {
-    for (i, p) in positions().into_iter().enumerate() {
+    let positions = positions();
+    for (i, p) in positions.iter().enumerate() {
         for seed in 0..4u64 {
             let Some(seat) = p.to_move() else { continue };
             let sample = p.determinize(seat, &mut Rng::seed_from_u64(seed + 10 * i as u64));
             assert_eq!(sample.information_string(seat), p.information_string(seat));
+            // The search relies on this at its root: the mover's legal actions are known.
+            assert_eq!(sample.legal_action_set(), p.legal_action_set());
+            // Sampled in place over another game's position: the same sample.
+            let mut reused = positions[(i * 7 + 3) % positions.len()];
+            let info = p.information(seat);
+            Position::sample_into(
+                &info,
+                &mut reused,
+                &mut Rng::seed_from_u64(seed + 10 * i as u64),
+            );
+            assert_eq!(reused, sample);
         }
     }
 }

@@ -25,7 +25,7 @@ pub enum Turn {
 /// The legal actions of one position as the search consumes them: it takes out the actions
 /// it has already tried and picks among the rest. A game chooses its own representation (a
 /// bitset for a small fixed action space, [`SortedActions`] otherwise).
-pub trait ActionSet<A>: Default + Clone + Send {
+pub trait ActionSet<A>: Default + Clone + Send + Sync {
     /// How many actions the set holds.
     fn len(&self) -> usize;
 
@@ -87,6 +87,12 @@ pub trait Game: Clone + Send + Sync {
     /// from it drawn at random; chance after it is sampled inside [`Game::apply`] (the result
     /// is never at a chance node).
     fn sample(info: &Self::Information, rng: &mut Rng) -> Self;
+
+    /// [`Game::sample`] written into `out` (whatever it held), drawing the same numbers from
+    /// `rng`: a game may reuse `out`'s storage instead of returning a new state.
+    fn sample_into(info: &Self::Information, out: &mut Self, rng: &mut Rng) {
+        *out = Self::sample(info, rng);
+    }
 
     /// [`Game::sample`] from `seat`'s information.
     #[must_use]
@@ -212,7 +218,7 @@ impl<A: Copy + Ord> SortedActions<A> {
     }
 }
 
-impl<A: Copy + Ord + Send> ActionSet<A> for SortedActions<A> {
+impl<A: Copy + Ord + Send + Sync> ActionSet<A> for SortedActions<A> {
     fn len(&self) -> usize {
         self.left
     }

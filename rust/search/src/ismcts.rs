@@ -255,10 +255,13 @@ const NO_CHILDREN: Children = Children {
 /// Availabilities below this read `sqrt(ln(availability))` from a table.
 const SQRT_LN_TABLE: usize = 1 << 14;
 
+/// `sqrt(ln(n))` for every `n` below [`SQRT_LN_TABLE`].
+type SqrtLnTable = [f32; SQRT_LN_TABLE];
+
 /// `sqrt(ln(n))`: from a table built once for small `n` (a search's availabilities mostly
 /// are), computed beyond it.
 #[inline]
-fn sqrt_ln(table: &[f32], n: u32) -> f32 {
+fn sqrt_ln(table: &SqrtLnTable, n: u32) -> f32 {
     table
         .get(n as usize)
         .copied()
@@ -266,12 +269,15 @@ fn sqrt_ln(table: &[f32], n: u32) -> f32 {
 }
 
 /// The table of [`sqrt_ln`].
-fn sqrt_ln_table() -> &'static [f32] {
-    static TABLE: std::sync::OnceLock<Box<[f32]>> = std::sync::OnceLock::new();
+fn sqrt_ln_table() -> &'static SqrtLnTable {
+    static TABLE: std::sync::OnceLock<Box<SqrtLnTable>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..SQRT_LN_TABLE)
+        let table: Box<[f32]> = (0..SQRT_LN_TABLE)
             .map(|n| (n as f32).ln().max(0.0).sqrt())
-            .collect()
+            .collect();
+        table
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("SQRT_LN_TABLE entries"))
     })
 }
 
@@ -306,9 +312,14 @@ fn chunks(
 
 /// A tree's scratch space, reused across simulations.
 struct Scratch<G: Game> {
+    /// The determinization of the simulation under way, sampled in place.
+    state: G,
     path: Vec<u32>,
     untried: G::Actions,
-    sqrt_ln: &'static [f32],
+    /// The root's legal actions not yet tried: the observer is to move there, so every
+    /// determinization has the same legal actions ([`Ismcts::search_information`]).
+    root_untried: G::Actions,
+    sqrt_ln: &'static SqrtLnTable,
 }
 
 impl<A: Copy> Tree<A> {
@@ -343,34 +354,35 @@ impl<A: Copy> Tree<A> {
         rng: &mut Rng,
         scratch: &mut Scratch<G>,
     ) {
-        let mut state = G::sample(info, rng);
-        let (path, table) = (&mut scratch.path, scratch.sqrt_ln);
+        let Scratch {
+            state,
+            path,
+            untried,
+            root_untried,
+            sqrt_ln: table,
+        } = scratch;
+        G::sample_into(info, state, rng);
         path.clear();
         let mut node = 0u32;
         while let Turn::Player(seat) = state.turn() {
-            let untried = &mut scratch.untried;
-            state.legal_set(untried);
-            let mut best = (NONE, f32::NEG_INFINITY);
-            for range in chunks(&self.next_chunk, self.children[node as usize]) {
-                for (slot, child) in (range.start..).zip(&mut self.nodes[range]) {
-                    if untried.take(child.action) {
-                        child.availability += 1;
-                        let score = child.mean + child.spread * sqrt_ln(table, child.availability);
-                        // Ties go to the newest child (scanned last).
-                        if score >= best.1 {
-                            best = (slot as u32, score);
-                        }
-                    }
-                }
-            }
+            // Every root child is legal in every determinization, so the root needs neither
+            // the sample's legal actions nor a check per child.
+            let (untried, best) = if node == 0 {
+                (&mut *root_untried, self.select(node, table, |_| true))
+            } else {
+                state.legal_set(untried);
+                let best = self.select(node, table, |action| untried.take(action));
+                (&mut *untried, best)
+            };
             let expanded = !untried.is_empty();
             let next = if expanded {
                 let action = untried
                     .nth(below(rng, untried.len()))
                     .unwrap_or_else(|| unreachable!("an action below len"));
+                untried.take(action);
                 self.add_child(node, action, seat)
             } else {
-                best.0
+                best
             };
             if next == NONE {
                 break; // no legal action: cannot happen while a seat is to move
@@ -394,6 +406,72 @@ impl<A: Copy> Tree<A> {
         }
         self.nodes[0].visits += 1;
         self.simulations += 1;
+    }
+
+    /// The child of `node` with the best UCB1 score among those `legal` keeps (counting each
+    /// one's availability); [`NONE`] if none is.
+    #[inline]
+    fn select(&mut self, node: u32, table: &SqrtLnTable, legal: impl FnMut(A) -> bool) -> u32 {
+        // A child gains at most one availability a simulation from 1 when added, so below
+        // the table's length every one is read from it without a check.
+        if self.simulations + 1 < SQRT_LN_TABLE as u64 {
+            self.select_by(node, legal, |n| {
+                debug_assert!((n as usize) < SQRT_LN_TABLE, "availability {n}");
+                table[n as usize % SQRT_LN_TABLE]
+            })
+        } else {
+            self.select_by(node, legal, |n| sqrt_ln(table, n))
+        }
+    }
+
+    /// [`Tree::select`] with `sqrt_ln` giving `sqrt(ln(availability))`.
+    #[inline]
+    fn select_by(
+        &mut self,
+        node: u32,
+        mut legal: impl FnMut(A) -> bool,
+        sqrt_ln: impl Fn(u32) -> f32,
+    ) -> u32 {
+        // The best child at each place of a chunk, so that no comparison waits on the one
+        // before it (a compiler may make the comparison a data dependency).
+        let mut best = [(NONE, f32::NEG_INFINITY); CHUNK];
+        let Children {
+            first: mut chunk,
+            len,
+            ..
+        } = self.children[node as usize];
+        let mut left = len as usize;
+        while left > 0 {
+            let start = chunk as usize * CHUNK;
+            let Some(nodes) = self.nodes[start..].first_chunk_mut::<CHUNK>() else {
+                unreachable!("a chunk holds CHUNK nodes")
+            };
+            for place in 0..left.min(CHUNK) {
+                let child = &mut nodes[place];
+                if legal(child.action) {
+                    child.availability += 1;
+                    let score = child.mean + child.spread * sqrt_ln(child.availability);
+                    // Ties go to the newest child (scanned last).
+                    if score >= best[place].1 {
+                        best[place] = ((start + place) as u32, score);
+                    }
+                }
+            }
+            left = left.saturating_sub(CHUNK);
+            chunk = self.next_chunk[chunk as usize];
+        }
+        // The best of those, ties again to the newest: chunks are made in order, so the
+        // newest child has the largest index.
+        best.iter()
+            .filter(|b| b.0 != NONE)
+            .fold((NONE, f32::NEG_INFINITY), |a, &b| {
+                if a.0 == NONE || b.1 > a.1 || (b.1 >= a.1 && b.0 > a.0) {
+                    b
+                } else {
+                    a
+                }
+            })
+            .0
     }
 
     /// Adds a child to `parent`, in a new chunk when its last one is full; its index.
@@ -431,23 +509,35 @@ impl<A: Copy> Tree<A> {
     }
 }
 
+/// What every tree of one search starts from.
+struct Root<G: Game> {
+    /// The action of the root node (never read).
+    action: G::Action,
+    /// The observer's legal actions, the same in every determinization.
+    legal: G::Actions,
+    /// A determinization, the first value of each tree's sample buffer.
+    sample: G,
+}
+
 /// Simulations between two looks at the clock and at the stop flag.
 const POLL_EVERY: u64 = 32;
 
 /// Grows one tree for the budget, or until `stop` is set.
 fn grow<G: Game>(
     info: &G::Information,
-    root_action: G::Action,
+    root: &Root<G>,
     config: &IsmctsConfig,
     simulations: u64,
     seed: u64,
     stop: &AtomicBool,
 ) -> Tree<G::Action> {
     let mut rng = Rng::seed_from_u64(seed);
-    let mut tree = Tree::new(root_action);
+    let mut tree = Tree::new(root.action);
     let mut scratch = Scratch::<G> {
+        state: root.sample.clone(),
         path: Vec::with_capacity(64),
         untried: G::Actions::default(),
+        root_untried: root.legal.clone(),
         sqrt_ln: sqrt_ln_table(),
     };
     let mut run = |tree: &mut Tree<G::Action>, n: u64| {
@@ -556,13 +646,17 @@ impl Ismcts {
     ) -> Option<SearchResult<G::Action>> {
         // Whose turn it is and what may be played are known to the observer: any sample shows
         // them.
-        let probe = G::sample(info, &mut Rng::seed_from_u64(0));
-        if probe.turn() != Turn::Player(G::observer(info)) {
+        let sample = G::sample(info, &mut Rng::seed_from_u64(0));
+        if sample.turn() != Turn::Player(G::observer(info)) {
             return None;
         }
-        let mut actions = Vec::new();
-        probe.legal_actions(&mut actions);
-        let root_action = *actions.first()?;
+        let mut legal = G::Actions::default();
+        sample.legal_set(&mut legal);
+        let root = Root {
+            action: legal.nth(0)?,
+            legal,
+            sample,
+        };
         let seed = rand::Rng::next_u64(&mut self.rng);
         let threads = self.config.threads;
         let total = match self.config.budget {
@@ -573,8 +667,7 @@ impl Ismcts {
             |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
         let tree_seed = |t: usize| mix(seed, t as u64);
         let config = self.config;
-        let grow_tree =
-            |t: usize| grow::<G>(info, root_action, &config, share(t), tree_seed(t), stop);
+        let grow_tree = |t: usize| grow::<G>(info, &root, &config, share(t), tree_seed(t), stop);
         let trees: Vec<Tree<G::Action>> = match self.pool(threads) {
             Some(pool) => pool.install(|| (0..threads).into_par_iter().map(grow_tree).collect()),
             None => (0..threads).map(grow_tree).collect(),
@@ -696,5 +789,63 @@ fn summarise<A: Copy + Ord>(trees: &[Tree<A>]) -> Option<SearchResult<A>> {
 impl<G: Game> Bot<G> for Ismcts {
     fn choose(&mut self, state: &G) -> Option<G::Action> {
         self.search(state).map(|result| result.best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::{NONE, Tree, sqrt_ln, sqrt_ln_table};
+    use crate::bots::below;
+    use crate::game::Rng;
+
+    /// The selection as one scan in order with one running maximum: the best score, ties to
+    /// the child scanned last.
+    fn select_in_one_scan(tree: &mut Tree<u16>, legal: &[bool]) -> u32 {
+        let table = sqrt_ln_table();
+        let mut best = (NONE, f32::NEG_INFINITY);
+        for c in tree.children(0).collect::<Vec<_>>() {
+            let child = &mut tree.nodes[c as usize];
+            if legal[usize::from(child.action)] {
+                child.availability += 1;
+                let score = child.mean + child.spread * sqrt_ln(table, child.availability);
+                if score >= best.1 {
+                    best = (c, score);
+                }
+            }
+        }
+        best.0
+    }
+
+    #[test]
+    fn selection_is_the_one_scan_with_its_ties_to_the_newest_child() {
+        let mut rng = Rng::seed_from_u64(3);
+        for round in 0..300u16 {
+            let mut tree = Tree::new(0u16);
+            tree.simulations = u64::from(round) * 100; // both sides of the table's bound
+            let children = 1 + round % 30;
+            for action in 0..children {
+                let c = tree.add_child(0, action, 0);
+                let node = &mut tree.nodes[c as usize];
+                // Few distinct values, so that many scores tie.
+                node.mean = below(&mut rng, 3) as f32 / 2.0;
+                node.spread = below(&mut rng, 2) as f32;
+                node.availability = 1 + below(&mut rng, 3) as u32;
+            }
+            let legal: Vec<bool> = (0..children).map(|_| below(&mut rng, 10) < 7).collect();
+            let mut reference = Tree {
+                nodes: tree.nodes.clone(),
+                children: tree.children.clone(),
+                next_chunk: tree.next_chunk.clone(),
+                simulations: tree.simulations,
+            };
+            let want = select_in_one_scan(&mut reference, &legal);
+            let got = tree.select(0, sqrt_ln_table(), |a| legal[usize::from(a)]);
+            assert_eq!(got, want, "round {round}");
+            let availability =
+                |t: &Tree<u16>| t.nodes.iter().map(|n| n.availability).collect::<Vec<_>>();
+            assert_eq!(availability(&tree), availability(&reference));
+        }
     }
 }

@@ -430,55 +430,86 @@ impl Information {
     /// public kept, the hidden hands and the pile order drawn uniformly from the unseen tiles.
     /// The result uses sampled chance (a pending draw is made from the sampled pile).
     pub fn sample(&self, rng: &mut Rng) -> Position {
-        let mut position = self.fill(rng);
-        position.explicit = false;
-        while position.is_chance_node() {
-            let front_tile = tile_type(position.pile[position.taken as usize]);
-            let _ = position.apply_draw(front_tile);
-        }
+        let mut position = self.position;
+        self.sample_into(&mut position, rng);
         position
+    }
+
+    /// [`Information::sample`] written into `out` (whatever it held): one copy of the
+    /// position, and the same draws from `rng`.
+    #[inline]
+    pub fn sample_into(&self, out: &mut Position, rng: &mut Rng) {
+        self.fill_into(out, rng);
+        out.explicit = false;
+        while out.is_chance_node() {
+            let front_tile = tile_type(out.pile[out.taken as usize]);
+            let _ = out.apply_draw(front_tile);
+        }
     }
 
     /// [`Information::sample`] keeping the chance mode and any pending draw.
     pub(crate) fn fill(&self, rng: &mut Rng) -> Position {
-        let mut pool = [0u8; TILE_TOTAL];
-        let mut n = 0;
-        for (t, &count) in self.unseen.iter().enumerate() {
-            pool[n..n + count as usize].fill(t as u8);
-            n += count as usize;
-        }
-        for i in (1..n).rev() {
-            pool.swap(i, below(rng, i + 1));
-        }
         let mut position = self.position;
-        let mut next = pool[..n].iter().copied();
+        self.fill_into(&mut position, rng);
+        position
+    }
+
+    /// [`Information::fill`] written into `out` (whatever it held).
+    #[inline]
+    fn fill_into(&self, position: &mut Position, rng: &mut Rng) {
+        // The pile is built in `pile[PAD..][..TILE_TOTAL]`: each type's run is written as
+        // one fixed-length store of PAD bytes (no type has more tiles) that the next run
+        // overwrites, so no write depends on a count's value.
+        const PAD: usize = 16;
+        const _: () = {
+            let mut t = 0;
+            while t < TILE_TYPE_COUNT {
+                assert!(TILE_COUNTS[t] as usize <= PAD);
+                t += 1;
+            }
+        };
+        let mut pile = [0u8; PAD + TILE_TOTAL + PAD];
+        let taken = self.position.taken as usize;
+        let n: usize = self.unseen.iter().map(|&u| usize::from(u)).sum();
+        // The unseen tiles by type, at the end of the pile, then shuffled there.
+        let base = PAD + TILE_TOTAL - n;
+        let mut start = base;
+        for (t, &count) in self.unseen.iter().enumerate() {
+            pile[start..][..PAD].fill(t as u8);
+            start += usize::from(count);
+        }
+        let unseen = &mut pile[base..PAD + TILE_TOTAL];
+        for i in (1..n).rev() {
+            unseen.swap(i, below(rng, i + 1));
+        }
+        *position = self.position;
+        // The first of them fill the hidden hands (just before the rest of the pile); the
+        // front of the pile (tiles already taken) is every tile not unseen and those, by type.
+        let mut front = TILE_COUNTS;
+        for (f, &u) in front.iter_mut().zip(&self.unseen) {
+            *f -= u;
+        }
+        let mut dealt = 0;
         for hand in &mut position.hands {
             for t in hand.iter_mut().filter(|t| **t == HIDDEN) {
-                *t = next.next().unwrap_or(0);
+                *t = unseen[dealt];
+                front[usize::from(*t)] += 1;
+                dealt += 1;
             }
             if hand[1] < hand[0] {
                 hand.swap(0, 1);
             }
         }
-        let taken = position.taken as usize;
-        for slot in &mut position.pile[taken..] {
-            *slot = next.next().unwrap_or(0);
+        // Runs written from the last type down, each store ending where its run ends.
+        let mut end = PAD + taken;
+        for (t, &count) in front.iter().enumerate().rev() {
+            pile[end - PAD..end].fill(t as u8);
+            end -= usize::from(count);
         }
-        // The front of the pile (tiles already taken), in type order: the board and hands.
-        let mut front = TILE_COUNTS;
-        for &t in &position.pile[taken..] {
-            front[t as usize] -= 1;
-        }
-        let mut slots = position.pile[..taken].iter_mut();
-        for (t, &count) in front.iter().enumerate() {
-            for slot in slots.by_ref().take(count as usize) {
-                *slot = t as u8;
-            }
-        }
+        position.pile.copy_from_slice(&pile[PAD..PAD + TILE_TOTAL]);
         if position.explicit {
             position.pile[taken..].sort_unstable();
         }
-        position
     }
 
     /// The observer's view as a flat tensor laid out as [`OBSERVATION_LAYOUT`] says, as
