@@ -116,11 +116,6 @@ pub(crate) const fn route_code(tile: TileType, rotation: Rotation) -> TileCode {
 const fn build_partners() -> [[u8; 8]; CODE_ROWS] {
     let mut out = [[NO_EXIT; 8]; CODE_ROWS];
     out[OFF_BOARD_CODE as usize] = [OFF_BOARD_EXIT; 8];
-    let mut code = 0;
-    while code < CODE_ROWS {
-        out[code][CODE_BYTE] = code as u8;
-        code += 1;
-    }
     let mut t = 0;
     while t < TILE_TYPE_COUNT {
         let mut rho = 0;
@@ -149,13 +144,8 @@ const fn build_partners() -> [[u8; 8]; CODE_ROWS] {
     out
 }
 
-/// Byte of a [`PARTNERS`] row that holds the row's own code.
-pub(crate) const CODE_BYTE: usize = 6;
-
 /// `PARTNERS[code][edge]`: the other end of the path entering at `edge`, [`NO_EXIT`], or
-/// [`OFF_BOARD_EXIT`] for [`OFF_BOARD_CODE`]. Rows of 8 match the position's slot layout, and
-/// byte [`CODE_BYTE`] holds the code: a position stores a cell's row, so laying a tile is one
-/// 8-byte copy and a gem step reads its exit with one load.
+/// [`OFF_BOARD_EXIT`] for [`OFF_BOARD_CODE`]. Rows of 8 match the position's slot layout.
 pub(crate) const PARTNERS: [[u8; 8]; CODE_ROWS] = build_partners();
 
 const fn same_pairs(a: usize, b: usize) -> bool {
@@ -267,11 +257,8 @@ mod tests {
 
     #[test]
     fn every_tile_joins_all_six_edges() {
-        for (code, row) in PARTNERS.iter().enumerate() {
-            assert_eq!(usize::from(row[CODE_BYTE]), code);
-        }
         for row in &PARTNERS[..30] {
-            assert_eq!(row[7], NO_EXIT);
+            assert_eq!(row[6..], [NO_EXIT; 2]);
             for e in 0..6u8 {
                 let p = row[e as usize];
                 assert_ne!(p, e);

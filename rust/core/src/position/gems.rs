@@ -1,11 +1,11 @@
 //! Gem movement (docs/spec/RULES.md section 7): gems along the paths, collisions, gates and the centre.
 
+use super::placement::{EXIT_SHIFT, REST_HERE};
 use super::{
     CENTRE_ORDER, GEM_TOTAL, MAX_PLAYERS, Position, ROW_MASK, ROWS, SLOT_ACROSS, SLOT_MASK, cell_at,
 };
 use crate::board::{ACROSS, Across, CELL_COUNT, Cell, GATE_OF, NO_GATE};
 use crate::gem::Gem;
-use crate::tile::NO_EXIT;
 use crate::trace::Tracer;
 
 /// [`GATE_OF`] with a row for every row of the position's tables (the spare rows have none).
@@ -73,30 +73,33 @@ impl Position {
         // slot, and the masks drop bounds checks: `t` is masked once, and `s`, built from it
         // and an exit below 6, stays in range without one.
         let mut s = from & SLOT_MASK;
+        let mut t = usize::from(SLOT_ACROSS[s]) & SLOT_MASK;
         loop {
-            let t = usize::from(SLOT_ACROSS[s & SLOT_MASK]) & SLOT_MASK;
-            let exit = self.links.as_flattened()[t];
-            if exit >= 6 {
-                if exit == NO_EXIT {
+            // One load a step: where the path through `t` leads, or that the walk ends.
+            let step = self.onward.as_flattened()[t];
+            if step >= REST_HERE {
+                if step == REST_HERE {
                     // An empty cell or a dead end (centre, corner arrow): rest looking at it.
-                    self.facing.as_flattened_mut()[t & SLOT_MASK] = gem;
+                    self.facing.as_flattened_mut()[t] = gem;
                     tracer.rest(cell_at(s >> 3), (s & 7) as u8);
                 } else {
                     self.collect(Gem::from_slot(gem), GATE_BY_ROW[s >> 3 & ROW_MASK], tracer);
                 }
                 return;
             }
-            let met = self.facing.as_flattened()[s & SLOT_MASK];
+            let met = self.facing.as_flattened()[s];
             if met != 0 {
                 // A gem rests at `t` looking at `s`, coming the other way: both leave.
-                self.facing.as_flattened_mut()[s & SLOT_MASK] = 0;
+                self.facing.as_flattened_mut()[s] = 0;
                 self.removed += 2;
                 self.gems_left -= 2;
                 tracer.collide(Gem::from_slot(met), cell_at(t >> 3), (t & 7) as u8);
                 return;
             }
-            tracer.step(cell_at(t >> 3), (t & 7) as u8, exit);
+            let exit = (step >> EXIT_SHIFT) & 7;
+            tracer.step(cell_at(t >> 3), (t & 7) as u8, exit as u8);
             s = (t & !7) | usize::from(exit);
+            t = usize::from(step) & SLOT_MASK;
         }
     }
 

@@ -12,9 +12,7 @@ use crate::board::{ACROSS, CELL_COUNT, Cell, ROUTE_CELL_COUNT};
 use crate::gem::Gem;
 pub use crate::rules::MAX_PLAYERS;
 use crate::rules::Rules;
-use crate::tile::{
-    CENTRE_CODE, CODE_BYTE, EMPTY_CODE, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType,
-};
+use crate::tile::{CENTRE_CODE, EMPTY_CODE, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType};
 
 mod gems;
 mod info;
@@ -69,9 +67,12 @@ pub enum Phase {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     rules: Rules,
-    /// `links[cell]`: the [`PARTNERS`] row of the tile on the cell (its exits by entry edge,
-    /// its code in byte [`CODE_BYTE`]); rows from [`CELL_COUNT`] on are [`OFF_BOARD_CODE`]'s.
-    links: [[u8; 8]; ROWS],
+    /// `codes[cell]`: the code of the tile on the cell; rows from [`CELL_COUNT`] on hold
+    /// [`OFF_BOARD_CODE`].
+    codes: [u8; ROWS],
+    /// `onward[slot]`: where a gem entering the tile on the slot's cell at its edge goes (see
+    /// [`placement::onward_row`]): one load a step of a gem's walk.
+    onward: [[u16; 8]; ROWS],
     /// Bit `slot` set while route cell `ROUTE_CELLS[slot]` is empty.
     empty: u64,
     /// The same slots as a list, for the playout policy (equality and hashing ignore it).
@@ -276,7 +277,7 @@ impl Position {
     /// The code of the tile on `cell`.
     #[inline]
     fn code(&self, cell: usize) -> TileCode {
-        self.links[cell][CODE_BYTE]
+        self.codes[cell & ROW_MASK]
     }
 
     /// A seat's hand as (first, second) types ascending, hidden tiles left out.

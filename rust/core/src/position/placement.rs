@@ -11,7 +11,7 @@ use crate::board::{
 };
 use crate::moves::Move;
 use crate::tile::{
-    EMPTY_CODE, PARTNERS, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, canonical_code,
+    EMPTY_CODE, NO_EXIT, PARTNERS, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, canonical_code,
     route_code,
 };
 use crate::trace::Tracer;
@@ -113,7 +113,8 @@ impl Position {
             let [first, second] = *hand;
             *hand = [if first == tile { second } else { first }, NO_TILE];
         }
-        self.links[y] = PARTNERS[usize::from(code) & 63];
+        self.codes[y & 63] = code;
+        self.onward[y & 63] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
         self.empty_order.remove(slot, usize::from(self.placed));
@@ -282,3 +283,46 @@ pub(crate) const ALLOWED: [[u64; 6]; TILE_TYPE_COUNT] = {
 pub(crate) fn apply_reversed(position: &mut Position, mv: Move) {
     position.apply_ordered::<(), true>(mv, &mut ());
 }
+
+/// A [`Position::onward`] entry: the slot across the exit in bits 0..9, the exit edge in bits
+/// [`EXIT_SHIFT`].., or one of the two ends.
+pub(super) const EXIT_SHIFT: u32 = 9;
+/// The walk ends here: an empty cell or a dead end (the gem rests looking at it).
+pub(super) const REST_HERE: u16 = 1 << 12;
+/// The walk ends here: the path runs off the board through a gate.
+pub(super) const LEAVE_HERE: u16 = 1 << 13;
+
+/// The [`Position::onward`] row of cell `row` holding a tile whose links are `links`.
+#[inline]
+pub(super) const fn onward_row(row: usize, links: [u8; 8]) -> [u16; 8] {
+    let mut onward = [REST_HERE; 8];
+    let mut edge = 0;
+    while edge < 6 {
+        let exit = links[edge];
+        onward[edge] = if exit < 6 {
+            SLOT_ACROSS[(row & 63) * 8 + exit as usize] | (exit as u16) << EXIT_SHIFT
+        } else if exit == NO_EXIT {
+            REST_HERE
+        } else {
+            LEAVE_HERE
+        };
+        edge += 1;
+    }
+    onward
+}
+
+/// `ONWARD_ROWS[slot][code]`: the [`Position::onward`] row of route slot `slot` holding the
+/// route tile `code`, so that laying a tile copies 16 bytes.
+static ONWARD_ROWS: [[[u16; 8]; 32]; 64] = {
+    let mut table = [[[0u16; 8]; 32]; 64];
+    let mut slot = 0;
+    while slot < ROUTE_CELL_COUNT {
+        let mut code = 0;
+        while code < 30 {
+            table[slot][code] = onward_row(ROUTE_CELLS[slot].index(), PARTNERS[code]);
+            code += 1;
+        }
+        slot += 1;
+    }
+    table
+};

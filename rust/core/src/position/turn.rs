@@ -1,7 +1,7 @@
 //! Set-up, whose turn it is and drawing tiles (docs/spec/RULES.md sections 4 and 6): dealing, chance
 //! nodes in explicit-chance mode, passing the turn and refilling a hand.
 
-use super::placement::ALL_SLOTS;
+use super::placement::{ALL_SLOTS, onward_row};
 use super::{
     CHANCE, EmptyOrder, GEM_TOTAL, IllegalDraw, MAX_PLAYERS, NO_TILE, NOBODY, Phase, PileError,
     Position, ROWS,
@@ -47,7 +47,8 @@ impl Position {
     pub(crate) fn set_up(rules: Rules, pile: &[TileType; TILE_TOTAL]) -> Position {
         let mut position = Position {
             rules,
-            links: SET_UP_LINKS,
+            codes: SET_UP_CODES,
+            onward: SET_UP_ONWARD,
             empty: ALL_SLOTS,
             empty_order: EmptyOrder::ALL,
             facing: SET_UP_FACING,
@@ -74,7 +75,8 @@ impl Position {
     #[inline]
     pub(crate) fn reset(&mut self, rules: Rules, pile: &[TileType; TILE_TOTAL]) {
         self.rules = rules;
-        self.links = SET_UP_LINKS;
+        self.codes = SET_UP_CODES;
+        self.onward = SET_UP_ONWARD;
         self.empty = ALL_SLOTS;
         self.empty_order = EmptyOrder::ALL;
         self.facing = SET_UP_FACING;
@@ -223,22 +225,33 @@ impl Position {
     }
 }
 
-/// The links before the first placement: empty cells, the centre, the corners, and the
+/// The tile codes before the first placement: empty cells, the centre, the corners, and the
 /// off-board rows.
-const SET_UP_LINKS: [[u8; 8]; ROWS] = {
-    let mut links = [PARTNERS[OFF_BOARD_CODE as usize]; ROWS];
+const SET_UP_CODES: [u8; ROWS] = {
+    let mut codes = [OFF_BOARD_CODE; ROWS];
     let mut cell = 0;
     while cell < CELL_COUNT {
-        links[cell] = PARTNERS[EMPTY_CODE as usize];
+        codes[cell] = EMPTY_CODE;
         cell += 1;
     }
-    links[Cell::CENTRE.index()] = PARTNERS[CENTRE_CODE as usize];
+    codes[Cell::CENTRE.index()] = CENTRE_CODE;
     let mut d = 0;
     while d < 6 {
-        links[Cell::corner(d).index()] = PARTNERS[(CORNER_CODE + d) as usize];
+        codes[Cell::corner(d).index()] = CORNER_CODE + d;
         d += 1;
     }
-    links
+    codes
+};
+
+/// [`SET_UP_CODES`]' onward entries: only the corners' U-turns lead on.
+const SET_UP_ONWARD: [[u16; 8]; ROWS] = {
+    let mut onward = [[0u16; 8]; ROWS];
+    let mut row = 0;
+    while row < ROWS {
+        onward[row] = onward_row(row, PARTNERS[SET_UP_CODES[row] as usize]);
+        row += 1;
+    }
+    onward
 };
 
 /// The gems before the first placement: each amber on its corner's arrow edge, looking at
