@@ -62,9 +62,9 @@ impl Position {
         let placed = usize::from(self.placed);
         let cells = ROUTE_CELL_COUNT - placed;
         let slot = self.empty_order.get(placed, below_u32(bits as u32, cells)) & 63;
-        let codes = u64::from_le_bytes(POLICY_CODES[usize::from(tile) & 7][slot]);
-        let rotations = codes >> (8 * COUNT_BYTE);
-        let code = (codes >> ((((bits >> 33).wrapping_mul(rotations) >> 31) & 7) * 8)) as u8;
+        let codes = POLICY_CODES[usize::from(tile) & 7][slot];
+        let rotations = u64::from(codes[COUNT_BYTE]);
+        let code = codes[((bits >> 33).wrapping_mul(rotations) >> 31) as usize & 7];
         Some(PolicyChoice { tile, slot, code })
     }
 
