@@ -2,8 +2,8 @@
 //! checked play and the unchecked [`Position::play_unchecked`].
 
 use super::{
-    CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, SLOT_ACROSS,
-    tile_type,
+    CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, ROW_MASK,
+    SLOT_ACROSS, tile_type,
 };
 use crate::action::ActionSet;
 use crate::board::{
@@ -113,8 +113,8 @@ impl Position {
             let [first, second] = *hand;
             *hand = [if first == tile { second } else { first }, NO_TILE];
         }
-        self.codes[y & 63] = code;
-        self.onward[y & 63] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
+        self.codes[y & ROW_MASK] = code;
+        self.onward[y & ROW_MASK] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
         self.empty_order.remove(slot, usize::from(self.placed));
@@ -292,15 +292,16 @@ pub(super) const REST_HERE: u16 = 1 << 12;
 /// The walk ends here: the path runs off the board through a gate.
 pub(super) const LEAVE_HERE: u16 = 1 << 13;
 
-/// The [`Position::onward`] row of cell `row` holding a tile whose links are `links`.
+/// The [`Position::onward`] row of cell `row` holding a tile whose [`PARTNERS`] row is
+/// `partners`.
 #[inline]
-pub(super) const fn onward_row(row: usize, links: [u8; 8]) -> [u16; 8] {
+pub(super) const fn onward_row(row: usize, partners: [u8; 8]) -> [u16; 8] {
     let mut onward = [REST_HERE; 8];
     let mut edge = 0;
     while edge < 6 {
-        let exit = links[edge];
+        let exit = partners[edge];
         onward[edge] = if exit < 6 {
-            SLOT_ACROSS[(row & 63) * 8 + exit as usize] | (exit as u16) << EXIT_SHIFT
+            SLOT_ACROSS[(row & ROW_MASK) * 8 + exit as usize] | (exit as u16) << EXIT_SHIFT
         } else if exit == NO_EXIT {
             REST_HERE
         } else {
