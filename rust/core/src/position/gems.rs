@@ -83,7 +83,7 @@ impl Position {
                     self.facing.as_flattened_mut()[t] = gem;
                     tracer.rest(cell_at(s >> 3), (s & 7) as u8);
                 } else {
-                    self.collect(Gem::from_slot(gem), GATE_BY_ROW[s >> 3 & ROW_MASK], tracer);
+                    self.collect(gem, GATE_BY_ROW[s >> 3 & ROW_MASK], tracer);
                 }
                 return;
             }
@@ -103,16 +103,44 @@ impl Position {
         }
     }
 
-    pub(super) fn collect<T: Tracer>(&mut self, gem: Gem, gate: u8, tracer: &mut T) {
+    /// Pays gem `gem` (`Gem::to_slot`, which is also its points) to every owner of `gate`.
+    pub(super) fn collect<T: Tracer>(&mut self, gem: u8, gate: u8, tracer: &mut T) {
         debug_assert_ne!(gate, NO_GATE);
         let owners = self.rules.gate_owner_mask(gate);
-        // Every seat, paid or not, by a 0 or 1 factor: no branch on the owners to mispredict.
-        for seat in 0..MAX_PLAYERS {
-            let paid = owners >> seat & 1;
-            self.scores[seat] += u16::from(paid) * gem.points();
-            self.collected[seat][gem as usize] += paid;
-        }
+        // Every owner at once, one lane each: no branch on the owners to mispredict.
+        let (score_lanes, gem_lanes) = OWNER_LANES[usize::from(owners) & 15];
+        self.scores += u64::from(gem) * score_lanes;
+        self.collected[usize::from(gem) & 3] += gem_lanes;
         self.gems_left -= 1;
         tracer.collect(gate, owners);
     }
 }
+
+// `collect` pays a gem's `Gem::to_slot` byte as its points.
+const _: () = {
+    let mut g = 0;
+    while g < 3 {
+        let gem = [Gem::Amber, Gem::Emerald, Gem::Sapphire][g];
+        assert!(gem.points() == gem.to_slot() as u16);
+        g += 1;
+    }
+};
+
+/// `OWNER_LANES[owners]` for a seat bitmask: a 1 in each owner's lane of
+/// [`Position`]'s `scores` (16-bit lanes) and `collected` (byte lanes).
+const OWNER_LANES: [(u64, u32); 16] = {
+    let mut table = [(0u64, 0u32); 16];
+    let mut owners = 0;
+    while owners < 16 {
+        let mut seat = 0;
+        while seat < MAX_PLAYERS {
+            if owners >> seat & 1 != 0 {
+                table[owners].0 |= 1 << (16 * seat);
+                table[owners].1 |= 1 << (8 * seat);
+            }
+            seat += 1;
+        }
+        owners += 1;
+    }
+    table
+};

@@ -372,8 +372,8 @@ impl Position {
                 }
             }
             scalars[20 + k] = V::count(hand.iter().filter(|&&t| t != NO_TILE).count() as u16);
-            scalars[24 + k] = V::count(self.scores[seat]);
-            for (g, &n) in self.collected[seat].iter().enumerate() {
+            scalars[24 + k] = V::count(self.scores()[seat]);
+            for (g, &n) in self.collected()[seat].iter().enumerate() {
                 scalars[28 + 3 * k + g] = V::count(n.into());
             }
         }
@@ -542,7 +542,10 @@ impl Information {
             }
         );
         s.push_str(" scores=");
-        push_list(&mut s, (0..players).map(|seat| p.scores[usize::from(seat)]));
+        push_list(
+            &mut s,
+            (0..players).map(|seat| p.scores()[usize::from(seat)]),
+        );
         s.push_str(" hands=");
         push_list(
             &mut s,

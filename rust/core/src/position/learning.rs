@@ -1,7 +1,6 @@
 //! What search and learning read from a position: returns under a [`Utility`].
 
 use super::{MAX_PLAYERS, Position};
-use crate::rules::TieBreak;
 
 /// How a finished game is scored for search and learning.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -55,7 +54,7 @@ impl Position {
         let mut out = [0.0; MAX_PLAYERS];
         match utility {
             Utility::Points => {
-                for (r, &s) in out.iter_mut().zip(&self.scores[..players]) {
+                for (r, &s) in out.iter_mut().zip(&self.scores()[..players]) {
                     *r = f64::from(s);
                 }
             }
@@ -69,13 +68,7 @@ impl Position {
                 }
             }
             Utility::Rank if self.is_over() => {
-                let key = |s: usize| {
-                    let gems = self.collected[s].iter().map(|&n| u16::from(n)).sum::<u16>();
-                    match self.rules.tie_break() {
-                        TieBreak::MostGems => (self.scores[s], gems),
-                        TieBreak::Shared => (self.scores[s], 0),
-                    }
-                };
+                let key = |s: usize| self.rank_key(s);
                 for (seat, r) in out[..players].iter_mut().enumerate() {
                     let beaten: f64 = (0..players)
                         .filter(|&o| o != seat)

@@ -99,8 +99,12 @@ pub struct Position {
     /// Gems not yet collected or removed (centre and corners included).
     gems_left: u8,
     removed: u8,
-    scores: [u16; MAX_PLAYERS],
-    collected: [[u8; 3]; MAX_PLAYERS],
+    /// Points per seat, seat `s` in the 16-bit lane at bit `16 * s`: one add pays every
+    /// owner of a gate.
+    scores: u64,
+    /// `collected[gem]` for each `Gem::to_slot` (entry 0 unused): the gems of that colour
+    /// collected per seat, seat `s` in the byte lane at bit `8 * s`.
+    collected: [u32; 4],
 }
 
 /// Why a pile was refused.
@@ -348,7 +352,7 @@ impl fmt::Debug for Position {
         f.debug_struct("Position")
             .field("to_move", &self.to_move())
             .field("placed", &self.placed)
-            .field("scores", &&self.scores[..self.rules.players() as usize])
+            .field("scores", &&self.scores()[..self.rules.players() as usize])
             .field("gems_left", &self.gems_left)
             .finish_non_exhaustive()
     }

@@ -62,8 +62,8 @@ impl Position {
             placed: 0,
             gems_left: GEM_TOTAL,
             removed: 0,
-            scores: [0; MAX_PLAYERS],
-            collected: [[0; 3]; MAX_PLAYERS],
+            scores: 0,
+            collected: [0; 4],
         };
         position.deal(pile);
         position
@@ -89,8 +89,8 @@ impl Position {
         self.placed = 0;
         self.gems_left = GEM_TOTAL;
         self.removed = 0;
-        self.scores = [0; MAX_PLAYERS];
-        self.collected = [[0; 3]; MAX_PLAYERS];
+        self.scores = 0;
+        self.collected = [0; 4];
         self.deal(pile);
     }
 
