@@ -83,24 +83,26 @@ impl Position {
         tracer: &mut T,
     ) {
         let y = mv.cell.index();
+        let slot = usize::from(ROUTE_SLOT[y]);
+        let listed_at = usize::from(self.empty_order.at[slot & 63]);
         self.lay::<T, REVERSED, false>(
             mv.tile as u8,
             y,
-            usize::from(ROUTE_SLOT[y]),
+            (slot, listed_at),
             canonical_code(mv.tile, mv.rotation),
             tracer,
         );
     }
 
-    /// Plays the mover's `tile` as tile code `code` (canonical) on cell `y`, route slot `slot`,
-    /// then passes the turn: [`Position::play_unchecked`] and the playout policy's fast path.
+    /// Plays the mover's `tile` as tile code `code` (canonical) on cell `y`, route slot `slot`
+    /// (standing at `listed_at` in the list of empty slots), then passes the turn: [`Position::play_unchecked`] and the playout policy's fast path.
     /// `ONE_TILE`: the rules deal hands of one tile, so the mover's hand empties.
     #[inline]
     pub(super) fn lay<T: Tracer, const REVERSED: bool, const ONE_TILE: bool>(
         &mut self,
         tile: u8,
         y: usize,
-        slot: usize,
+        (slot, listed_at): (usize, usize),
         code: TileCode,
         tracer: &mut T,
     ) {
@@ -117,7 +119,7 @@ impl Position {
         self.onward[y & ROW_MASK] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
         self.empty &= !(1 << (slot & 63));
-        self.empty_order.remove(slot, usize::from(self.placed));
+        self.empty_order.remove(listed_at, usize::from(self.placed));
         self.placed += 1;
 
         // The gems looking at the new tile start to move; the centre releases one gem next to

@@ -17,6 +17,8 @@ use crate::tile::{Rotation, TILE_TYPE_COUNT, TileCode, TileType, route_code};
 pub(crate) struct PolicyChoice {
     tile: u8,
     slot: usize,
+    /// Where `slot` stands in the list of empty slots.
+    listed_at: usize,
     code: TileCode,
 }
 
@@ -61,11 +63,17 @@ impl Position {
         let tile = if take_second { second } else { first };
         let placed = usize::from(self.placed);
         let cells = ROUTE_CELL_COUNT - placed;
-        let slot = self.empty_order.get(placed, below_u32(bits as u32, cells)) & 63;
+        let listed_at = (placed + below_u32(bits as u32, cells)) & 63;
+        let slot = usize::from(self.empty_order.slots[listed_at]) & 63;
         let codes = POLICY_CODES[usize::from(tile) & 7][slot];
         let rotations = u64::from(codes[COUNT_BYTE]);
         let code = codes[((bits >> 33).wrapping_mul(rotations) >> 31) as usize & 7];
-        Some(PolicyChoice { tile, slot, code })
+        Some(PolicyChoice {
+            tile,
+            slot,
+            listed_at,
+            code,
+        })
     }
 
     /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
@@ -88,7 +96,13 @@ impl Position {
             return false;
         };
         let cell = usize::from(SLOT_CELL[choice.slot]);
-        self.lay::<(), false, ONE_TILE>(choice.tile, cell, choice.slot, choice.code, &mut ());
+        self.lay::<(), false, ONE_TILE>(
+            choice.tile,
+            cell,
+            (choice.slot, choice.listed_at),
+            choice.code,
+            &mut (),
+        );
         true
     }
 }
@@ -158,20 +172,13 @@ impl EmptyOrder {
         EmptyOrder { slots, at: slots }
     };
 
-    /// The `k`-th empty slot, `placed` tiles on the board.
+    /// Takes the slot at `listed_at` out of the list, `placed` tiles on the board before
+    /// it. (Masked indices: an unchecked illegal move leaves a wrong list, never a panic.)
     #[inline]
-    fn get(&self, placed: usize, k: usize) -> usize {
-        usize::from(self.slots[(placed + k) & 63])
-    }
-
-    /// Takes `slot` out of the list, `placed` tiles on the board before it. (Masked
-    /// indices: an unchecked illegal move leaves a wrong list, never a panic.)
-    #[inline]
-    pub(super) fn remove(&mut self, slot: usize, placed: usize) {
-        let i = self.at[slot & 63];
+    pub(super) fn remove(&mut self, listed_at: usize, placed: usize) {
         let moved = self.slots[placed & 63];
-        self.slots[usize::from(i) & 63] = moved;
-        self.at[usize::from(moved) & 63] = i;
+        self.slots[listed_at & 63] = moved;
+        self.at[usize::from(moved) & 63] = listed_at as u8;
     }
 }
 
