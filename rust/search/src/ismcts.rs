@@ -217,7 +217,8 @@ pub struct SearchResult<A> {
 const NONE: u32 = u32::MAX;
 
 /// One node of a tree: the action that leads to it and its statistics as a child of its
-/// parent. Siblings lie together in chunks ([`CHUNK`]), so that the descent reads a node's
+/// parent (a child of the root keeps `availability`, `mean` and `spread` in [`RootChildren`]
+/// instead). Siblings lie together in chunks ([`CHUNK`]), so that the descent reads a node's
 /// children in order from memory instead of following a list.
 #[derive(Clone, Copy)]
 struct Node<A> {
@@ -289,8 +290,27 @@ struct Tree<A> {
     children: Vec<Children>,
     /// Each chunk's successor in its parent's list.
     next_chunk: Vec<u32>,
+    /// The root's children again, for their selection.
+    root: RootChildren,
     simulations: u64,
 }
+
+/// The root's children field by field, in order of creation: every simulation scores them
+/// all (each is legal in every determinization), so their scan runs over plain arrays, most
+/// of it in vector instructions. Their `availability`, `mean` and `spread` live here only.
+#[derive(Clone, Default)]
+struct RootChildren {
+    node: Vec<u32>,
+    availability: Vec<u32>,
+    mean: Vec<f32>,
+    spread: Vec<f32>,
+    /// Scratch: each child's score in the selection under way.
+    score: Vec<f32>,
+}
+
+/// Lanes of the root's selection: the best score is kept per lane, so that no comparison
+/// waits on the one before it and the scan vectorizes.
+const LANES: usize = 8;
 
 /// The nodes of `children`'s chunks, each chunk as a range of node indices, in order;
 /// `next_chunk` links the chunks ([`Tree::next_chunk`]).
@@ -337,6 +357,7 @@ impl<A: Copy> Tree<A> {
             nodes: vec![root; CHUNK],
             children: vec![NO_CHILDREN; CHUNK],
             next_chunk: vec![NONE],
+            root: RootChildren::default(),
             simulations: 0,
         }
     }
@@ -364,11 +385,15 @@ impl<A: Copy> Tree<A> {
         G::sample_into(info, state, rng);
         path.clear();
         let mut node = 0u32;
+        // The place in `self.root` of the root's child on the path.
+        let mut root_place = None;
         while let Turn::Player(seat) = state.turn() {
             // Every root child is legal in every determinization, so the root needs neither
             // the sample's legal actions nor a check per child.
             let (untried, best) = if node == 0 {
-                (&mut *root_untried, self.select(node, table, |_| true))
+                root_place = self.select_root(table);
+                let best = root_place.map_or(NONE, |place| self.root.node[place]);
+                (&mut *root_untried, best)
             } else {
                 state.legal_set(untried);
                 let best = self.select(node, table, |action| untried.take(action));
@@ -380,6 +405,9 @@ impl<A: Copy> Tree<A> {
                     .nth(below(rng, untried.len()))
                     .unwrap_or_else(|| unreachable!("an action below len"));
                 untried.take(action);
+                if node == 0 {
+                    root_place = Some(self.root.node.len());
+                }
                 self.add_child(node, action, seat)
             } else {
                 best
@@ -396,13 +424,23 @@ impl<A: Copy> Tree<A> {
         }
         state.playout(rng);
         let rewards = state.returns().map(|r| r as f32);
-        for &n in path.iter() {
+        for (depth, &n) in path.iter().enumerate() {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
             node.reward += rewards[usize::from(node.mover)];
             let visits = node.visits as f32;
-            node.mean = node.reward / visits;
-            node.spread = c / visits.sqrt();
+            let (mean, spread) = (node.reward / visits, c / visits.sqrt());
+            match root_place {
+                // The root's child keeps its statistics in `self.root`.
+                Some(place) if depth == 0 => {
+                    self.root.mean[place] = mean;
+                    self.root.spread[place] = spread;
+                }
+                _ => {
+                    node.mean = mean;
+                    node.spread = spread;
+                }
+            }
         }
         self.nodes[0].visits += 1;
         self.simulations += 1;
@@ -421,6 +459,20 @@ impl<A: Copy> Tree<A> {
             })
         } else {
             self.select_by(node, legal, |n| sqrt_ln(table, n))
+        }
+    }
+
+    /// [`Tree::select`] at the root, where every child is legal: the best child's place in
+    /// [`Tree::root`]; `None` if the root has no child yet.
+    #[inline]
+    fn select_root(&mut self, table: &SqrtLnTable) -> Option<usize> {
+        if self.simulations + 1 < SQRT_LN_TABLE as u64 {
+            self.root.select_by(|n| {
+                debug_assert!((n as usize) < SQRT_LN_TABLE, "availability {n}");
+                table[n as usize % SQRT_LN_TABLE]
+            })
+        } else {
+            self.root.select_by(|n| sqrt_ln(table, n))
         }
     }
 
@@ -496,6 +548,13 @@ impl<A: Copy> Tree<A> {
         };
         children.len += 1;
         self.children[parent as usize] = children;
+        if parent == 0 {
+            let root = &mut self.root;
+            root.node.push(slot as u32);
+            root.availability.push(1);
+            root.mean.push(0.0);
+            root.spread.push(0.0);
+        }
         self.nodes[slot] = Node {
             action,
             mover,
@@ -506,6 +565,47 @@ impl<A: Copy> Tree<A> {
             spread: 0.0,
         };
         slot as u32
+    }
+}
+
+impl RootChildren {
+    /// The place of the child with the best UCB1 score, ties to the newest, counting one more
+    /// availability for each; `sqrt_ln` gives `sqrt(ln(availability))`.
+    #[inline]
+    fn select_by(&mut self, sqrt_ln: impl Fn(u32) -> f32) -> Option<usize> {
+        let children = self.availability.len();
+        for availability in &mut self.availability {
+            *availability += 1;
+        }
+        // Every score, and the best per lane, a block of LANES children at a time.
+        self.score.resize(children, 0.0);
+        let (availability, availability_rest) = self.availability.as_chunks::<LANES>();
+        let (mean, mean_rest) = self.mean.as_chunks::<LANES>();
+        let (spread, spread_rest) = self.spread.as_chunks::<LANES>();
+        let (score, score_rest) = self.score.as_chunks_mut::<LANES>();
+        let mut lanes = [f32::NEG_INFINITY; LANES];
+        let blocks = availability.iter().zip(mean).zip(spread).zip(score);
+        for (((availability, mean), spread), score) in blocks {
+            let root: [f32; LANES] = std::array::from_fn(|lane| sqrt_ln(availability[lane]));
+            for lane in 0..LANES {
+                score[lane] = mean[lane] + spread[lane] * root[lane];
+                lanes[lane] = if score[lane] > lanes[lane] {
+                    score[lane]
+                } else {
+                    lanes[lane]
+                };
+            }
+        }
+        let rest = availability_rest.iter().zip(mean_rest).zip(spread_rest);
+        for (((&availability, &mean), &spread), score) in rest.zip(score_rest) {
+            *score = mean + spread * sqrt_ln(availability);
+            lanes[0] = if *score > lanes[0] { *score } else { lanes[0] };
+        }
+        // The newest child with the best score (scores are finite): the very value found,
+        // so compared exactly.
+        let best = lanes.into_iter().fold(f32::NEG_INFINITY, f32::max);
+        #[allow(clippy::float_cmp)]
+        self.score.iter().rposition(|&score| score == best)
     }
 }
 
@@ -819,6 +919,47 @@ mod tests {
     }
 
     #[test]
+    fn root_selection_is_the_one_scan_over_every_child() {
+        let mut rng = Rng::seed_from_u64(5);
+        for round in 0..300u16 {
+            let mut tree = Tree::new(0u16);
+            tree.simulations = u64::from(round) * 100; // both sides of the table's bound
+            let children = 1 + round % 40; // full blocks of LANES and partial ones
+            for action in 0..children {
+                let c = tree.add_child(0, action, 0);
+                // Few distinct values, so that many scores tie.
+                let mean = below(&mut rng, 3) as f32 / 2.0;
+                let spread = below(&mut rng, 2) as f32;
+                let availability = 1 + below(&mut rng, 3) as u32;
+                let place = usize::from(action);
+                (tree.root.mean[place], tree.root.spread[place]) = (mean, spread);
+                tree.root.availability[place] = availability;
+                let node = &mut tree.nodes[c as usize];
+                (node.mean, node.spread, node.availability) = (mean, spread, availability);
+            }
+            let mut reference = Tree {
+                nodes: tree.nodes.clone(),
+                children: tree.children.clone(),
+                next_chunk: tree.next_chunk.clone(),
+                root: tree.root.clone(),
+                simulations: tree.simulations,
+            };
+            let want = select_in_one_scan(&mut reference, &vec![true; usize::from(children)]);
+            let got = tree.select_root(sqrt_ln_table());
+            assert_eq!(
+                got.map(|place| tree.root.node[place]),
+                Some(want),
+                "round {round}"
+            );
+            let availability: Vec<u32> = reference
+                .children(0)
+                .map(|c| reference.nodes[c as usize].availability)
+                .collect();
+            assert_eq!(tree.root.availability, availability);
+        }
+    }
+
+    #[test]
     fn selection_is_the_one_scan_with_its_ties_to_the_newest_child() {
         let mut rng = Rng::seed_from_u64(3);
         for round in 0..300u16 {
@@ -838,6 +979,7 @@ mod tests {
                 nodes: tree.nodes.clone(),
                 children: tree.children.clone(),
                 next_chunk: tree.next_chunk.clone(),
+                root: tree.root.clone(),
                 simulations: tree.simulations,
             };
             let want = select_in_one_scan(&mut reference, &legal);
