@@ -68,11 +68,10 @@ impl Position {
                 }
             }
             Utility::Rank if self.is_over() => {
-                let key = |s: usize| self.rank_key(s);
                 for (seat, r) in out[..players].iter_mut().enumerate() {
                     let beaten: f64 = (0..players)
                         .filter(|&o| o != seat)
-                        .map(|o| match key(seat).cmp(&key(o)) {
+                        .map(|o| match self.rank(seat).cmp(&self.rank(o)) {
                             std::cmp::Ordering::Greater => 1.0,
                             std::cmp::Ordering::Equal => 0.5,
                             std::cmp::Ordering::Less => 0.0,

@@ -32,9 +32,11 @@ impl Position {
         collected
     }
 
-    /// Gems collected by `seat`, every colour.
+    /// Gems collected by `seat`, every colour: the colours' lanes added (a seat collects at
+    /// most 12 gems, so no lane carries into the next).
     fn gems_collected(&self, seat: usize) -> u16 {
-        self.collected()[seat].iter().map(|&n| u16::from(n)).sum()
+        let [_, amber, emerald, sapphire] = self.collected;
+        u16::from(((amber + emerald + sapphire) >> (8 * (seat & 3))) as u8)
     }
 
     /// The winning seats as a bitmask; 0 until the game is over.
@@ -43,20 +45,21 @@ impl Position {
             return 0;
         }
         let players = usize::from(self.rules.players());
-        // Ranked by points, then (under the most-gems tie-break) by gems collected.
-        let key = |s: usize| self.rank_key(s);
-        let best = (0..players).map(key).max().unwrap_or((0, 0));
+        let ranks: [u32; MAX_PLAYERS] = std::array::from_fn(|seat| self.rank(seat));
+        let best = ranks[..players].iter().copied().max().unwrap_or(0);
         (0..players)
-            .filter(|&s| key(s) == best)
-            .fold(0, |mask, s| mask | 1 << s)
+            .filter(|&seat| ranks[seat] == best)
+            .fold(0, |mask, seat| mask | 1 << seat)
     }
 
-    /// What seats are ranked by: points, then (under the most-gems tie-break) gems collected.
-    pub(super) fn rank_key(&self, seat: usize) -> (u16, u16) {
-        let points = self.scores()[seat];
-        match self.rules.tie_break() {
-            TieBreak::Shared => (points, 0),
-            TieBreak::MostGems => (points, self.gems_collected(seat)),
-        }
+    /// What seats are ranked by, larger first: points, then (under the most-gems tie-break)
+    /// gems collected, as `points << 16 | gems`.
+    pub(super) fn rank(&self, seat: usize) -> u32 {
+        let points = u32::from((self.scores >> (16 * (seat & 3))) as u16);
+        let gems = match self.rules.tie_break() {
+            TieBreak::Shared => 0,
+            TieBreak::MostGems => u32::from(self.gems_collected(seat)),
+        };
+        points << 16 | gems
     }
 }
