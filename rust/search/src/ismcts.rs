@@ -283,6 +283,7 @@ fn sqrt_ln_table() -> &'static SqrtLnTable {
 }
 
 /// One search tree; node 0 is the root (its action is never read), alone in chunk 0.
+#[derive(Clone)]
 struct Tree<A> {
     /// Chunk `k` is `nodes[k * CHUNK..][..CHUNK]`; slots not yet used hold the root's copy.
     nodes: Vec<Node<A>>,
@@ -918,33 +919,35 @@ mod tests {
         best.0
     }
 
+    /// A root with `children` children after `round * 100` simulations (both sides of the
+    /// table's bound), their statistics of few distinct values so that many scores tie, kept
+    /// in the nodes and in the root's arrays alike.
+    fn tree_with_ties(rng: &mut Rng, round: u16, children: u16) -> Tree<u16> {
+        let mut tree = Tree::new(0u16);
+        tree.simulations = u64::from(round) * 100;
+        for action in 0..children {
+            let c = tree.add_child(0, action, 0);
+            let mean = below(rng, 3) as f32 / 2.0;
+            let spread = below(rng, 2) as f32;
+            let availability = 1 + below(rng, 3) as u32;
+            let place = usize::from(action);
+            (tree.root.mean[place], tree.root.spread[place]) = (mean, spread);
+            tree.root.availability[place] = availability;
+            let node = &mut tree.nodes[c as usize];
+            (node.mean, node.spread, node.availability) = (mean, spread, availability);
+        }
+        tree
+    }
+
     #[test]
     fn root_selection_is_the_one_scan_over_every_child() {
         let mut rng = Rng::seed_from_u64(5);
         for round in 0..300u16 {
-            let mut tree = Tree::new(0u16);
-            tree.simulations = u64::from(round) * 100; // both sides of the table's bound
-            let children = 1 + round % 40; // full blocks of LANES and partial ones
-            for action in 0..children {
-                let c = tree.add_child(0, action, 0);
-                // Few distinct values, so that many scores tie.
-                let mean = below(&mut rng, 3) as f32 / 2.0;
-                let spread = below(&mut rng, 2) as f32;
-                let availability = 1 + below(&mut rng, 3) as u32;
-                let place = usize::from(action);
-                (tree.root.mean[place], tree.root.spread[place]) = (mean, spread);
-                tree.root.availability[place] = availability;
-                let node = &mut tree.nodes[c as usize];
-                (node.mean, node.spread, node.availability) = (mean, spread, availability);
-            }
-            let mut reference = Tree {
-                nodes: tree.nodes.clone(),
-                children: tree.children.clone(),
-                next_chunk: tree.next_chunk.clone(),
-                root: tree.root.clone(),
-                simulations: tree.simulations,
-            };
-            let want = select_in_one_scan(&mut reference, &vec![true; usize::from(children)]);
+            // Full blocks of LANES and partial ones.
+            let mut tree = tree_with_ties(&mut rng, round, 1 + round % 40);
+            let mut reference = tree.clone();
+            let children = tree.root.node.len();
+            let want = select_in_one_scan(&mut reference, &vec![true; children]);
             let got = tree.select_root(sqrt_ln_table());
             assert_eq!(
                 got.map(|place| tree.root.node[place]),
@@ -963,25 +966,10 @@ mod tests {
     fn selection_is_the_one_scan_with_its_ties_to_the_newest_child() {
         let mut rng = Rng::seed_from_u64(3);
         for round in 0..300u16 {
-            let mut tree = Tree::new(0u16);
-            tree.simulations = u64::from(round) * 100; // both sides of the table's bound
             let children = 1 + round % 30;
-            for action in 0..children {
-                let c = tree.add_child(0, action, 0);
-                let node = &mut tree.nodes[c as usize];
-                // Few distinct values, so that many scores tie.
-                node.mean = below(&mut rng, 3) as f32 / 2.0;
-                node.spread = below(&mut rng, 2) as f32;
-                node.availability = 1 + below(&mut rng, 3) as u32;
-            }
+            let mut tree = tree_with_ties(&mut rng, round, children);
             let legal: Vec<bool> = (0..children).map(|_| below(&mut rng, 10) < 7).collect();
-            let mut reference = Tree {
-                nodes: tree.nodes.clone(),
-                children: tree.children.clone(),
-                next_chunk: tree.next_chunk.clone(),
-                root: tree.root.clone(),
-                simulations: tree.simulations,
-            };
+            let mut reference = tree.clone();
             let want = select_in_one_scan(&mut reference, &legal);
             let got = tree.select(0, sqrt_ln_table(), |a| legal[usize::from(a)]);
             assert_eq!(got, want, "round {round}");
