@@ -95,7 +95,8 @@ impl Position {
     }
 
     /// Plays the mover's `tile` as tile code `code` (canonical) on cell `y`, route slot `slot`
-    /// (standing at `listed_at` in the list of empty slots), then passes the turn: [`Position::play_unchecked`] and the playout policy's fast path.
+    /// (standing at `listed_at` in the list of empty slots), then passes the turn:
+    /// [`Position::play_unchecked`] and the playout policy's fast path.
     /// `ONE_TILE`: the rules deal hands of one tile, so the mover's hand empties.
     #[inline]
     pub(super) fn lay<T: Tracer, const REVERSED: bool, const ONE_TILE: bool>(
