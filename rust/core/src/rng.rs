@@ -47,24 +47,34 @@ pub fn shuffled_piles<const L: usize>(seeds: [u64; L]) -> [[TileType; TILE_TOTAL
 }
 
 /// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
-/// draw makes two swaps, one from each 32-bit half mapped to its range by [`below_u32`].
+/// draw makes up to [`SWAPS_PER_DRAW`] swaps, each taking its index below `i + 1` as the high
+/// word of the draw's remaining bits times `i + 1` and keeping the low word for the next swap
+/// (batched ranged draws, Brackett-Rozinsky and Lemire 2024). The draw's joint outcome is the
+/// high word of its bits times the product of its ranges, below 2 * 10^10: each run of swaps is
+/// off uniform by less than that product over 2^64 (10^-9).
 #[inline(never)]
 pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     use rand::{Rng as _, SeedableRng};
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut pile = box_in_type_order();
-    let mut i = TILE_TOTAL - 1;
-    while i >= 2 {
-        let bits = rng.next_u64();
-        pile.swap(i, below_u32(bits as u32, i + 1));
-        pile.swap(i - 1, below_u32((bits >> 32) as u32, i));
-        i -= 2;
-    }
-    if i == 1 {
-        pile.swap(1, below_u32(rng.next_u64() as u32, 2));
+    for draw in 0..(TILE_TOTAL - 1).div_ceil(SWAPS_PER_DRAW) {
+        let mut bits = rng.next_u64();
+        for swap in 0..SWAPS_PER_DRAW {
+            let i = TILE_TOTAL - 1 - draw * SWAPS_PER_DRAW - swap;
+            if i == 0 {
+                break;
+            }
+            let wide = u128::from(bits) * u128::from(i as u64 + 1);
+            pile.swap(i, (wide >> 64) as usize);
+            bits = wide as u64;
+        }
     }
     pile
 }
+
+/// Swaps of [`pcg_pile`] from one 64-bit draw: the product of six ranges up to 54 stays below
+/// 2 * 10^10, a 10^-9 part of 2^64.
+const SWAPS_PER_DRAW: usize = 6;
 
 // A batch's seeds are the search crate's, one rule for every game: game `index`'s seed shuffles
 // the pile (as [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
@@ -95,6 +105,47 @@ mod tests {
         ];
         let got: Vec<u8> = shuffled_pile(1002).iter().map(|t| *t as u8).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn pcg_deals_are_uniform_by_place_and_by_neighbour() {
+        // Each of the six swaps a draw, the last one (places 0 and 1) among them, must spread
+        // the types: a wrong index carried from swap to swap would pile one type up somewhere.
+        const DEALS: u32 = 20_000;
+        let mut seen = [[0u32; crate::tile::TILE_TYPE_COUNT]; crate::tile::TILE_TOTAL];
+        // Neighbours share a draw: how often places p and p + 1 hold the same type.
+        let mut alike = [0u32; crate::tile::TILE_TOTAL - 1];
+        for seed in 0..DEALS {
+            let pile = crate::rng::pcg_pile(u64::from(seed));
+            for (place, tile) in pile.iter().enumerate() {
+                seen[place][*tile as usize] += 1;
+            }
+            for (place, pair) in pile.windows(2).enumerate() {
+                alike[place] += u32::from(pair[0] == pair[1]);
+            }
+        }
+        // Two tiles of the box drawn at random are alike with chance sum c(c-1) / (54 * 53).
+        let same: u32 = crate::tile::TILE_COUNTS
+            .iter()
+            .map(|&c| u32::from(c) * (u32::from(c) - 1))
+            .sum();
+        let expected_alike = DEALS * same / (54 * 53);
+        for (place, &count) in alike.iter().enumerate() {
+            assert!(
+                count.abs_diff(expected_alike) < expected_alike / 6,
+                "places {place} and {}: alike in {count} deals, expected {expected_alike}",
+                place + 1
+            );
+        }
+        for (place, counts) in seen.iter().enumerate() {
+            for (tile, &count) in counts.iter().enumerate() {
+                let expected = DEALS * u32::from(crate::tile::TILE_COUNTS[tile]) / 54;
+                assert!(
+                    count.abs_diff(expected) < expected / 6,
+                    "type {tile} at place {place}: {count} of {DEALS} deals, expected {expected}"
+                );
+            }
+        }
     }
 
     #[test]
