@@ -49,15 +49,6 @@ impl GamesSummary {
 /// These are exactly the games [`crate::Batch::run`] plays for that batch (tested), without
 /// its bot objects, outcome list and thread pool.
 pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
-    if rules.hand_size() == 1 {
-        playouts_in::<true>(rules, seed, games)
-    } else {
-        playouts_in::<false>(rules, seed, games)
-    }
-}
-
-/// [`playouts`]; `ONE_TILE` when `rules` deal hands of one tile.
-fn playouts_in<const ONE_TILE: bool>(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
     let mut summary = GamesSummary::default();
     // One position reset in place each game.
     let mut position = Position::set_up(rules, &box_in_type_order());
@@ -69,11 +60,7 @@ fn playouts_in<const ONE_TILE: bool>(rules: Rules, seed: u64, games: Range<u64>)
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
             *rng = Rng::seed_from_u64(mix(game, s as u64));
         }
-        while let Some(seat) = position.to_move() {
-            if !position.play_policy_in::<ONE_TILE>(&mut rngs[usize::from(seat) & 3]) {
-                break;
-            }
-        }
+        position.play_out(&mut rngs);
         summary = summary.with(&Outcome::of(&position));
     }
     summary

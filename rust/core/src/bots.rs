@@ -117,11 +117,7 @@ pub fn random_placement(position: &Position, rng: &mut Rng) -> Option<Move> {
 
 /// Plays `position` to the end with [`random_placement`]; returns the placements made.
 pub fn random_playout(position: &mut Position, rng: &mut Rng) -> u32 {
-    let mut placements = 0;
-    while position.play_policy(rng) {
-        placements += 1;
-    }
-    placements
+    position.play_out(rng)
 }
 
 #[cfg(test)]

@@ -116,6 +116,21 @@ impl Position {
             let [first, second] = *hand;
             *hand = [if first == tile { second } else { first }, NO_TILE];
         }
+        self.set_tile::<T, REVERSED>(y, (slot, listed_at), code, tracer);
+        self.end_turn::<ONE_TILE>(seat);
+    }
+
+    /// Puts tile code `code` on cell `y` (route slot `slot`, standing at `listed_at` in the
+    /// list of empty slots) and moves the gems it sets moving: a placement without its turn.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(super) fn set_tile<T: Tracer, const REVERSED: bool>(
+        &mut self,
+        y: usize,
+        (slot, listed_at): (usize, usize),
+        code: TileCode,
+        tracer: &mut T,
+    ) {
         self.codes[y & ROW_MASK] = code;
         self.onward[y & ROW_MASK] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
         // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
@@ -149,7 +164,13 @@ impl Position {
                 self.move_gem(gem, usize::from(SLOT_ACROSS[y * 8 + e]), tracer);
             }
         }
+    }
 
+    /// After `seat`'s placement: the game ends with the last gem, else `seat` draws and the
+    /// next seat moves. `ONE_TILE`: `seat`'s hand is empty.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn end_turn<const ONE_TILE: bool>(&mut self, seat: u8) {
         if self.gems_left == 0 {
             self.to_move = NOBODY;
             return;

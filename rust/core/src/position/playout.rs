@@ -6,11 +6,11 @@
 use indigo_search::Rng;
 use rand::Rng as _;
 
-use super::{ALLOWED, HIDDEN, Position, tile_type};
+use super::{ALLOWED, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::board::{ROUTE_CELL_COUNT, ROUTE_CELLS};
 use crate::moves::Move;
 use crate::rng::below_u32;
-use crate::tile::{Rotation, TILE_TYPE_COUNT, TileCode, TileType, route_code};
+use crate::tile::{Rotation, TILE_TOTAL, TILE_TYPE_COUNT, TileCode, TileType, route_code};
 
 /// A placement chosen by the policy.
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +61,14 @@ impl Position {
         // A select, not a branch: with two tiles held, the choice is a coin flip.
         let take_second = !ONE_TILE && second < HIDDEN && bits >> 32 & 1 == 1;
         let tile = if take_second { second } else { first };
+        Some(self.policy_place(tile, bits))
+    }
+
+    /// Where the policy lays `tile`, from the draw `bits`: the cell from its low 32 bits, the
+    /// rotation from bits 33..64.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn policy_place(&self, tile: u8, bits: u64) -> PolicyChoice {
         let placed = usize::from(self.placed);
         let cells = ROUTE_CELL_COUNT - placed;
         let listed_at = (placed + below_u32(bits as u32, cells)) & 63;
@@ -68,27 +76,99 @@ impl Position {
         let codes = POLICY_CODES[usize::from(tile) & 7][slot];
         let rotations = u64::from(codes[COUNT_BYTE]);
         let code = codes[((bits >> 33).wrapping_mul(rotations) >> 31) as usize & 7];
-        Some(PolicyChoice {
+        PolicyChoice {
             tile,
             slot,
             listed_at,
             code,
-        })
-    }
-
-    /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
-    #[allow(clippy::inline_always)]
-    #[inline(always)]
-    pub(crate) fn play_policy(&mut self, rng: &mut Rng) -> bool {
-        if self.rules.hand_size() == 1 {
-            self.play_policy_in::<true>(rng)
-        } else {
-            self.play_policy_in::<false>(rng)
         }
     }
 
-    /// [`Position::play_policy`]; `ONE_TILE` when the rules deal hands of one tile (the
-    /// playouts choose it once a game).
+    /// Plays the policy to the end of the game, seat `s` drawing from `rngs.for_seat(s)`;
+    /// returns the placements made. The same game as [`Position::play_policy_in`] until it
+    /// returns false (tested); with hands of one tile, faster while the pile lasts
+    /// ([`Position::play_out_stream`]).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(crate) fn play_out<R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
+        if self.rules.hand_size() == 1 {
+            let streamed = self.play_out_stream(rngs);
+            streamed + self.play_out_in::<true, R>(rngs)
+        } else {
+            self.play_out_in::<false, R>(rngs)
+        }
+    }
+
+    /// [`Position::play_out`] one [`Position::play_policy_in`] at a time.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn play_out_in<const ONE_TILE: bool, R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
+        let mut placements = 0;
+        while let Some(seat) = self.to_move() {
+            if !self.play_policy_in::<ONE_TILE>(rngs.for_seat(seat)) {
+                break;
+            }
+            placements += 1;
+        }
+        placements
+    }
+
+    /// The policy's placements while the pile lasts, with hands of one tile and draws not
+    /// explicit: then the k-th placement from here plays the k-th tile of a stream (each
+    /// seat's tile from the mover on, then the pile's rest) and seat `to_move + k` moves, so
+    /// the loop keeps no hands, draws or turns; they are written once at the end. Stops when
+    /// the game ends or the pile's last tile is drawn; returns the placements made (none when
+    /// a hand is hidden).
+    fn play_out_stream<R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
+        let players = usize::from(self.rules.players());
+        let (first, taken) = (self.to_move, usize::from(self.taken));
+        if self.explicit || taken >= TILE_TOTAL || usize::from(first) >= players {
+            return 0;
+        }
+        let mut stream = [NO_TILE; 64];
+        for (k, tile) in stream[..players].iter_mut().enumerate() {
+            *tile = self.hands[(usize::from(first) + k) % players][0];
+            if *tile >= HIDDEN {
+                return 0;
+            }
+        }
+        stream[players..players + TILE_TOTAL - taken].copy_from_slice(&self.pile[taken..]);
+        let pile_left = TILE_TOTAL - taken;
+        let (mut seat, mut drawn) = (first, 0);
+        let over = loop {
+            let choice = self.policy_place(stream[drawn & 63], rngs.for_seat(seat).next_u64());
+            let cell = usize::from(SLOT_CELL[choice.slot]);
+            self.set_tile::<(), false>(cell, (choice.slot, choice.listed_at), choice.code, &mut ());
+            if self.gems_left == 0 {
+                break true;
+            }
+            drawn += 1;
+            seat = if usize::from(seat) + 1 == players {
+                0
+            } else {
+                seat + 1
+            };
+            if drawn == pile_left {
+                break false;
+            }
+        };
+        // Seat `first + k` holds stream tile k for the next `players` placements k; the game's
+        // last mover played its tile and drew none.
+        for (k, &tile) in stream.iter().enumerate().skip(drawn).take(players) {
+            self.hands[(usize::from(first) + k) % players] = [tile, NO_TILE];
+        }
+        self.taken += drawn as u8;
+        if over {
+            self.hands[usize::from(seat)] = [NO_TILE; 2];
+            self.to_move = NOBODY;
+        } else {
+            self.to_move = seat;
+        }
+        (drawn + usize::from(over)) as u32
+    }
+
+    /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
+    /// `ONE_TILE` when the rules deal hands of one tile.
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn play_policy_in<const ONE_TILE: bool>(&mut self, rng: &mut Rng) -> bool {
@@ -104,6 +184,28 @@ impl Position {
             &mut (),
         );
         true
+    }
+}
+
+/// The generator each seat's policy draws come from.
+pub(crate) trait SeatRngs {
+    /// Seat `seat`'s generator.
+    fn for_seat(&mut self, seat: u8) -> &mut Rng;
+}
+
+/// One generator for every seat: a search's playouts.
+impl SeatRngs for Rng {
+    #[inline]
+    fn for_seat(&mut self, _: u8) -> &mut Rng {
+        self
+    }
+}
+
+/// A generator a seat: a batch of playout bots.
+impl SeatRngs for [Rng; MAX_PLAYERS] {
+    #[inline]
+    fn for_seat(&mut self, seat: u8) -> &mut Rng {
+        &mut self[usize::from(seat) & 3]
     }
 }
 

@@ -368,7 +368,7 @@ fn a_reset_position_equals_a_new_one() {
     for rules in [Rules::new(2, 1).unwrap(), Rules::new(4, 2).unwrap()] {
         let mut position = Position::set_up(rules, &crate::rng::pcg_pile(7));
         let mut rng = indigo_search::Rng::seed_from_u64(7);
-        while position.play_policy(&mut rng) {}
+        position.play_out(&mut rng);
         assert!(position.to_move().is_none());
         let pile = crate::rng::pcg_pile(8);
         position.reset(rules, &pile);
@@ -409,6 +409,50 @@ fn the_policy_list_of_empty_cells_follows_every_placement() {
                 assert_eq!(set, p.empty_slots());
             }
             assert!(p.is_over());
+        }
+    }
+}
+
+#[test]
+fn a_playout_is_the_policy_placement_after_placement() {
+    use crate::bots::random_placement;
+    use indigo_search::Rng;
+    use rand::{Rng as _, SeedableRng as _};
+    for (c, rules) in all_configurations().into_iter().enumerate() {
+        for seed in 0..40u64 {
+            // Starts: the opening, and positions after moves of another bot, some past the
+            // pile's end; every third a determinization of the mover's information.
+            let mut start = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
+            let mut bot = RandomBot::new(seed);
+            for _ in 0..seed % 4 * 16 {
+                if let Some(m) = bot.choose_in(&start) {
+                    start.play(m).unwrap();
+                }
+            }
+            let mut rng = Rng::seed_from_u64(seed);
+            if seed % 3 == 2
+                && let Some(seat) = start.to_move()
+            {
+                start = start.information(seat).sample(&mut rng);
+            }
+            // The same seat generators two ways: the playout, and the checked moves of the
+            // policy one at a time.
+            let seats: [Rng; 4] =
+                std::array::from_fn(|s| Rng::seed_from_u64(seed * 8 + s as u64 + 100 * c as u64));
+            let (mut fast, mut fast_rngs) = (start, seats.clone());
+            let placements = fast.play_out(&mut fast_rngs);
+            let (mut slow, mut slow_rngs) = (start, seats);
+            let mut moves = 0;
+            while let Some(seat) = slow.to_move() {
+                let m = random_placement(&slow, &mut slow_rngs[usize::from(seat)]).unwrap();
+                slow.play(m).unwrap();
+                moves += 1;
+            }
+            assert!(fast == slow, "{rules:?} seed {seed}: the two ends differ");
+            assert_eq!(placements, moves);
+            for (f, s) in fast_rngs.iter_mut().zip(&mut slow_rngs) {
+                assert_eq!(f.next_u64(), s.next_u64());
+            }
         }
     }
 }
