@@ -95,8 +95,56 @@ impl Position {
             let streamed = self.play_out_stream(rngs);
             streamed + self.play_out_in::<true, R>(rngs)
         } else {
-            self.play_out_in::<false, R>(rngs)
+            let from_pile = self.play_out_pile_of_two(rngs);
+            from_pile + self.play_out_in::<false, R>(rngs)
         }
+    }
+
+    /// The policy's placements while the pile lasts, with hands of two and draws not
+    /// explicit: then every seat holds two tiles, the mover keeps one beside the tile it draws
+    /// and the next seat moves, so the loop checks no hand, chance or turn; the turn is written
+    /// once at the end. Stops when the game ends or the pile's last tile is drawn; returns the
+    /// placements made (none when a hand is hidden).
+    fn play_out_pile_of_two<R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
+        let players = self.rules.players();
+        let (mut seat, mut taken) = (self.to_move, usize::from(self.taken));
+        let hands = &self.hands[..usize::from(players)];
+        if self.explicit
+            || taken >= TILE_TOTAL
+            || seat >= players
+            || hands.iter().any(|h| h[1] >= HIDDEN)
+        {
+            return 0;
+        }
+        let mut placements = 0;
+        let over = loop {
+            let bits = rngs.for_seat(seat).next_u64();
+            let [first, second] = self.hands[usize::from(seat) & 3];
+            // A select, not a branch: which tile is played is a coin flip.
+            let (tile, kept) = if bits >> 32 & 1 == 1 {
+                (second, first)
+            } else {
+                (first, second)
+            };
+            let choice = self.policy_place(tile, bits);
+            let cell = usize::from(SLOT_CELL[choice.slot]);
+            self.set_tile::<(), false>(cell, (choice.slot, choice.listed_at), choice.code, &mut ());
+            placements += 1;
+            if self.gems_left == 0 {
+                self.hands[usize::from(seat) & 3] = [kept, NO_TILE];
+                break true;
+            }
+            let drawn = self.pile[taken];
+            taken += 1;
+            self.hands[usize::from(seat) & 3] = [kept.min(drawn), kept.max(drawn)];
+            seat = if seat + 1 == players { 0 } else { seat + 1 };
+            if taken == TILE_TOTAL {
+                break false;
+            }
+        };
+        self.taken = taken as u8;
+        self.to_move = if over { NOBODY } else { seat };
+        placements
     }
 
     /// [`Position::play_out`] one [`Position::play_policy_in`] at a time.
