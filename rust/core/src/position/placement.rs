@@ -140,15 +140,22 @@ impl Position {
 
         // The gems looking at the new tile start to move; the centre releases one gem next to
         // it, resting on the centre's edge and looking at the tile.
+        // The row is read before the released gem is written into it: a load spanning a
+        // fresh one-byte store would wait for the store to reach the cache.
+        let mut movers = u64::from_le_bytes(self.facing[y]);
         let centre_edge = CENTRE_FACING[y];
         if centre_edge < 6 {
             // Each cell next to the centre is filled once, so the centre still holds a gem;
             // an illegal unchecked move past the sixth releases none (no bounds to fail).
             let released = usize::from(self.released);
-            self.facing[y][usize::from(opposite(centre_edge))] = CENTRE_RELEASE[released & 7];
+            let (gem, edge) = (
+                CENTRE_RELEASE[released & 7],
+                usize::from(opposite(centre_edge)),
+            );
+            self.facing[y][edge] = gem;
+            movers |= u64::from(gem) << (8 * edge);
             self.released += u8::from(released < CENTRE_ORDER.len());
         }
-        let mut movers = u64::from_le_bytes(self.facing[y]);
         while movers != 0 {
             let byte = if REVERSED {
                 movers.ilog2()
