@@ -3,6 +3,8 @@
 //! read from a table, and played through the same [`Position::lay`] as every placement.
 //! [`crate::bots::random_placement`] returns the same choice as a [`Move`].
 
+use std::ops::ControlFlow;
+
 use indigo_search::Rng;
 use rand::Rng as _;
 
@@ -86,8 +88,8 @@ impl Position {
 
     /// Plays the policy to the end of the game, seat `s` drawing from `rngs.for_seat(s)`;
     /// returns the placements made. The same game as [`Position::play_policy_in`] until it
-    /// returns false (tested); with hands of one tile, faster while the pile lasts
-    /// ([`Position::play_out_stream`]).
+    /// returns false (tested), faster while the pile lasts: then the seats play in turn
+    /// ([`Position::play_out_stream`], [`Position::play_out_pile_of_two`]).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn play_out<R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
@@ -107,44 +109,24 @@ impl Position {
     /// placements made (none when a hand is hidden).
     fn play_out_pile_of_two<R: SeatRngs>(&mut self, rngs: &mut R) -> u32 {
         let players = self.rules.players();
-        let (mut seat, mut taken) = (self.to_move, usize::from(self.taken));
+        let (first, taken) = (self.to_move, usize::from(self.taken));
         let hands = &self.hands[..usize::from(players)];
         if self.explicit
             || taken >= TILE_TOTAL
-            || seat >= players
+            || first >= players
             || hands.iter().any(|h| h[1] >= HIDDEN)
         {
             return 0;
         }
-        let mut placements = 0;
-        let over = loop {
-            let bits = rngs.for_seat(seat).next_u64();
-            let [first, second] = self.hands[usize::from(seat) & 3];
-            // A select, not a branch: which tile is played is a coin flip.
-            let (tile, kept) = if bits >> 32 & 1 == 1 {
-                (second, first)
-            } else {
-                (first, second)
-            };
-            let choice = self.policy_place(tile, bits);
-            let cell = usize::from(SLOT_CELL[choice.slot]);
-            self.set_tile::<(), false>(cell, (choice.slot, choice.listed_at), choice.code, &mut ());
-            placements += 1;
-            if self.gems_left == 0 {
-                self.hands[usize::from(seat) & 3] = [kept, NO_TILE];
-                break true;
-            }
-            let drawn = self.pile[taken];
-            taken += 1;
-            self.hands[usize::from(seat) & 3] = [kept.min(drawn), kept.max(drawn)];
-            seat = if seat + 1 == players { 0 } else { seat + 1 };
-            if taken == TILE_TOTAL {
-                break false;
-            }
+        let mut turn = PairTurn { taken, rngs };
+        let (over, last) = in_turn(self, first, &mut turn);
+        self.taken = turn.taken as u8;
+        self.to_move = if over {
+            NOBODY
+        } else {
+            next_seat(last, players)
         };
-        self.taken = taken as u8;
-        self.to_move = if over { NOBODY } else { seat };
-        placements
+        (turn.taken - taken + usize::from(over)) as u32
     }
 
     /// [`Position::play_out`] one [`Position::play_policy_in`] at a time.
@@ -181,24 +163,18 @@ impl Position {
             }
         }
         stream[players..players + TILE_TOTAL - taken].copy_from_slice(&self.pile[taken..]);
-        let pile_left = TILE_TOTAL - taken;
-        let (mut seat, mut drawn) = (first, 0);
-        let over = loop {
-            let choice = self.policy_place(stream[drawn & 63], rngs.for_seat(seat).next_u64());
-            let cell = usize::from(SLOT_CELL[choice.slot]);
-            self.set_tile::<(), false>(cell, (choice.slot, choice.listed_at), choice.code, &mut ());
-            if self.gems_left == 0 {
-                break true;
-            }
-            drawn += 1;
-            seat = if usize::from(seat) + 1 == players {
-                0
-            } else {
-                seat + 1
-            };
-            if drawn == pile_left {
-                break false;
-            }
+        let mut turn = StreamTurn {
+            stream,
+            pile_left: TILE_TOTAL - taken,
+            drawn: 0,
+            rngs,
+        };
+        let (over, last) = in_turn(self, first, &mut turn);
+        let drawn = turn.drawn;
+        let seat = if over {
+            last
+        } else {
+            next_seat(last, self.rules.players())
         };
         // Seat `first + k` holds stream tile k for the next `players` placements k; the game's
         // last mover played its tile and drew none.
@@ -213,6 +189,14 @@ impl Position {
             self.to_move = seat;
         }
         (drawn + usize::from(over)) as u32
+    }
+
+    /// Lays the policy's `choice`, without the turn around it.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn lay_choice(&mut self, choice: PolicyChoice) {
+        let cell = usize::from(SLOT_CELL[choice.slot]);
+        self.set_tile::<(), false>(cell, (choice.slot, choice.listed_at), choice.code, &mut ());
     }
 
     /// Plays one placement of the policy drawn from `rng`; false when no seat is to move.
@@ -232,6 +216,133 @@ impl Position {
             &mut (),
         );
         true
+    }
+}
+
+/// The seat after `seat` of `players`.
+#[inline]
+fn next_seat(seat: u8, players: u8) -> u8 {
+    if seat + 1 == players { 0 } else { seat + 1 }
+}
+
+/// One seat's placement in a phase of the game where the seats play in turn.
+trait Turn {
+    /// `seat` places; `Break(over)` ends the phase, `over` when the game ended.
+    fn play(&mut self, position: &mut Position, seat: u8) -> ControlFlow<bool>;
+}
+
+/// Plays `turn` for seat `first`, then for each next seat in turn, until it breaks: the
+/// break's value and the seat whose turn it was. From seat 0 on the seats are written out a
+/// round at a time, so that each seat's turn is compiled with the seat a constant (its
+/// generator and hand at fixed places, no turn arithmetic).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn in_turn<T: Turn>(position: &mut Position, first: u8, turn: &mut T) -> (bool, u8) {
+    match position.rules.players() {
+        2 => in_turn_of::<2, T>(position, first, turn),
+        3 => in_turn_of::<3, T>(position, first, turn),
+        _ => in_turn_of::<4, T>(position, first, turn),
+    }
+}
+
+/// [`in_turn`] with `P` players.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn in_turn_of<const P: u8, T: Turn>(
+    position: &mut Position,
+    first: u8,
+    turn: &mut T,
+) -> (bool, u8) {
+    let mut seat = first;
+    while seat != 0 {
+        if let ControlFlow::Break(value) = turn.play(position, seat) {
+            return (value, seat);
+        }
+        seat = next_seat(seat, P);
+    }
+    // Written out: a loop over the seats would leave the seat a variable.
+    loop {
+        if let ControlFlow::Break(value) = turn.play(position, 0) {
+            return (value, 0);
+        }
+        if let ControlFlow::Break(value) = turn.play(position, 1) {
+            return (value, 1);
+        }
+        if P > 2
+            && let ControlFlow::Break(value) = turn.play(position, 2)
+        {
+            return (value, 2);
+        }
+        if P > 3
+            && let ControlFlow::Break(value) = turn.play(position, 3)
+        {
+            return (value, 3);
+        }
+    }
+}
+
+/// [`Position::play_out_stream`]'s turn: the stream's next tile.
+struct StreamTurn<'r, R> {
+    /// The tiles to play, in order: each seat's from the mover on, then the pile's rest.
+    stream: [u8; 64],
+    /// Draws left in the pile when the stream started.
+    pile_left: usize,
+    /// Placements made that drew a tile.
+    drawn: usize,
+    rngs: &'r mut R,
+}
+
+impl<R: SeatRngs> Turn for StreamTurn<'_, R> {
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn play(&mut self, position: &mut Position, seat: u8) -> ControlFlow<bool> {
+        let tile = self.stream[self.drawn & 63];
+        let choice = position.policy_place(tile, self.rngs.for_seat(seat).next_u64());
+        position.lay_choice(choice);
+        if position.gems_left == 0 {
+            return ControlFlow::Break(true);
+        }
+        self.drawn += 1;
+        if self.drawn == self.pile_left {
+            return ControlFlow::Break(false);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// [`Position::play_out_pile_of_two`]'s turn: one of two tiles, then a draw.
+struct PairTurn<'r, R> {
+    /// Tiles taken from the pile.
+    taken: usize,
+    rngs: &'r mut R,
+}
+
+impl<R: SeatRngs> Turn for PairTurn<'_, R> {
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn play(&mut self, position: &mut Position, seat: u8) -> ControlFlow<bool> {
+        let bits = self.rngs.for_seat(seat).next_u64();
+        let hand = usize::from(seat) & 3;
+        let [held, other] = position.hands[hand];
+        // A select, not a branch: which tile is played is a coin flip.
+        let (tile, kept) = if bits >> 32 & 1 == 1 {
+            (other, held)
+        } else {
+            (held, other)
+        };
+        position.lay_choice(position.policy_place(tile, bits));
+        if position.gems_left == 0 {
+            position.hands[hand] = [kept, NO_TILE];
+            return ControlFlow::Break(true);
+        }
+        let drawn = position.pile[self.taken];
+        self.taken += 1;
+        position.hands[hand] = [kept.min(drawn), kept.max(drawn)];
+        if self.taken == TILE_TOTAL {
+            ControlFlow::Break(false)
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 }
 
