@@ -9,12 +9,12 @@ use indigo_search::clock::Instant;
 
 use rand::SeedableRng;
 
-use crate::bots::random_placement;
+use crate::bots::{PlayoutBot, random_placement};
 use crate::moves::Move;
 use crate::position::{MAX_PLAYERS, Position};
 use crate::rng::{box_in_type_order, game_seed, mix, pcg_pile};
 use crate::rules::Rules;
-use crate::simulate::Outcome;
+use crate::simulate::{Outcome, seat_seed};
 
 /// What a run of games came to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -52,13 +52,13 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
     let mut summary = GamesSummary::default();
     // One position reset in place each game.
     let mut position = Position::set_up(rules, &box_in_type_order());
-    let mut rngs: [Rng; MAX_PLAYERS] = std::array::from_fn(|_| Rng::seed_from_u64(0));
+    let mut rngs = [const { Rng::new(0) }; MAX_PLAYERS];
     for index in games {
         let game = game_seed(seed, index);
         position.reset(rules, &pcg_pile(game));
         // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
-            *rng = Rng::seed_from_u64(mix(game, s as u64));
+            *rng = PlayoutBot::new(seat_seed(game, s)).into_rng();
         }
         position.play_out(&mut rngs);
         summary = summary.with(&Outcome::of(&position));

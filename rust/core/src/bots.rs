@@ -88,6 +88,11 @@ impl PlayoutBot {
             rng: Rng::seed_from_u64(seed),
         }
     }
+
+    /// The generator its choices come from.
+    pub(crate) fn into_rng(self) -> Rng {
+        self.rng
+    }
 }
 
 impl Bot for PlayoutBot {

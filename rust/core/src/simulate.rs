@@ -9,7 +9,7 @@ use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 use crate::ismcts::{Ismcts, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
-use crate::rng::{game_seed, mix, pcg_pile, shuffled_pile};
+use crate::rng::{box_in_type_order, game_seed, mix, pcg_pile, shuffled_pile};
 use crate::rules::Rules;
 use crate::tile::{TILE_TOTAL, TileType};
 
@@ -18,7 +18,7 @@ use crate::tile::{TILE_TOTAL, TileType};
 pub use indigo_search::BotSpec;
 /// Why a bot spec was refused.
 pub use indigo_search::{BatchError, BotSpecError};
-use indigo_search::{run_games, seatings};
+use indigo_search::{Rng, run_games_with, seatings};
 
 /// Any of the core's bots, dispatched without a virtual call or an allocation per bot.
 #[derive(Clone, Debug)]
@@ -181,13 +181,19 @@ impl Outcome {
     }
 }
 
-/// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
+/// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded with
+/// [`seat_seed`].
 pub(crate) fn seat_bots(seats: &[BotSpec], game: u64) -> [Option<NativeBot>; MAX_PLAYERS] {
     std::array::from_fn(|s| {
         seats
             .get(s)
-            .map(|&spec| NativeBot::new(spec, mix(game, s as u64)))
+            .map(|&spec| NativeBot::new(spec, seat_seed(game, s)))
     })
+}
+
+/// The seed of seat `seat`'s bot in the game seeded with `game`.
+pub(crate) fn seat_seed(game: u64, seat: usize) -> u64 {
+    mix(game, seat as u64)
 }
 
 /// Plays game `index` of a batch to the end, or until `stop` is set: `seats[s]` is seat `s`'s
@@ -200,10 +206,42 @@ pub fn play_game(
     deal: Deal,
     stop: &AtomicBool,
 ) -> Outcome {
+    let mut position = Position::set_up(rules, &box_in_type_order());
+    play_game_in(&mut position, rules, seats, (seed, index, deal), stop)
+}
+
+/// [`play_game`] in `position`, reset for the game: a batch's workers reuse theirs.
+fn play_game_in(
+    position: &mut Position,
+    rules: Rules,
+    seats: &[BotSpec],
+    (seed, index, deal): (u64, u64, Deal),
+    stop: &AtomicBool,
+) -> Outcome {
     let game = game_seed(seed, index);
-    let mut position =
-        Position::new(rules, &deal.pile(game)).unwrap_or_else(|_| unreachable!("the box is valid"));
-    let mut bots = seat_bots(seats, game);
+    // Either deal shuffles the box, so the pile needs no check.
+    position.reset(rules, &deal.pile(game));
+    if seats.iter().all(|&spec| spec == BotSpec::Playout) {
+        // Playout bots in every seat: the whole game in the policy's own loop, each seat
+        // drawing from the generator its bot would hold. The same moves (tested).
+        let mut rngs = [const { Rng::new(0) }; MAX_PLAYERS];
+        for (s, rng) in rngs.iter_mut().enumerate().take(seats.len()) {
+            *rng = PlayoutBot::new(seat_seed(game, s)).into_rng();
+        }
+        position.play_out(&mut rngs);
+    } else {
+        play_moves(position, &mut seat_bots(seats, game), stop);
+    }
+    Outcome::of(position)
+}
+
+/// Plays `position` on, each seat's move chosen by its bot, until the game ends, a bot has no
+/// move, or `stop` is set during a search.
+fn play_moves(
+    position: &mut Position,
+    bots: &mut [Option<NativeBot>; MAX_PLAYERS],
+    stop: &AtomicBool,
+) {
     while let Some(seat) = position.to_move() {
         let mv = match bots[usize::from(seat)].as_mut() {
             // Only a search is long enough to look at `stop` during a game.
@@ -214,7 +252,7 @@ pub fn play_game(
                 }
                 found.map(|r| r.best)
             }
-            Some(bot) => bot.choose_in(&position),
+            Some(bot) => bot.choose_in(position),
             None => None,
         };
         let Some(mv) = mv else {
@@ -225,7 +263,6 @@ pub fn play_game(
         debug_assert_eq!(position.check(mv), Ok(()), "a native bot chose {mv}");
         position.play_unchecked(mv, &mut ());
     }
-    Outcome::of(&position)
 }
 
 /// A batch: the rules, the bots, and which bot sits where in each game. Built checked by
@@ -312,7 +349,18 @@ impl Batch {
 
     /// Game `index`'s bot per seat.
     pub fn seats(&self, index: u64) -> Vec<BotSpec> {
-        self.lineup(index).iter().map(|&b| self.bots[b]).collect()
+        let (seats, players) = self.seat_array(index);
+        seats[..players].to_vec()
+    }
+
+    /// [`Batch::seats`] without an allocation: the first `players` entries.
+    fn seat_array(&self, index: u64) -> ([BotSpec; MAX_PLAYERS], usize) {
+        let lineup = self.lineup(index);
+        let mut seats = [BotSpec::Random; MAX_PLAYERS];
+        for (seat, &bot) in seats.iter_mut().zip(lineup) {
+            *seat = self.bots[bot];
+        }
+        (seats, lineup.len())
     }
 
     /// Game `index`'s seed ([`game_seed`]).
@@ -334,23 +382,21 @@ impl Batch {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
-        run_games(games, threads, done, cancel, |index| {
-            play_game(
-                self.rules,
-                &self.seats(index),
-                self.seed,
-                index,
-                self.deal,
-                cancel,
-            )
+        let scratch = || Position::set_up(self.rules, &box_in_type_order());
+        run_games_with(games, threads, done, cancel, scratch, |position, index| {
+            let (seats, players) = self.seat_array(index);
+            let game = (self.seed, index, self.deal);
+            play_game_in(position, self.rules, &seats[..players], game, cancel)
         })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::position::{MAX_PLAYERS, Position};
+    use crate::rng::game_seed;
     use crate::rules::Rules;
-    use crate::simulate::{Batch, BatchError, BotSpec, Deal};
+    use crate::simulate::{Batch, BatchError, BotSpec, Deal, Outcome, play_moves, seat_bots};
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     #[test]
@@ -424,6 +470,17 @@ mod tests {
             // The checksum sees a change in any game.
             let shifted = crate::bench::playouts(rules, 17, 4..204);
             assert_ne!(native.checksum, shifted.checksum);
+            // The same games with each move asked of its bot.
+            let by_moves: Vec<Outcome> = (3..203)
+                .map(|index| {
+                    let game = game_seed(17, index);
+                    let mut position = Position::new(rules, &Deal::Pcg.pile(game)).unwrap();
+                    let mut bots = seat_bots(&[BotSpec::Playout; MAX_PLAYERS], game);
+                    play_moves(&mut position, &mut bots, &AtomicBool::new(false));
+                    Outcome::of(&position)
+                })
+                .collect();
+            assert_eq!(outcomes, by_moves);
         }
     }
 

@@ -125,7 +125,9 @@ pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use selfplay::{
     LegalLists, LegalMasks, LegalRows, Sampled, Samples, SelfPlayGame, SelfPlayOf, self_play_with,
 };
-pub use simulate::{Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, seatings};
+pub use simulate::{
+    Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, run_games_with, seatings,
+};
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 
 #[cfg(test)]

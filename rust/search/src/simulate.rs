@@ -259,17 +259,32 @@ pub fn run_games<T: Send>(
     cancel: &AtomicBool,
     play: impl Fn(u64) -> T + Sync,
 ) -> Option<Vec<T>> {
-    let play = |index: u64| {
+    run_games_with(games, threads, done, cancel, || (), |(), index| play(index))
+}
+
+/// [`run_games`] with scratch state: `play(&mut state, index)`, each worker's `state` made
+/// once by `init` and reused from game to game (a position to reset instead of building).
+pub fn run_games_with<S, T: Send>(
+    games: Range<u64>,
+    threads: usize,
+    done: &AtomicU64,
+    cancel: &AtomicBool,
+    init: impl Fn() -> S + Sync + Send,
+    play: impl Fn(&mut S, u64) -> T + Sync,
+) -> Option<Vec<T>> {
+    let play = |state: &mut S, index: u64| {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let result = play(index);
+        let result = play(state, index);
         done.fetch_add(1, Ordering::Relaxed);
         Some(result)
     };
     // A fresh pool per batch, so a forked child never reuses its parent's threads.
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
-        Err(_) => games.map(play).collect(),
+    if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        pool.install(|| games.into_par_iter().map_init(&init, play).collect())
+    } else {
+        let mut state = init();
+        games.map(|index| play(&mut state, index)).collect()
     }
 }

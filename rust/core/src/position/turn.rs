@@ -71,7 +71,6 @@ impl Position {
 
     /// [`Position::set_up`] in place: the playouts reuse one position, not building and moving
     /// a new value each game.
-    #[cfg(any(test, feature = "bench"))]
     #[inline]
     pub(crate) fn reset(&mut self, rules: Rules, pile: &[TileType; TILE_TOTAL]) {
         self.rules = rules;
