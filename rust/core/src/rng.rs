@@ -47,11 +47,11 @@ pub fn shuffled_piles<const L: usize>(seeds: [u64; L]) -> [[TileType; TILE_TOTAL
 }
 
 /// The box shuffled by Fisher-Yates driven by `Pcg64Mcg::seed_from_u64(seed)`: each 64-bit
-/// draw makes up to [`SWAPS_PER_DRAW`] swaps, each taking its index below `i + 1` as the high
-/// word of the draw's remaining bits times `i + 1` and keeping the low word for the next swap
-/// (batched ranged draws, Brackett-Rozinsky and Lemire 2024). The draw's joint outcome is the
-/// high word of its bits times the product of its ranges, below 2 * 10^10: each run of swaps is
-/// off uniform by less than that product over 2^64 (10^-9).
+/// draw makes up to six swaps, each taking its index below `i + 1` as the high word of the
+/// draw's remaining bits times `i + 1` and keeping the low word for the next swap (batched
+/// ranged draws, Brackett-Rozinsky and Lemire 2024). The draw's joint outcome is the high word
+/// of its bits times the product of its ranges, below 2 * 10^10: each run of swaps is off
+/// uniform by less than that product over 2^64 (10^-9).
 #[inline(never)]
 pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
     use rand::{Rng as _, SeedableRng};
