@@ -278,3 +278,16 @@ def test_render_bad_record(tmp_path: Path, capsys: Any) -> None:
     assert capsys.readouterr().err.startswith(
         f"indigo render: error: argument -o/--output: cannot write {tmp_path / 'no' / 'dir.svg'}"
     )
+
+
+@pytest.mark.parametrize("name", ["x.jpg", "board", "board.svg.txt"])
+def test_render_refuses_an_extension_it_cannot_write(
+    tmp_path: Path, capsys: Any, name: str
+) -> None:
+    out = tmp_path / name
+    rc = main(["render", str(_record(tmp_path)), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert len(err.splitlines()) == 1
+    assert "the extension must be .svg or .png" in err
+    assert not out.exists()

@@ -26,9 +26,27 @@ def add_parser(sub: Any) -> None:
     render.add_argument("record", metavar="RECORD.json", help="the record file, or - for stdin")
     render.add_argument("--move", type=count, default=None, metavar="N")
     render.add_argument(
-        "-o", "--output", type=output_file, default="-", metavar="OUT", help="default: stdout"
+        "-o",
+        "--output",
+        type=picture_file,
+        default="-",
+        metavar="OUT",
+        help="a .svg or .png file (default: SVG on stdout)",
     )
     render.set_defaults(run=run)
+
+
+PICTURE_SUFFIXES = (".svg", ".png")
+"""What ``indigo render`` can write, by the output file's extension."""
+
+
+def picture_file(text: str) -> str:
+    """An output file whose extension names a format ``indigo render`` writes, or ``-``."""
+    if text != "-" and Path(text).suffix.lower() not in PICTURE_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"cannot write {text}: the extension must be .svg or .png, the formats it draws"
+        )
+    return text if text == "-" else output_file(text)
 
 
 def run(args: argparse.Namespace) -> int:
