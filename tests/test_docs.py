@@ -43,9 +43,9 @@ MODULES = [
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",
     "indigo.envs.openspiel",
-    "indigo.envs.openspiel_queens_garden",
+    "indigo.queens_garden.openspiel",
     "indigo.queens_garden",
-    "indigo.qg_choices",
+    "indigo.queens_garden.choices",
 ]
 
 

@@ -11,11 +11,10 @@ import time
 from typing import Any
 
 from indigo import Game
-from indigo import queens_garden as qg
 from indigo.bots import Bot, make_bot
 from indigo.cli import _common
+from indigo.games import GAMES, find_game
 from indigo.narration import explain, result_lines
-from indigo.render.queens_garden import final_text, position_text
 from indigo.render.terminal import board_text, legend_text, status_text, use_colour
 from indigo.table import demo_rules
 
@@ -49,8 +48,8 @@ def add_parser(sub: Any) -> None:
     )
     demo.add_argument(
         "--game",
-        choices=("indigo", "queens-garden"),
-        default="indigo",
+        choices=[entry.name for entry in GAMES],
+        default=GAMES[0].name,
         help="indigo, or queens-garden (its scoring wheel is a placeholder, not the printed "
         "wheel) (default: indigo)",
     )
@@ -131,13 +130,16 @@ def _demo_delay(args: argparse.Namespace) -> float:
 def run(args: argparse.Namespace) -> int:
     """A whole game between bots, narrated."""
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    colour = use_colour(args.no_colour)
-    if args.game == "queens-garden":
-        return queens_garden_demo(args.players, seed, colour=colour, delay=_demo_delay(args))
+    demo = find_game(args.game).demo
+    return int(demo(args, seed, colour=use_colour(args.no_colour), delay=_demo_delay(args)))
+
+
+def indigo_demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
+    """``indigo demo`` of Indigo: ``args.bot`` in every seat, each move narrated, the board
+    every ``args.board_every`` moves (and every move when the screen is cleared)."""
     rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
     game = Game(rules, seed=seed)
     bots = demo_bots(args.bot, rules.players, seed)
-    delay = _demo_delay(args)
     clear = delay > 0 and colour
     codes = args.codes
     out = sys.stdout
@@ -174,33 +176,4 @@ def run(args: argparse.Namespace) -> int:
 
     print(file=out)
     print("\n".join(result_lines(game, colour=colour)), file=out)
-    return 0
-
-
-def queens_garden_demo(players: int, seed: int, *, colour: bool, delay: float = 0.0) -> int:
-    """``indigo demo --game queens-garden``: set up from ``seed``, random bots (one rng seeded
-    with ``seed``), the position after each round, then the final scoring."""
-    game = qg.Game(qg.Rules(players), seed=seed)
-    bot = qg.RandomBot(seed)
-    out = sys.stdout
-    print(
-        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
-        "(scoring wheel: a placeholder, not the printed wheel)",
-        file=out,
-    )
-    print(position_text(game.snapshot(), colour=colour), file=out)
-    while not game.over:
-        seat, round_number = game.to_move, game.round
-        move = bot.choose(game)
-        game.play(move)
-        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
-        if game.over or game.round != round_number:
-            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
-            print(f"\nRound {round_number} scored: {points}", file=out)
-            print(position_text(game.snapshot(), colour=colour), file=out)
-        out.flush()
-        if delay:
-            time.sleep(delay)
-    print(file=out)
-    print(final_text(game.snapshot()), file=out)
     return 0

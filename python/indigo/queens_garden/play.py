@@ -4,7 +4,7 @@ Each seat is ``"human"`` or a bot spec (``random``, ``greedy``, ``ismcts:N``, ..
 :func:`indigo.queens_garden.make_bot`; seat ``i``'s bot is seeded with ``seed + i``). At a
 person's turn the position is shown and a prompt reads a move in the notation of
 ``docs/queens-garden.md``, or a part of one: what is missing is asked for
-(:mod:`indigo.qg_choices`), one question at a time, with numbered answers:
+(:mod:`indigo.queens_garden.choices`), one question at a time, with numbered answers:
 
 ``take 2``          take the birds; for a kind at several slots, which slot is asked
 ``tile bl3 f0``     place a tile; which payment is asked, from the legal ones
@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.qg_choices import Question, candidates, next_question
 from indigo.queens_garden import Game, Move, Rules
-from indigo.render.queens_garden import final_text, position_text
+from indigo.queens_garden.choices import Question, candidates, next_question
+from indigo.queens_garden.terminal import final_text, position_text
 from indigo.session import TerminalSession
 from indigo.table import QgBot, make_qg_bot
 
-__all__ = ["HELP", "QgTerminalPlay"]
+__all__ = ["HELP", "TerminalPlay", "terminal_play"]
 
 HELP: Final = """\
   take ATTR       take every kind showing ATTR (bl ye lg dg lp dp, or a pattern 1..6); a kind
@@ -49,7 +49,7 @@ HELP: Final = """\
   help            this list              quit     stop (asks if moves are unsaved)"""
 
 
-class QgTerminalPlay(TerminalSession[Game, QgBot]):
+class TerminalPlay(TerminalSession[Game, QgBot]):
     """One Queen's Garden game at the terminal: commands from ``stdin``, text to ``out``."""
 
     help_text = HELP
@@ -161,3 +161,20 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
                 if answer in (str(number), option.label):
                     return option.moves
             self.say(f"error: answer a number from 1 to {len(options)}")
+
+
+def terminal_play(
+    rules: Rules,
+    seats: Sequence[str],
+    *,
+    seed: int,
+    stdin: TextIO,
+    out: TextIO,
+    colour: bool = False,
+    save: str | None = None,
+    codes: bool = False,
+) -> TerminalPlay:
+    """``indigo play``'s session (:attr:`indigo.games.GameEntry.terminal_play`); ``codes`` is
+    Indigo's (tiles drawn as codes): Queen's Garden's moves are always written out."""
+    del codes
+    return TerminalPlay(rules, seats, seed=seed, stdin=stdin, out=out, colour=colour, save=save)
