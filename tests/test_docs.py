@@ -43,6 +43,7 @@ MODULES = [
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",
     "indigo.envs.openspiel",
+    "indigo.games",
     "indigo.queens_garden.openspiel",
     "indigo.queens_garden",
     "indigo.queens_garden.choices",

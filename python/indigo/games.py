@@ -92,7 +92,8 @@ class GameEntry(Generic[G, R, M]):
     game_svg: Callable[..., str]
     """``game_svg(game, *, move=None)``: the position (after ``move`` moves) as SVG."""
     demo: Callable[..., int]
-    """``demo(args)``: ``indigo demo`` of this game, from its parsed arguments."""
+    """``demo(args, seed, *, colour, delay)``: ``indigo demo`` of this game, from its parsed
+    arguments, set up from ``seed``, pausing ``delay`` seconds after each move."""
     terminal_play: Callable[..., Any]
     """``terminal_play(rules, seats, *, seed, stdin, out, colour, save, codes)``: a
     :class:`indigo.session.TerminalSession` of ``indigo play``."""
@@ -136,7 +137,7 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     table_rules=_hook("indigo.table:demo_rules"),
     make_bot=_native.make_bot,
     game_svg=_hook("indigo.render.svg:game_svg"),
-    demo=_hook("indigo.cli.demo:indigo_demo"),
+    demo=_hook("indigo.play:demo"),
     terminal_play=_hook("indigo.play:TerminalPlay"),
     web="indigo.web.views",
     samples="indigo.samples",
@@ -166,7 +167,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     table_rules=_hook("indigo.queens_garden:table_rules"),
     make_bot=_garden.make_bot,
     game_svg=_hook("indigo.queens_garden.svg:game_svg"),
-    demo=_hook("indigo.queens_garden.terminal:demo"),
+    demo=_hook("indigo.queens_garden.play:demo"),
     terminal_play=_hook("indigo.queens_garden.play:terminal_play"),
     web="indigo.queens_garden.web",
     samples="indigo.queens_garden.samples",

@@ -7,16 +7,11 @@ import argparse
 import math
 import random
 import sys
-import time
 from typing import Any
 
-from indigo import Game
-from indigo.bots import Bot, make_bot
 from indigo.cli import _common
 from indigo.games import GAMES, find_game
-from indigo.narration import explain, result_lines
-from indigo.render.terminal import board_text, legend_text, status_text, use_colour
-from indigo.table import demo_rules
+from indigo.render.terminal import use_colour
 
 MAX_DELAY = 3600.0
 """The longest pause ``indigo demo --delay`` takes, in seconds."""
@@ -109,11 +104,6 @@ def add_parser(sub: Any) -> None:
     demo.set_defaults(run=run)
 
 
-def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
-    """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
-    return [make_bot(spec, seed=seed + seat) for seat in range(players)]
-
-
 def _demo_delay(args: argparse.Namespace) -> float:
     """The demo's pause after each move: as asked, else a pace a person can follow on a
     terminal and none when the output goes elsewhere."""
@@ -132,48 +122,3 @@ def run(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     demo = find_game(args.game).demo
     return int(demo(args, seed, colour=use_colour(args.no_colour), delay=_demo_delay(args)))
-
-
-def indigo_demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
-    """``indigo demo`` of Indigo: ``args.bot`` in every seat, each move narrated, the board
-    every ``args.board_every`` moves (and every move when the screen is cleared)."""
-    rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
-    game = Game(rules, seed=seed)
-    bots = demo_bots(args.bot, rules.players, seed)
-    clear = delay > 0 and colour
-    codes = args.codes
-    out = sys.stdout
-
-    title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
-    gates = f", {rules.three_player_gates} gates" if rules.players == 3 else ""
-    header = (
-        f"{title}: {rules.players} players, hands of {rules.hand_size}{gates}, "
-        f"{args.bot} bots, seed {seed}"
-    )
-    print(header, file=out)
-    print(legend_text(rules, colour=colour, codes=codes), file=out)
-    print(file=out)
-    print(board_text(game, colour=colour, codes=codes), file=out)
-    print(status_text(game, colour=colour), file=out)
-    out.flush()
-
-    while not game.over and game.to_move is not None:
-        seat = game.to_move
-        move = bots[seat].choose(game)
-        result = game.play(move)
-        if clear:
-            out.write("\x1b[H\x1b[2J")
-            print(header, file=out)
-        print(file=out)
-        print("\n".join(explain(game, result, colour=colour)), file=out)
-        every = args.board_every
-        if clear or game.over or (every and len(game.moves) % every == 0):
-            print(board_text(game, colour=colour, codes=codes), file=out)
-        print(status_text(game, colour=colour), file=out)
-        out.flush()
-        if delay:
-            time.sleep(delay)
-
-    print(file=out)
-    print("\n".join(result_lines(game, colour=colour)), file=out)
-    return 0

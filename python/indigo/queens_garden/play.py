@@ -20,18 +20,21 @@ A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
 
 from __future__ import annotations
 
+import argparse
+import sys
 import textwrap
+import time
 from collections.abc import Sequence
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.queens_garden import Game, Move, Rules
+from indigo.queens_garden import Game, Move, RandomBot, Rules
 from indigo.queens_garden.choices import Question, candidates, next_question
 from indigo.queens_garden.terminal import final_text, position_text
 from indigo.session import TerminalSession
 from indigo.table import QgBot, make_qg_bot
 
-__all__ = ["HELP", "TerminalPlay", "terminal_play"]
+__all__ = ["HELP", "TerminalPlay", "demo", "terminal_play"]
 
 HELP: Final = """\
   take ATTR       take every kind showing ATTR (bl ye lg dg lp dp, or a pattern 1..6); a kind
@@ -178,3 +181,34 @@ def terminal_play(
     Indigo's (tiles drawn as codes): Queen's Garden's moves are always written out."""
     del codes
     return TerminalPlay(rules, seats, seed=seed, stdin=stdin, out=out, colour=colour, save=save)
+
+
+def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
+    """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
+    random bots (one rng seeded with ``seed``), the position after each round, then the final
+    scoring, pausing ``delay`` seconds after each move."""
+    players = args.players
+    game = Game(Rules(players), seed=seed)
+    bot = RandomBot(seed)
+    out = sys.stdout
+    print(
+        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
+        "(scoring wheel: a placeholder, not the printed wheel)",
+        file=out,
+    )
+    print(position_text(game.snapshot(), colour=colour), file=out)
+    while not game.over:
+        seat, round_number = game.to_move, game.round
+        move = bot.choose(game)
+        game.play(move)
+        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
+        if game.over or game.round != round_number:
+            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
+            print(f"\nRound {round_number} scored: {points}", file=out)
+            print(position_text(game.snapshot(), colour=colour), file=out)
+        out.flush()
+        if delay:
+            time.sleep(delay)
+    print(file=out)
+    print(final_text(game.snapshot()), file=out)
+    return 0

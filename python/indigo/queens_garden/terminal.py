@@ -14,18 +14,14 @@ Positions of an area without an expansion are left blank.
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from indigo.queens_garden import COLOURS, FinalScore, Game, Garden, RandomBot, Rules, kind_colour
+from indigo.queens_garden import COLOURS, FinalScore, Garden, kind_colour
 from indigo.render.terminal import fg, paint
 
 __all__ = [
     "COLOUR_HEX",
-    "demo",
     "display_text",
     "final_text",
     "garden_text",
@@ -170,34 +166,3 @@ def final_text(snapshot: Mapping[str, Any]) -> str:
     label = " and ".join(f"P{s}" for s in winners)
     lines.append(f"{'Winner' if len(winners) == 1 else 'Winners'}: {label}")
     return "\n".join(lines)
-
-
-def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
-    """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
-    random bots (one rng seeded with ``seed``), the position after each round, then the final
-    scoring, pausing ``delay`` seconds after each move."""
-    players = args.players
-    game = Game(Rules(players), seed=seed)
-    bot = RandomBot(seed)
-    out = sys.stdout
-    print(
-        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
-        "(scoring wheel: a placeholder, not the printed wheel)",
-        file=out,
-    )
-    print(position_text(game.snapshot(), colour=colour), file=out)
-    while not game.over:
-        seat, round_number = game.to_move, game.round
-        move = bot.choose(game)
-        game.play(move)
-        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
-        if game.over or game.round != round_number:
-            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
-            print(f"\nRound {round_number} scored: {points}", file=out)
-            print(position_text(game.snapshot(), colour=colour), file=out)
-        out.flush()
-        if delay:
-            time.sleep(delay)
-    print(file=out)
-    print(final_text(game.snapshot()), file=out)
-    return 0

@@ -1,4 +1,5 @@
-"""The web app: play Indigo in the browser against people at the same screen and bots.
+"""The web app: play Indigo or Azul: Queen's Garden in the browser against people at the same
+screen and bots (each game's JSON views are its registry entry's ``web`` module).
 
 A Starlette app (:func:`create_app`) that keeps every game in memory on the server and serves
 a plain HTML/CSS/JS page from ``static/``. ``indigo serve`` runs it on uvicorn. The routes and
