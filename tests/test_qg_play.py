@@ -16,7 +16,7 @@ from indigo.cli import main
 from indigo.queens_garden import svg as qg_svg
 from indigo.queens_garden.choices import candidates, move_choices, next_question, split_move
 from indigo.queens_garden.play import TerminalPlay
-from indigo.table import make_qg_bot, parse_seats
+from indigo.table import parse_seats
 
 
 def _played(seed: int, moves: int) -> qg.Game:
@@ -249,7 +249,7 @@ def test_bots_by_spec() -> None:
         parse_seats("human,nobot", game="queens-garden")
     game = qg.Game(qg.Rules(2), seed=1)
     for spec in ("random", "greedy", "ismcts:20"):
-        assert game.is_legal(make_qg_bot(spec, seed=1).choose(game))
+        assert game.is_legal(qg.make_bot(spec, seed=1).choose(game))
     with pytest.raises(ValueError, match="seats for"):
         TerminalPlay(
             qg.Rules(3), ["human", "random"], seed=1, stdin=io.StringIO(), out=io.StringIO()

@@ -21,7 +21,6 @@ __all__ = [
     "QgBot",
     "demo_rules",
     "legal_cells",
-    "make_qg_bot",
     "parse_seats",
     "undo_to_person",
 ]
@@ -119,12 +118,6 @@ QG_BOT_MENU: Final[tuple[BotChoice, ...]] = (
     BotChoice("ismcts:1000", "Search 1000", "beats Greedy in 69 games of 80, Random in 60 of 60"),
 )
 """The Queen's Garden bots offered by the web page; the hints summarise docs/search.md."""
-
-
-def make_qg_bot(spec: str, *, seed: int | None = None) -> QgBot:
-    """A Queen's Garden bot from a spec (``random``, ``greedy``, ``ismcts:N``, ... as
-    :func:`indigo.queens_garden.make_bot`). Raises :class:`ValueError` for a bad spec."""
-    return queens_garden.make_bot(spec, seed=seed)
 
 
 def undo_to_person(game: _G, bots: Collection[int]) -> _G | None:

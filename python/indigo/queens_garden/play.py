@@ -28,11 +28,10 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.queens_garden import Game, Move, RandomBot, Rules
+from indigo.queens_garden import Bot, Game, Move, RandomBot, Rules, make_bot
 from indigo.queens_garden.choices import Question, candidates, next_question
 from indigo.queens_garden.terminal import final_text, position_text
 from indigo.session import TerminalSession
-from indigo.table import QgBot, make_qg_bot
 
 __all__ = ["HELP", "TerminalPlay", "demo", "terminal_play"]
 
@@ -52,7 +51,7 @@ HELP: Final = """\
   help            this list              quit     stop (asks if moves are unsaved)"""
 
 
-class TerminalPlay(TerminalSession[Game, QgBot]):
+class TerminalPlay(TerminalSession[Game, Bot]):
     """One Queen's Garden game at the terminal: commands from ``stdin``, text to ``out``."""
 
     help_text = HELP
@@ -73,7 +72,7 @@ class TerminalPlay(TerminalSession[Game, QgBot]):
         super().__init__(
             Game(rules, seed=seed),
             seats,
-            make_qg_bot,
+            make_bot,
             seed=seed,
             stdin=stdin,
             out=out,
@@ -88,7 +87,7 @@ class TerminalPlay(TerminalSession[Game, QgBot]):
     def show(self) -> None:
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
 
-    def play_bot(self, seat: int, bot: QgBot) -> None:
+    def play_bot(self, seat: int, bot: Bot) -> None:
         move = self.game.play(bot.choose(self.game))
         self.say(f"P{seat} ({self.seats[seat]}): {move}")
 
