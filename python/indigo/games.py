@@ -102,7 +102,8 @@ class GameEntry(Generic[G, R, M]):
     ``rules_from_body``, ``view_json``, ``state_json``, ``play_json``, ``game_at``, ``theme``)."""
     samples: str
     """The module of its self-play samples (``FORMAT``, ``schema``, ``samples_table``,
-    ``to_batch``, ``SampleBatch``, ``play``), which needs the ``selfplay`` extra."""
+    ``to_batch``, ``SampleBatch``, ``play``, ``manifest``: :mod:`indigo.selfplay` calls them),
+    which needs the ``selfplay`` extra."""
     engine_rules: Callable[[dict[str, str]], R]
     """The rules of the engine protocol's ``rules KEY=VALUE ...`` words."""
     engine_options: str
@@ -189,8 +190,8 @@ def find_game(key: object) -> GameEntry[Any, Any, Any]:
     """The entry of the game ``key`` names or belongs to: a name (``"queens-garden"``), a
     record's or snapshot's ``format`` string, a record or snapshot (a mapping, by its
     ``format``), or an object of one of the game's classes (a game, rules, move, native bot
-    or native self-play batch). Anything else raises :class:`~indigo.IndigoError` (a ``ValueError``)
-    naming the games."""
+    or native self-play batch). Anything else raises :class:`~indigo.IndigoError` (a
+    ``ValueError``) naming the games."""
     if isinstance(key, str):
         for entry in GAMES:
             if key in (entry.name, entry.record_format, entry.snapshot_format):
