@@ -462,9 +462,10 @@ def test_status_and_legend() -> None:
 
 def test_demo_paces_itself_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import indigo.cli.demo
+    import indigo.play
 
     slept: list[float] = []
-    monkeypatch.setattr(indigo.cli.demo.time, "sleep", slept.append)
+    monkeypatch.setattr(indigo.play.time, "sleep", slept.append)  # the demo's pause
     monkeypatch.setenv("NO_COLOR", "1")
     for stdout, extra, pause in (
         (_FakeTerminal(), [], indigo.cli.demo.DEMO_PACE),

@@ -43,9 +43,10 @@ MODULES = [
     "indigo.envs.gymnasium_env",
     "indigo.envs.vector",
     "indigo.envs.openspiel",
-    "indigo.envs.openspiel_queens_garden",
+    "indigo.games",
+    "indigo.queens_garden.openspiel",
     "indigo.queens_garden",
-    "indigo.qg_choices",
+    "indigo.queens_garden.choices",
 ]
 
 

@@ -180,7 +180,9 @@ def test_the_engine_plays_a_whole_queens_garden_game() -> None:
     )
     assert engine.send("undo") == []
     assert status(engine).startswith("status to-move")
-    assert engine.send("go simulations 10")[0].startswith("error Queen's Garden has only")
+    assert engine.send("go simulations 10")[0].startswith(
+        "error the engine plays only the random bot in Queen's Garden"
+    )
     assert engine.quit() == 0
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from indigo import queens_garden as qg
 from indigo.cli import main
-from indigo.render.queens_garden import final_text, garden_text, position_text
+from indigo.queens_garden.terminal import final_text, garden_text, position_text
 from qg_support import GAME_NAMES, hexagons, load, position
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

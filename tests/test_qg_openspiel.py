@@ -14,7 +14,7 @@ from open_spiel.python.observation import make_observation
 import indigo.envs.openspiel  # registers both games
 from indigo import IllegalMoveError, IndigoError
 from indigo import queens_garden as qg
-from indigo.envs.openspiel_queens_garden import QueensGardenState
+from indigo.queens_garden.openspiel import QueensGardenState
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 

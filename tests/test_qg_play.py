@@ -1,4 +1,5 @@
-"""Queen's Garden moves completed by questions (``indigo.qg_choices``) and ``QgTerminalPlay``."""
+"""Queen's Garden moves completed by questions (``indigo.queens_garden.choices``) and its
+``TerminalPlay``."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import pytest
 
 from indigo import queens_garden as qg
 from indigo.cli import main
-from indigo.qg_choices import candidates, move_choices, next_question, split_move
-from indigo.qg_play import QgTerminalPlay
-from indigo.render import qg_svg
-from indigo.table import make_qg_bot, parse_seats
+from indigo.queens_garden import svg as qg_svg
+from indigo.queens_garden.choices import candidates, move_choices, next_question, split_move
+from indigo.queens_garden.play import TerminalPlay
+from indigo.table import parse_seats
 
 
 def _played(seed: int, moves: int) -> qg.Game:
@@ -120,9 +121,7 @@ class _Typist(io.StringIO):
     questions by a random option number, the move prompt by the script first, then by random
     starts of legal moves (a head, a prefix, or the whole move)."""
 
-    def __init__(
-        self, play: QgTerminalPlay, out: io.StringIO, script: list[str], seed: int
-    ) -> None:
+    def __init__(self, play: TerminalPlay, out: io.StringIO, script: list[str], seed: int) -> None:
         super().__init__()
         self.play = play
         self.out = out
@@ -153,9 +152,9 @@ class _Typist(io.StringIO):
 
 def _session(
     tmp_path: Path, script: list[str], *, save: str | None = None
-) -> tuple[QgTerminalPlay, io.StringIO]:
+) -> tuple[TerminalPlay, io.StringIO]:
     out = io.StringIO()
-    play = QgTerminalPlay(
+    play = TerminalPlay(
         qg.Rules(2), ["human", "random"], seed=5, stdin=io.StringIO(), out=out, save=save
     )
     play.stdin = _Typist(play, out, script, seed=9)
@@ -201,7 +200,7 @@ def test_a_whole_game_with_prompts_undo_save_and_bad_input(tmp_path: Path) -> No
 def test_quitting_asks_when_moves_are_unsaved(tmp_path: Path) -> None:
     out = io.StringIO()
     stdin = io.StringIO("take\n1\n1\n1\nquit\nn\nquit\ny\n")
-    play = QgTerminalPlay(qg.Rules(2), ["human", "random"], seed=5, stdin=stdin, out=out)
+    play = TerminalPlay(qg.Rules(2), ["human", "random"], seed=5, stdin=stdin, out=out)
     assert play.run() == 0
     text = out.getvalue()
     assert "unsaved moves" in text
@@ -213,7 +212,7 @@ def test_quitting_with_save_writes_the_record(tmp_path: Path) -> None:
     target = tmp_path / "game.json"
     out = io.StringIO()
     stdin = io.StringIO("take\n1\n1\n1\nquit\n")
-    play = QgTerminalPlay(
+    play = TerminalPlay(
         qg.Rules(2), ["human", "random"], seed=5, stdin=stdin, out=out, save=str(target)
     )
     assert play.run() == 0
@@ -224,7 +223,7 @@ def test_quitting_with_save_writes_the_record(tmp_path: Path) -> None:
 def test_a_pass_with_discards_and_end_of_input() -> None:
     out = io.StringIO()
     stdin = io.StringIO("take ye\ntake bl\npass ye9\npass dp6\npass ye5 ye2\n")
-    play = QgTerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
+    play = TerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
     assert play.run() == 0
     assert [str(m) for m in play.game.moves] == ["take ye", "take bl", "pass ye2 ye5"]
     assert 'error: "pass ye9" is not a move' in out.getvalue()
@@ -235,7 +234,7 @@ def test_a_pass_with_discards_and_end_of_input() -> None:
 def test_moves_lists_the_legal_moves_that_start_so() -> None:
     out = io.StringIO()
     stdin = io.StringIO("moves take d\nmoves zz\n")
-    play = QgTerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
+    play = TerminalPlay(qg.Rules(2), ["human", "human"], seed=7, stdin=stdin, out=out)
     play.run()
     text = out.getvalue()
     expected = [str(m) for m in play.game.legal_moves if str(m).startswith("take d")]
@@ -250,9 +249,9 @@ def test_bots_by_spec() -> None:
         parse_seats("human,nobot", game="queens-garden")
     game = qg.Game(qg.Rules(2), seed=1)
     for spec in ("random", "greedy", "ismcts:20"):
-        assert game.is_legal(make_qg_bot(spec, seed=1).choose(game))
+        assert game.is_legal(qg.make_bot(spec, seed=1).choose(game))
     with pytest.raises(ValueError, match="seats for"):
-        QgTerminalPlay(
+        TerminalPlay(
             qg.Rules(3), ["human", "random"], seed=1, stdin=io.StringIO(), out=io.StringIO()
         )
 

@@ -15,17 +15,9 @@ from indigo import queens_garden as qg
 from indigo import simulate
 from indigo.cli import main
 from indigo.queens_garden import self_play
-from indigo.selfplay import (
-    FORMAT,
-    QG_FORMAT,
-    QGSampleBatch,
-    SelfPlayError,
-    load,
-    read_records,
-    run_selfplay,
-    samples_table,
-    schema,
-)
+from indigo.queens_garden.samples import FORMAT, SampleBatch, samples_table
+from indigo.samples import FORMAT as INDIGO_FORMAT
+from indigo.selfplay import SelfPlayError, load, read_records, run_selfplay, schema
 
 BOTS = ["ismcts:20", "greedy"]
 
@@ -40,7 +32,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_manifest_and_schema(folder: Path) -> None:
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["format"] == QG_FORMAT != FORMAT
+    assert manifest["format"] == FORMAT != INDIGO_FORMAT
     assert manifest["game"] == "queens-garden"
     assert manifest["rules"] == qg.Rules(2).to_dict()
     indigo_names = schema().names
@@ -112,13 +104,13 @@ def test_load_reads_queens_garden_samples_as_lists(folder: Path) -> None:
     tables = [pq.read_table(folder / f"samples-{shard}.parquet") for shard in ["00000", "00001"]]
     stored = pa.concat_tables(tables)
     batches = list(load(folder, batch_size=7))
-    assert all(isinstance(b, QGSampleBatch) for b in batches)
+    assert all(isinstance(b, SampleBatch) for b in batches)
     assert [len(b) for b in batches[:-1]] == [7] * (len(batches) - 1)
     assert sum(len(b) for b in batches) == stored.num_rows
     rows = stored.to_pylist()
     i = 0
     for batch in batches:
-        assert isinstance(batch, QGSampleBatch)
+        assert isinstance(batch, SampleBatch)
         assert batch.observation.shape == (len(batch), qg.OBSERVATION_SIZE)
         for k in range(len(batch)):
             row = rows[i]

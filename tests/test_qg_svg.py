@@ -1,4 +1,4 @@
-"""The Queen's Garden picture (``indigo.render.qg_svg``): everything in a position is drawn."""
+"""The Queen's Garden picture (``indigo.queens_garden.svg``): everything in a position is drawn."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from indigo import IndigoError
 from indigo import queens_garden as qg
-from indigo.render.qg_svg import COLOUR_FILL, game_at, game_svg, hexagon_markup, position_svg
+from indigo.queens_garden.svg import COLOUR_FILL, game_at, game_svg, hexagon_markup, position_svg
 from qg_support import GAME_NAMES, load
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from indigo import queens_garden as qg
-from indigo.qg_choices import move_choices
+from indigo.queens_garden.choices import move_choices
 from indigo.web.app import TOKEN_HEADER
 from web_server import keyed_client
 

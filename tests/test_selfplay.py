@@ -11,15 +11,8 @@ import pytest
 
 from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, self_play, simulate
 from indigo.cli import main
-from indigo.selfplay import (
-    FORMAT,
-    SelfPlayError,
-    load,
-    read_records,
-    run_selfplay,
-    samples_table,
-    schema,
-)
+from indigo.samples import FORMAT, samples_table
+from indigo.selfplay import SelfPlayError, load, read_records, run_selfplay, schema
 from indigo.tournament import lineups
 
 BOTS = ["ismcts:40", "greedy", "random"]

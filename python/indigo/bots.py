@@ -23,9 +23,8 @@ from indigo._native import (
     normalize_bot_spec,
     seat_seed,
 )
-from indigo._native import make_bot as _make_native_bot
 from indigo._native.queens_garden import Bot as QgBot
-from indigo._native.queens_garden import make_bot as _make_qg_bot
+from indigo.games import find_game
 
 
 @runtime_checkable
@@ -171,17 +170,14 @@ def make_bot(spec: str, *, seed: int | None = None, game: Literal["queens-garden
 def make_bot(spec: str, *, seed: int | None = None, game: str) -> Bot | QgBot: ...
 def make_bot(spec: str, *, seed: int | None = None, game: str = "indigo") -> Bot | QgBot:
     """A native bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts`` (1000 simulations),
-    ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,c=0.7,threads=2``. ``game="queens-garden"``
-    gives the Queen's Garden bot of the same spec (:class:`indigo.queens_garden.Bot`, whose
+    ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,c=0.7,threads=2``, for ``game`` (a name of
+    :data:`indigo.games.GAMES`). ``game="queens-garden"`` gives the Queen's Garden bot of the
+    same spec (:class:`indigo.queens_garden.Bot`, whose
     ``choose(game)`` takes a :class:`indigo.queens_garden.Game`).
 
     Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec or game name.
     """
-    if game == "queens-garden":
-        return _make_qg_bot(spec, seed=seed)
-    if game != "indigo":
-        raise IndigoError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
-    bot: Bot = _make_native_bot(spec, seed=seed)
+    bot: Bot | QgBot = find_game(game).make_bot(spec, seed=seed)
     return bot
 
 

@@ -32,6 +32,7 @@ from indigo._extras import require
 from indigo._native import IndigoError, Rules
 from indigo._native import queens_garden as _qg
 from indigo.bots import BotLike
+from indigo.games import find_game
 
 __all__ = [
     "MAX_GAMES",
@@ -90,14 +91,14 @@ class RunSettings:
 
     @property
     def game(self) -> str:
-        """The game the rules are for: ``"indigo"`` or ``"queens-garden"``."""
-        return "queens-garden" if isinstance(self.rules, _qg.Rules) else "indigo"
+        """The game the rules are for (its :data:`indigo.games.GAMES` name)."""
+        return find_game(self.rules).name
 
     def arguments(
         self, span: Span, threads: int, report: Callable[[int], object] | None
     ) -> dict[str, Any]:
-        """The keyword arguments of :func:`~indigo.simulate` and :func:`~indigo.self_play`
-        that play ``span`` of these games."""
+        """The keyword arguments of :func:`~indigo.simulate` that play ``span`` of these
+        games (self-play takes them without ``game``)."""
         arguments: dict[str, Any] = {
             "rules": self.rules,
             "seed": self.seed,
@@ -105,10 +106,8 @@ class RunSettings:
             "start": span.start,
             "threads": threads,
             "progress": None if report is None else lambda done, _total: report(done),
+            "game": self.game,
         }
-        if self.game != "indigo":
-            # Only simulate plays other games (self_play takes no game).
-            arguments["game"] = self.game
         return arguments
 
 

@@ -23,11 +23,13 @@ from typing import BinaryIO, Final, TextIO, TypeVar
 
 from indigo import __version__, queens_garden
 from indigo._native import Game, Rules
-from indigo.bots import make_bot
+from indigo.bots import Bot, make_bot
+from indigo.games import GAMES as ENTRIES
+from indigo.games import find_game
 from indigo.types import GateVariant, ThemeName, TieBreak
 
-GAMES: Final = ("indigo", "queens-garden")
-"""The games the engine plays, as ``game`` names them."""
+GAMES: Final = tuple(entry.name for entry in ENTRIES)
+"""The games the engine plays, as ``game`` names them (:data:`indigo.games.GAMES`)."""
 MAX_LINE: Final = 1 << 20
 """Bytes in the longest line read (records of whole games fit many times over); a longer line
 is refused whole."""
@@ -90,7 +92,8 @@ def _refuse_unknown(settings: dict[str, str], allowed: tuple[str, ...]) -> None:
         raise ProtocolError(f"unknown rule {_show(unknown[0])}: the rules are {', '.join(allowed)}")
 
 
-def _indigo_rules(settings: dict[str, str]) -> Rules:
+def indigo_rules(settings: dict[str, str]) -> Rules:
+    """Indigo's rules from ``rules`` words (:attr:`indigo.games.GameEntry.engine_rules`)."""
     _refuse_unknown(settings, ("players", "hand_size", "gates", "tie_break", "open_hands", "theme"))
     gates: GateVariant = _choice(settings, "gates", ("shared", "exclusive"))
     tie_break: TieBreak = _choice(settings, "tie_break", ("most-gems", "shared"))
@@ -105,9 +108,27 @@ def _indigo_rules(settings: dict[str, str]) -> Rules:
     )
 
 
-def _garden_rules(settings: dict[str, str]) -> queens_garden.Rules:
+def garden_rules(settings: dict[str, str]) -> queens_garden.Rules:
+    """Queen's Garden's rules from ``rules`` words: ``players`` only."""
     _refuse_unknown(settings, ("players",))
     return queens_garden.Rules(int(_number(settings.get("players", "2"), "players", int)))
+
+
+def indigo_bot(spec: str, seed: int) -> Bot:
+    """The bot ``go`` asks in Indigo: any bot spec."""
+    return make_bot(spec, seed=seed)
+
+
+def garden_bot(spec: str, seed: int) -> queens_garden.RandomBot:
+    """The bot ``go`` asks in Queen's Garden: the engine protocol plays only the seeded
+    Python :class:`indigo.queens_garden.RandomBot` there (``go bot random``), although the
+    package has Queen's Garden's greedy and ISMCTS bots too."""
+    if spec != "random":
+        raise ProtocolError(
+            f"the engine plays only the random bot in Queen's Garden (go bot random), "
+            f"not {_show(spec)}"
+        )
+    return queens_garden.RandomBot(seed)
 
 
 class Engine:
@@ -115,7 +136,7 @@ class Engine:
     answers one line; nothing it is given changes the state unless the whole line is good."""
 
     def __init__(self) -> None:
-        self.game_name = "indigo"
+        self.game_name = ENTRIES[0].name
         self.settings: dict[str, str] = {}
         self.game: AnyGame = self._new_game(0)
 
@@ -124,14 +145,13 @@ class Engine:
     ) -> AnyGame:
         """A game from ``seed`` under ``settings`` of ``game_name`` (default: the current)."""
         settings = self.settings if settings is None else settings
-        if (game_name or self.game_name) == "indigo":
-            return Game(_indigo_rules(settings), seed=seed)
-        return queens_garden.Game(_garden_rules(settings), seed=seed)
+        entry = find_game(game_name or self.game_name)
+        game: AnyGame = entry.game(entry.engine_rules(settings), seed=seed)
+        return game
 
     def _from_record(self, text: str) -> AnyGame:
-        if self.game_name == "indigo":
-            return Game.from_record(text)
-        return queens_garden.Game.from_record(text)
+        game: AnyGame = find_game(self.game_name).game.from_record(text)
+        return game
 
     def handle(self, line: str) -> list[str] | None:
         """The reply lines to ``line`` (none for a blank line or a command that succeeded
@@ -157,9 +177,7 @@ class Engine:
             "id name indigo",
             f"id version {__version__}",
             f"games {' '.join(GAMES)}",
-            "option rules indigo players=2|3|4 hand_size=1|2 gates=shared|exclusive "
-            "tie_break=most-gems|shared open_hands=false|true theme=indigo|butterfly-garden",
-            "option rules queens-garden players=2|3|4",
+            *(f"option rules {entry.engine_options}" for entry in ENTRIES),
             "option go simulations N | time SECONDS | bot SPEC [seed S]",
             "indigook",
         ]
@@ -241,14 +259,7 @@ class Engine:
             raise ProtocolError(f"go takes simulations, time or bot, not {_show(kind)}")
         if self.game.over:
             raise ProtocolError("the game is over: there is no move to find")
-        if isinstance(self.game, Game):
-            move = str(make_bot(spec, seed=seed).choose(self.game))
-        elif spec == "random":
-            move = str(queens_garden.RandomBot(seed).choose(self.game))
-        else:
-            raise ProtocolError(
-                f"Queen's Garden has only the random bot (go bot random), not {_show(spec)}"
-            )
+        move = str(find_game(self.game).engine_bot(spec, seed).choose(self.game))
         return [f"bestmove {move}"]
 
     def _play(self, rest: str) -> list[str]:

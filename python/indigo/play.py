@@ -20,7 +20,10 @@ Placed tiles are drawn as their paths; ``codes`` shows the ``T@R`` codes instead
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
+import time
 from collections.abc import Sequence
 from typing import Final, TextIO
 
@@ -35,11 +38,13 @@ from indigo.render.terminal import (
     status_text,
 )
 from indigo.session import TerminalSession
-from indigo.table import HUMAN, legal_cells, parse_seats
+from indigo.table import HUMAN, demo_rules, legal_cells, parse_seats
 
 __all__ = [
     "HUMAN",
     "TerminalPlay",
+    "demo",
+    "demo_bots",
     "legal_cells",
     "parse_seats",
     "path_kind",
@@ -185,3 +190,53 @@ class TerminalPlay(TerminalSession[Game, Bot]):
             return
         where = " ".join(f"{q},{r}" for q, r in cells[rotation])
         self.say(f"  may go on {len(cells[rotation])} cells: {where}")
+
+
+def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
+    """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
+    return [make_bot(spec, seed=seed + seat) for seat in range(players)]
+
+
+def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
+    """``indigo demo`` of Indigo: ``args.bot`` in every seat, each move narrated, the board
+    every ``args.board_every`` moves (and every move when the screen is cleared)."""
+    rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
+    game = Game(rules, seed=seed)
+    bots = demo_bots(args.bot, rules.players, seed)
+    clear = delay > 0 and colour
+    codes = args.codes
+    out = sys.stdout
+
+    title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
+    gates = f", {rules.three_player_gates} gates" if rules.players == 3 else ""
+    header = (
+        f"{title}: {rules.players} players, hands of {rules.hand_size}{gates}, "
+        f"{args.bot} bots, seed {seed}"
+    )
+    print(header, file=out)
+    print(legend_text(rules, colour=colour, codes=codes), file=out)
+    print(file=out)
+    print(board_text(game, colour=colour, codes=codes), file=out)
+    print(status_text(game, colour=colour), file=out)
+    out.flush()
+
+    while not game.over and game.to_move is not None:
+        seat = game.to_move
+        move = bots[seat].choose(game)
+        result = game.play(move)
+        if clear:
+            out.write("\x1b[H\x1b[2J")
+            print(header, file=out)
+        print(file=out)
+        print("\n".join(explain(game, result, colour=colour)), file=out)
+        every = args.board_every
+        if clear or game.over or (every and len(game.moves) % every == 0):
+            print(board_text(game, colour=colour, codes=codes), file=out)
+        print(status_text(game, colour=colour), file=out)
+        out.flush()
+        if delay:
+            time.sleep(delay)
+
+    print(file=out)
+    print("\n".join(result_lines(game, colour=colour)), file=out)
+    return 0

@@ -22,7 +22,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,7 @@ from indigo._native import (
 )
 from indigo._native import queens_garden as _qg
 from indigo.bots import Bot, BotLike, as_bot, bot_name, play_game
+from indigo.games import INDIGO, find_game
 
 __all__ = ["PolicySelfPlayBatch", "PolicySimulation", "self_play", "simulate"]
 
@@ -88,11 +89,20 @@ def _all_specs(bots: Sequence[BotLike]) -> bool:
     return all(isinstance(bot, str) for bot in bots)
 
 
+def _python_rules(rules: object) -> bool:
+    """Whether Python bots may play under ``rules`` (``None``, or rules of a game they play;
+    what is not rules the native run refuses)."""
+    try:
+        return rules is None or find_game(rules).python_bots
+    except IndigoError:
+        return True
+
+
 def _python_path(
     bots: Sequence[BotLike], game: str, rules: object, deal: str, interval: float
 ) -> None:
     """Checks what only the native path takes."""
-    if game != "indigo" or isinstance(rules, _qg.Rules):
+    if not (find_game(game).python_bots and _python_rules(rules)):
         raise IndigoError("Python bots play Indigo only: give Queen's Garden bots as specs")
     if deal != "python":
         raise IndigoError(f"deal={deal!r} is for specs only: Python bots play the python deal")
@@ -161,7 +171,7 @@ def simulate(
         )
     _python_path(bots, game, rules, deal, interval)
     plan = _native.simulate([_STAND_IN] * len(bots), games, **arguments)
-    rules = rules if isinstance(rules, Rules) else Rules()  # not Queen's Garden's: checked
+    rules = cast(Rules, rules) if rules is not None else Rules()  # Indigo's: checked
     scores = np.zeros_like(plan.scores)
     winners = np.zeros_like(plan.winners)
     placements = np.zeros_like(plan.placements)
@@ -249,7 +259,7 @@ def self_play(
             interval=interval,
             **arguments,
         )
-    _python_path(bots, "indigo", rules, "python", interval)
+    _python_path(bots, INDIGO.name, rules, "python", interval)
     plan = _native.simulate([_STAND_IN] * len(bots), games, **arguments)
     rules = rules if rules is not None else Rules()
     names = [bot_name(bot) for bot in bots]

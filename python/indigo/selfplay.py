@@ -13,11 +13,11 @@ folder holds:
 * ``samples-NNNNN.parquet``: one row per move of those games, with the columns of
   :func:`schema` (docs/distributed.md describes each).
 
-Queen's Garden (``rules=indigo.queens_garden.Rules(...)``) writes the same files and columns,
-except that its 8,053,459 actions do not fit a mask: its samples list the legal actions
-(``legal_actions``, ascending) instead of ``legal_mask``, and actions are ``uint32``
-(:func:`schema` with ``game="queens-garden"``). :func:`load` reads them as
-:class:`QGSampleBatch` batches, the legal actions and the search's visits one array per row.
+Each game's samples are its registry entry's ``samples`` module's (:mod:`indigo.games`):
+Indigo's :mod:`indigo.samples`; Queen's Garden (``rules=indigo.queens_garden.Rules(...)``)
+writes the same files and columns, except that its 8,053,459 actions do not fit a mask
+(:mod:`indigo.queens_garden.samples`: the legal actions listed, actions ``uint32``).
+:func:`load` reads each run as its game's ``SampleBatch`` batches.
 
 A shard's files are written whole or not at all (to a temporary name, then renamed; the
 Parquet file last), so a rerun with the same folder and settings skips finished shards. It
@@ -49,23 +49,11 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import Any, Final, cast
 
 from indigo import queens_garden as qg
 from indigo._extras import require
-from indigo._native import (
-    ACTION_COUNT,
-    OBSERVATION_SIZE,
-    IndigoError,
-    PuctBot,
-    Rules,
-    SelfPlayBatch,
-    normalize_bot_spec,
-)
-from indigo._native import queens_garden as _qg
+from indigo._native import IndigoError, PuctBot, Rules, normalize_bot_spec
 from indigo.bots import BotLike, bot_name
 from indigo.distributed import (
     MAX_GAMES,
@@ -76,37 +64,23 @@ from indigo.distributed import (
     check_local,
     spans,
 )
-from indigo.policies import PolicySelfPlayBatch, self_play
+from indigo.games import GAMES, GameEntry, find_game
 from indigo.tournament import lineups
 
 require("pyarrow.parquet", "selfplay")
 
 import pyarrow as pa  # noqa: E402  (after the check that names the extra)
-import pyarrow.compute as pc  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 __all__ = [
-    "FORMAT",
     "MAX_SHARDS",
-    "QG_FORMAT",
-    "QGSampleBatch",
     "RunSummary",
-    "SampleBatch",
     "SelfPlayError",
     "load",
     "read_records",
     "run_selfplay",
-    "samples_table",
     "schema",
 ]
-
-FORMAT: Final = "indigo-selfplay/1"
-"""The manifest's ``format``: names this folder layout and :func:`schema`."""
-
-QG_FORMAT: Final = "queens-garden-selfplay/1"
-"""The manifest's ``format`` of a Queen's Garden run: its layout and ``schema("queens-garden")``."""
-
-_FORMATS: Final = {"indigo": FORMAT, "queens-garden": QG_FORMAT}
 
 MANIFEST: Final = "manifest.json"
 
@@ -122,131 +96,13 @@ class SelfPlayError(IndigoError):
     another run or is not a self-play folder, or a damaged shard."""
 
 
-def _element(kind: pa.DataType) -> pa.Field:
-    """A list's values, named as Parquet names them, so that a read schema equals this one."""
-    return pa.field("element", kind, nullable=False)
-
-
 def schema(game: str = "indigo") -> pa.Schema:
-    """The Parquet schema of the samples of ``game`` (``"indigo"`` or ``"queens-garden"``):
-    one row per move."""
-    if game == "queens-garden":
-        return _qg_schema()
-    fields = [
-        ("game", pa.uint64(), "the game's index in the run"),
-        ("ply", pa.uint16(), "the move's number in its game, from 0"),
-        ("seat", pa.uint8(), "the mover"),
-        (
-            "observation",
-            pa.list_(_element(pa.float32()), OBSERVATION_SIZE),
-            "the mover's observation, laid out as indigo.OBSERVATION_LAYOUT says",
-        ),
-        (
-            "legal_mask",
-            pa.list_(_element(pa.bool_()), ACTION_COUNT),
-            "whether each action (docs/search.md) was legal",
-        ),
-        ("action", pa.uint16(), "the action played"),
-        ("searched", pa.bool_(), "whether the mover searched (ISMCTS)"),
-        (
-            "visit_actions",
-            pa.list_(_element(pa.uint16())),
-            "the search's visited root actions, ascending; null without a search",
-        ),
-        (
-            "visit_counts",
-            pa.list_(_element(pa.uint32())),
-            "root visits of each visited action; null without a search",
-        ),
-        ("outcome", pa.float32(), "the mover's final result: the winners share 1"),
-        ("points", pa.uint16(), "the mover's final points"),
-    ]
-    return pa.schema(
-        [
-            pa.field(name, kind, nullable=name.startswith("visit_"), metadata={"doc": doc})
-            for name, kind, doc in fields
-        ],
-        metadata={"format": FORMAT},
-    )
-
-
-def _qg_schema() -> pa.Schema:
-    """Queen's Garden's samples: Indigo's columns, the legal actions listed, not masked."""
-    indigo = schema()
-    fields = []
-    for field in indigo:
-        if field.name == "observation":
-            field = field.with_type(pa.list_(_element(pa.float32()), qg.OBSERVATION_SIZE))
-        elif field.name == "legal_mask":
-            field = pa.field(
-                "legal_actions",
-                pa.list_(_element(pa.uint32())),
-                nullable=False,
-                metadata={"doc": "the legal actions (docs/queens-garden.md), ascending"},
-            )
-        elif field.name == "action":
-            field = field.with_type(pa.uint32())
-        elif field.name == "visit_actions":
-            field = field.with_type(pa.list_(_element(pa.uint32())))
-        fields.append(field)
-    return pa.schema(fields, metadata={"format": QG_FORMAT})
-
-
-def _qg_samples_table(batch: _qg.SelfPlayBatch) -> pa.Table:
-    unsearched = pa.array(~batch.searched)
-    visits = pa.array(batch.visit_offsets, pa.int32())
-    columns = {
-        "game": pa.array(batch.game),
-        "ply": pa.array(batch.ply),
-        "seat": pa.array(batch.seat),
-        "observation": pa.FixedSizeListArray.from_arrays(
-            pa.array(batch.observation.reshape(-1)), qg.OBSERVATION_SIZE
-        ),
-        "legal_actions": pa.ListArray.from_arrays(
-            pa.array(batch.legal_offsets, pa.int32()), pa.array(batch.legal_actions)
-        ),
-        "action": pa.array(batch.action),
-        "searched": pa.array(batch.searched),
-        "visit_actions": pa.ListArray.from_arrays(
-            visits, pa.array(batch.visit_actions), mask=unsearched
-        ),
-        "visit_counts": pa.ListArray.from_arrays(
-            visits, pa.array(batch.visit_counts), mask=unsearched
-        ),
-        "outcome": pa.array(batch.outcome),
-        "points": pa.array(batch.points),
-    }
-    return pa.Table.from_pydict(columns, schema=_qg_schema())
-
-
-def samples_table(batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch) -> pa.Table:
-    """A self-play batch's samples as a table with :func:`schema` (of its game)."""
-    if isinstance(batch, _qg.SelfPlayBatch):
-        return _qg_samples_table(batch)
-    unsearched = pa.array(~batch.searched)
-
-    def visits(values: npt.NDArray[Any], kind: pa.DataType) -> pa.Array:
-        offsets = pa.array(batch.visit_offsets, pa.int32())
-        return pa.ListArray.from_arrays(offsets, pa.array(values, kind), mask=unsearched)
-
-    columns = {
-        "game": pa.array(batch.game),
-        "ply": pa.array(batch.ply),
-        "seat": pa.array(batch.seat),
-        "observation": pa.FixedSizeListArray.from_arrays(
-            pa.array(batch.observation.reshape(-1)), OBSERVATION_SIZE
-        ),
-        "legal_mask": pa.FixedSizeListArray.from_arrays(
-            pa.array(batch.legal_mask.reshape(-1)), ACTION_COUNT
-        ),
-        "action": pa.array(batch.action),
-        "searched": pa.array(batch.searched),
-        "visit_actions": visits(batch.visit_actions, pa.uint16()),
-        "visit_counts": visits(batch.visit_counts, pa.uint32()),
-        "outcome": pa.array(batch.outcome),
-        "points": pa.array(batch.points),
-    }
-    return pa.Table.from_pydict(columns, schema=schema())
+    """The Parquet schema of the samples of ``game`` (a name of :data:`indigo.games.GAMES`):
+    one row per move, as its ``samples`` module (:mod:`indigo.samples`,
+    :mod:`indigo.queens_garden.samples`) defines it."""
+    samples = find_game(game).load("samples")
+    expected: pa.Schema = samples.schema()
+    return expected
 
 
 @dataclass(frozen=True)
@@ -263,13 +119,8 @@ def _play_shard(
 ) -> Shard:
     """One shard's games, encoded (module level, so Ray can ship it by reference)."""
     arguments = run.arguments(span, threads, report)
-    game = arguments.pop("game", "indigo")
-    batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch
-    if game == "queens-garden":  # run_selfplay let only specs through
-        batch = _qg.self_play([str(b) for b in run.bots], span.games, **arguments)
-    else:
-        batch = self_play(run.bots, span.games, **arguments)
-    return _shard_of(batch)
+    samples = find_game(arguments.pop("game")).load("samples")
+    return _shard_of(samples, samples.play(run.bots, span.games, **arguments))
 
 
 def _play_puct_shard(
@@ -278,15 +129,18 @@ def _play_puct_shard(
     """One shard's games with ``bot`` in every seat, encoded (one search at a time: the
     evaluator is called from this thread)."""
     del threads, report  # the evaluator's batches are the parallelism
-    if not isinstance(run.rules, Rules):
+    entry = find_game(run.rules)
+    if not entry.puct:
         raise SelfPlayError("a PuctBot plays Indigo only")
-    return _shard_of(bot.self_play(span.games, rules=run.rules, seed=run.seed, start=span.start))
+    rules = cast(Rules, run.rules)  # a game PuctBot plays
+    batch = bot.self_play(span.games, rules=rules, seed=run.seed, start=span.start)
+    return _shard_of(entry.load("samples"), batch)
 
 
-def _shard_of(batch: SelfPlayBatch | PolicySelfPlayBatch | _qg.SelfPlayBatch) -> Shard:
-    """A self-play batch as a shard's files."""
+def _shard_of(samples: Any, batch: Any) -> Shard:
+    """A self-play batch as a shard's files, its table made by its game's ``samples`` module."""
     sink = pa.BufferOutputStream()
-    pq.write_table(samples_table(batch), sink, compression="zstd")
+    pq.write_table(samples.samples_table(batch), sink, compression="zstd")
     return Shard(
         samples=sink.getvalue().to_pybytes(),
         records="".join(record + "\n" for record in batch.records),
@@ -329,15 +183,10 @@ def _write_atomically(path: Path, data: bytes) -> None:
 def _manifest(
     bots: list[str], rules: Rules | qg.Rules, seed: int, games: int, shard_size: int
 ) -> dict[str, Any]:
-    if isinstance(rules, qg.Rules):
-        head: dict[str, Any] = {"format": QG_FORMAT, "game": "queens-garden"}
-        settings = rules.to_dict()
-    else:
-        head, settings = {"format": FORMAT}, {**rules.to_dict(), "theme": rules.theme}
+    head: dict[str, Any] = find_game(rules).load("samples").manifest(rules)
     return {
         **head,
         "bots": bots,
-        "rules": settings,
         "seed": seed,
         "games": games,
         "shard_size": shard_size,
@@ -372,11 +221,17 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
         raise SelfPlayError(
             f"{path} is not a self-play manifest: it holds a JSON {type(found).__name__}"
         )
-    if found.get("format") not in _FORMATS.values():
+    formats = [entry.load("samples").FORMAT for entry in GAMES]
+    if found.get("format") not in formats:
         raise SelfPlayError(
-            f"{path} is not {FORMAT} or {QG_FORMAT}: its format is {found.get('format')!r}"
+            f"{path} is not {' or '.join(formats)}: its format is {found.get('format')!r}"
         )
     return found
+
+
+def _game_of(manifest: dict[str, Any]) -> GameEntry[Any, Any, Any]:
+    """The game of a manifest :func:`_read_manifest` accepted, by its ``format``."""
+    return next(e for e in GAMES if manifest["format"] == e.load("samples").FORMAT)
 
 
 def _claim(folder: Path, manifest: dict[str, Any]) -> None:
@@ -458,10 +313,10 @@ def run_selfplay(
         check_local(bots, backend)
         names = [bot_name(b) for b in bots]
         entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
-    rules = rules if rules is not None else Rules.indigo(2)
-    game = "queens-garden" if isinstance(rules, qg.Rules) else "indigo"
-    if game == "queens-garden" and (
-        puct is not None or not all(isinstance(b, str) for b in entries)
+    rules = rules if rules is not None else GAMES[0].default_rules(2)
+    entry = find_game(rules)
+    if (puct is not None and not entry.puct) or (
+        not entry.python_bots and not all(isinstance(b, str) for b in entries)
     ):
         raise SelfPlayError(
             "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N); bot objects, "
@@ -470,7 +325,8 @@ def run_selfplay(
     seatings = lineups(len(names), rules.players)
     out = Path(folder)
     _claim(out, _manifest(names, rules, seed, games, shard_size))
-    todo = [s for s in every if not _intact(out, s.start // shard_size, s, game)]
+    expected = entry.load("samples").schema()
+    todo = [s for s in every if not _intact(out, s.start // shard_size, s, expected)]
     settings = RunSettings(entries, rules, seed, seatings)
     work = (
         functools.partial(_play_shard, settings)
@@ -501,7 +357,7 @@ def _finished(folder: Path, shard: int) -> bool:
     return parquet.exists() and jsonl.exists()
 
 
-def _intact(folder: Path, shard: int, span: Span, game: str) -> bool:
+def _intact(folder: Path, shard: int, span: Span, expected: pa.Schema) -> bool:
     """Whether the shard's files are whole: the records file holds the span's games in order,
     one per line, and the samples file's footer reads, with the schema, one row per move of
     those games, and those games' indices. A file cut short fails one of these."""
@@ -520,7 +376,7 @@ def _intact(folder: Path, shard: int, span: Span, game: str) -> bool:
         with pq.ParquetFile(parquet) as samples:
             footer = samples.metadata
             if footer.num_rows != moves or not samples.schema_arrow.equals(
-                schema(game), check_metadata=True
+                expected, check_metadata=True
             ):
                 return False
             # The games the rows belong to, from the footer's statistics of the game column.
@@ -572,114 +428,6 @@ def _records(path: Path) -> Iterator[dict[str, Any]]:
         raise _damaged(path, exc) from None
 
 
-@dataclass(frozen=True, eq=False)
-class SampleBatch:
-    """Samples as numpy arrays, one row per move."""
-
-    game: npt.NDArray[np.uint64]
-    ply: npt.NDArray[np.uint16]
-    seat: npt.NDArray[np.uint8]
-    observation: npt.NDArray[np.float32]
-    """``rows x OBSERVATION_SIZE``."""
-    legal_mask: npt.NDArray[np.bool_]
-    """``rows x ACTION_COUNT``."""
-    action: npt.NDArray[np.int64]
-    searched: npt.NDArray[np.bool_]
-    policy: npt.NDArray[np.float32]
-    """The search's visit distribution, ``rows x ACTION_COUNT``; all zero without a search."""
-    outcome: npt.NDArray[np.float32]
-    points: npt.NDArray[np.uint16]
-
-    def __len__(self) -> int:
-        return len(self.game)
-
-
-def _to_batch(table: pa.Table) -> SampleBatch:
-
-    def column(name: str) -> npt.NDArray[Any]:
-        return np.asarray(table.column(name).to_numpy())
-
-    def square(name: str, width: int) -> npt.NDArray[Any]:
-        values = pc.list_flatten(table.column(name)).to_numpy(zero_copy_only=False)
-        return np.asarray(values).reshape(-1, width)
-
-    rows = table.num_rows
-    policy = np.zeros((rows, ACTION_COUNT), np.float32)
-    visits = table.column("visit_counts")
-    parents = pc.list_parent_indices(visits).to_numpy()
-    actions = pc.list_flatten(table.column("visit_actions")).to_numpy()
-    counts = pc.list_flatten(visits).to_numpy()
-    policy[parents, actions] = counts
-    totals = policy.sum(axis=1, keepdims=True)
-    np.divide(policy, totals, out=policy, where=totals > 0)
-    return SampleBatch(
-        game=column("game"),
-        ply=column("ply"),
-        seat=column("seat"),
-        observation=square("observation", OBSERVATION_SIZE),
-        legal_mask=square("legal_mask", ACTION_COUNT),
-        action=column("action").astype(np.int64),
-        searched=column("searched").astype(np.bool_),
-        policy=policy,
-        outcome=column("outcome"),
-        points=column("points"),
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class QGSampleBatch:
-    """Queen's Garden samples as numpy arrays, one row per move. The legal actions and the
-    search's visits are one array per row, as stored: ``qg.ACTION_COUNT`` (about 8 million)
-    actions are too many for a mask or a dense policy."""
-
-    game: npt.NDArray[np.uint64]
-    ply: npt.NDArray[np.uint16]
-    seat: npt.NDArray[np.uint8]
-    observation: npt.NDArray[np.float32]
-    """``rows x qg.OBSERVATION_SIZE``."""
-    legal_actions: list[npt.NDArray[np.uint32]]
-    """Each row's legal actions, ascending."""
-    action: npt.NDArray[np.int64]
-    searched: npt.NDArray[np.bool_]
-    visit_actions: list[npt.NDArray[np.uint32]]
-    """Each row's visited root actions, ascending; empty without a search."""
-    visit_counts: list[npt.NDArray[np.uint32]]
-    """The root visits of each of ``visit_actions``; empty without a search."""
-    outcome: npt.NDArray[np.float32]
-    points: npt.NDArray[np.uint16]
-
-    def __len__(self) -> int:
-        return len(self.game)
-
-
-def _per_row(column: pa.ChunkedArray) -> list[npt.NDArray[Any]]:
-    """A list column as one array per row (a null row is empty)."""
-    lists = column.combine_chunks()
-    values = np.asarray(lists.flatten().to_numpy(zero_copy_only=False))
-    offsets = np.asarray(lists.offsets.to_numpy())
-    return list(np.split(values, offsets[1:-1] - offsets[0]))
-
-
-def _to_qg_batch(table: pa.Table) -> QGSampleBatch:
-    def column(name: str) -> npt.NDArray[Any]:
-        return np.asarray(table.column(name).to_numpy())
-
-    observation = pc.list_flatten(table.column("observation")).to_numpy(zero_copy_only=False)
-    return QGSampleBatch(
-        game=column("game"),
-        ply=column("ply"),
-        seat=column("seat"),
-        observation=np.asarray(observation).reshape(-1, qg.OBSERVATION_SIZE),
-        legal_actions=_per_row(table.column("legal_actions")),
-        action=column("action").astype(np.int64),
-        searched=column("searched").astype(np.bool_),
-        visit_actions=_per_row(table.column("visit_actions")),
-        visit_counts=_per_row(table.column("visit_counts")),
-        outcome=column("outcome"),
-        points=column("points"),
-    )
-
-
 def _parts(path: Path, batch_size: int) -> Iterator[pa.RecordBatch]:
     """The samples file's rows, ``batch_size`` at a time. Raises :class:`SelfPlayError`
     naming the file if it does not read."""
@@ -690,22 +438,19 @@ def _parts(path: Path, batch_size: int) -> Iterator[pa.RecordBatch]:
         raise _damaged(path, exc) from None
 
 
-def load(
-    folder: str | os.PathLike[str], batch_size: int = 1024
-) -> Iterator[SampleBatch | QGSampleBatch]:
+def load(folder: str | os.PathLike[str], batch_size: int = 1024) -> Iterator[Any]:
     """The finished shards' samples in game order, ``batch_size`` rows at a time (the last
-    batch may be shorter): :class:`SampleBatch` batches for an Indigo run,
-    :class:`QGSampleBatch` batches for a Queen's Garden one. Raises :class:`SelfPlayError`
-    naming a samples file that does not read."""
+    batch may be shorter), as the ``SampleBatch`` of the run's game: an Indigo run's are
+    :class:`indigo.samples.SampleBatch`, a Queen's Garden run's
+    :class:`indigo.queens_garden.samples.SampleBatch`. Raises :class:`SelfPlayError` naming
+    a samples file that does not read."""
     if batch_size < 1:
         raise SelfPlayError(f"batch_size must be at least 1, not {batch_size}")
 
     out, shards = _shards(folder)
     manifest = _read_manifest(out)
-    queens_garden = manifest is not None and manifest.get("format") == QG_FORMAT
-    to_batch: Callable[[pa.Table], SampleBatch | QGSampleBatch] = (
-        _to_qg_batch if queens_garden else _to_batch
-    )
+    assert manifest is not None  # _shards found it
+    to_batch: Callable[[pa.Table], Any] = _game_of(manifest).load("samples").to_batch
     pending: list[pa.RecordBatch] = []
     held = 0
     for k in shards:

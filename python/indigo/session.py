@@ -1,9 +1,9 @@
 """What every terminal game session shares, whichever the game: the seats and their bots, the
 prompt loop, quitting, undo and saving the record.
 
-:class:`indigo.play.TerminalPlay` (Indigo) and :class:`indigo.qg_play.QgTerminalPlay` (Queen's
-Garden) fill in what differs: how the position is drawn, what a bot's move prints and what a
-typed line means.
+:class:`indigo.play.TerminalPlay` (Indigo) and :class:`indigo.queens_garden.play.TerminalPlay`
+(Queen's Garden) fill in what differs: how the position is drawn, what a bot's move prints and
+what a typed line means.
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol, Self, TypeVar
 
-from indigo import ROUTE_CELLS, Game, Move, Rules, make_bot, queens_garden
+from indigo import ROUTE_CELLS, Game, Move, Rules, queens_garden
 from indigo.bots import split_bot_specs
+from indigo.games import find_game
 
 __all__ = [
     "BOT_MENU",
@@ -20,7 +21,6 @@ __all__ = [
     "QgBot",
     "demo_rules",
     "legal_cells",
-    "make_qg_bot",
     "parse_seats",
     "undo_to_person",
 ]
@@ -65,14 +65,15 @@ def demo_rules(
 
 
 def parse_seats(text: str, *, game: str = "indigo") -> list[str]:
-    """``"human,greedy"`` as a checked list of seat specs for ``game`` (``indigo`` or
-    ``queens-garden``). Raises :class:`ValueError`."""
+    """``"human,greedy"`` as a checked list of seat specs for ``game`` (a name of
+    :data:`indigo.games.GAMES`). Raises :class:`ValueError`."""
+    make = find_game(game).make_bot
     specs = [part.lower() for part in split_bot_specs(text)]
     if not 2 <= len(specs) <= 4:
         raise ValueError(f"--players: give 2 to 4 seats separated by commas, not {text!r}")
     for spec in specs:
         if spec != HUMAN:  # each raises ValueError for an unknown spec
-            make_qg_bot(spec, seed=0) if game == "queens-garden" else make_bot(spec, seed=0)
+            make(spec, seed=0)
     return specs
 
 
@@ -117,12 +118,6 @@ QG_BOT_MENU: Final[tuple[BotChoice, ...]] = (
     BotChoice("ismcts:1000", "Search 1000", "beats Greedy in 69 games of 80, Random in 60 of 60"),
 )
 """The Queen's Garden bots offered by the web page; the hints summarise docs/search.md."""
-
-
-def make_qg_bot(spec: str, *, seed: int | None = None) -> QgBot:
-    """A Queen's Garden bot from a spec (``random``, ``greedy``, ``ismcts:N``, ... as
-    :func:`indigo.queens_garden.make_bot`). Raises :class:`ValueError` for a bad spec."""
-    return queens_garden.make_bot(spec, seed=seed)
 
 
 def undo_to_person(game: _G, bots: Collection[int]) -> _G | None:

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 from rich.table import Table
 
-from indigo._native import Rules, normalize_bot_spec
+from indigo._native import IndigoError, Rules, normalize_bot_spec
 from indigo._native import queens_garden as _qg
 from indigo.bots import BotLike, bot_name
 from indigo.distributed import (
@@ -39,6 +39,7 @@ from indigo.distributed import (
     default_span,
     spans,
 )
+from indigo.games import find_game
 from indigo.policies import simulate
 
 __all__ = [
@@ -284,18 +285,21 @@ def run_tournament(
     in spans of ``span`` games; ``progress(done, total)`` hears how many games are done.
     Raises :class:`~indigo.distributed.RunError` before playing when the lineup needs more
     than :data:`MAX_SEATINGS` seatings or the games are more than
-    :data:`~indigo.distributed.MAX_GAMES`. ``game="queens-garden"`` plays Queen's Garden
-    (``rules``: :class:`indigo.queens_garden.Rules`, default for ``players``).
+    :data:`~indigo.distributed.MAX_GAMES`. ``game`` names the game (:data:`indigo.games.GAMES`):
+    ``"queens-garden"`` plays Queen's Garden (``rules``: :class:`indigo.queens_garden.Rules`);
+    ``rules`` default to the game's for ``players``.
 
     A bot is a spec, or a bot object or policy callable (:data:`indigo.bots.BotLike`, named
     by :func:`indigo.bots.bot_name`), whose games :func:`indigo.simulate` plays in Python:
     on the local backend only (a Ray worker cannot be handed a Python object).
     """
-    if game not in ("indigo", "queens-garden"):
-        raise RunError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
+    try:
+        entry = find_game(game)
+    except IndigoError as exc:
+        raise RunError(str(exc)) from None
     if rules is None:
-        rules = _qg.Rules(players) if game == "queens-garden" else Rules.indigo(players)
-    if isinstance(rules, _qg.Rules) != (game == "queens-garden"):
+        rules = entry.default_rules(players)
+    if not isinstance(rules, entry.rules):
         raise RunError(f"the rules are not rules of {game}")
     if rules.players != players:
         raise RunError(f"the rules are for {rules.players} players, not {players}")
@@ -381,5 +385,5 @@ def run_with_progress(
             backend=backend,
             span=span,
             progress=report,
-            game="queens-garden" if isinstance(rules, _qg.Rules) else "indigo",
+            game=find_game(rules).name,
         )

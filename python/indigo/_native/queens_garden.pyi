@@ -232,7 +232,7 @@ class Game:
     @property
     def over(self) -> bool: ...
     def _repr_svg_(self) -> str:
-        """The position as SVG (:func:`indigo.render.qg_svg.game_svg`), for Jupyter."""
+        """The position as SVG (:func:`indigo.queens_garden.svg.game_svg`), for Jupyter."""
     @property
     def winners(self) -> list[int]:
         """The seats with the highest score, ascending; empty until the game is over."""

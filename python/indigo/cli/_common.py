@@ -16,8 +16,8 @@ from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
 from indigo.bots import SEED_LIMIT, split_bot_specs
 from indigo.distributed import LocalBackend, RayBackend, make_backend
+from indigo.games import GAMES, find_game
 from indigo.records import read_record as read_record_stream
-from indigo.table import demo_rules
 
 PROG = "indigo"
 
@@ -150,8 +150,8 @@ def add_bots(command: argparse.ArgumentParser, example: str, *, required: bool =
 def add_rules(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--game",
-        choices=("indigo", "queens-garden"),
-        default="indigo",
+        choices=[entry.name for entry in GAMES],
+        default=GAMES[0].name,
         help="the game; --hand-size and --gates are Indigo's and do not apply to "
         "queens-garden (default: indigo)",
     )
@@ -163,9 +163,10 @@ def add_rules(command: argparse.ArgumentParser) -> None:
 
 def batch_rules(args: argparse.Namespace) -> Rules | qg.Rules:
     """The rules that ``--game``, ``--players``, ``--hand-size`` and ``--gates`` name."""
-    if args.game == "queens-garden":
-        return qg.Rules(args.players)
-    return demo_rules(args.players, "indigo", args.hand_size, args.gates)
+    rules: Rules | qg.Rules = find_game(args.game).table_rules(
+        args.players, "indigo", args.hand_size, args.gates
+    )
+    return rules
 
 
 def add_backend(command: argparse.ArgumentParser, batch_help: str | None) -> None:

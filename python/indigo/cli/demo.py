@@ -7,17 +7,11 @@ import argparse
 import math
 import random
 import sys
-import time
 from typing import Any
 
-from indigo import Game
-from indigo import queens_garden as qg
-from indigo.bots import Bot, make_bot
 from indigo.cli import _common
-from indigo.narration import explain, result_lines
-from indigo.render.queens_garden import final_text, position_text
-from indigo.render.terminal import board_text, legend_text, status_text, use_colour
-from indigo.table import demo_rules
+from indigo.games import GAMES, find_game
+from indigo.render.terminal import use_colour
 
 MAX_DELAY = 3600.0
 """The longest pause ``indigo demo --delay`` takes, in seconds."""
@@ -49,8 +43,8 @@ def add_parser(sub: Any) -> None:
     )
     demo.add_argument(
         "--game",
-        choices=("indigo", "queens-garden"),
-        default="indigo",
+        choices=[entry.name for entry in GAMES],
+        default=GAMES[0].name,
         help="indigo, or queens-garden (its scoring wheel is a placeholder, not the printed "
         "wheel) (default: indigo)",
     )
@@ -110,11 +104,6 @@ def add_parser(sub: Any) -> None:
     demo.set_defaults(run=run)
 
 
-def demo_bots(spec: str, players: int, seed: int) -> list[Bot]:
-    """One bot per seat; seat ``i``'s is seeded with ``seed + i``."""
-    return [make_bot(spec, seed=seed + seat) for seat in range(players)]
-
-
 def _demo_delay(args: argparse.Namespace) -> float:
     """The demo's pause after each move: as asked, else a pace a person can follow on a
     terminal and none when the output goes elsewhere."""
@@ -131,76 +120,5 @@ def _demo_delay(args: argparse.Namespace) -> float:
 def run(args: argparse.Namespace) -> int:
     """A whole game between bots, narrated."""
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    colour = use_colour(args.no_colour)
-    if args.game == "queens-garden":
-        return queens_garden_demo(args.players, seed, colour=colour, delay=_demo_delay(args))
-    rules = demo_rules(args.players, args.theme, args.hand_size, args.gates)
-    game = Game(rules, seed=seed)
-    bots = demo_bots(args.bot, rules.players, seed)
-    delay = _demo_delay(args)
-    clear = delay > 0 and colour
-    codes = args.codes
-    out = sys.stdout
-
-    title = "Butterfly Garden" if rules.theme == "butterfly-garden" else "Indigo"
-    gates = f", {rules.three_player_gates} gates" if rules.players == 3 else ""
-    header = (
-        f"{title}: {rules.players} players, hands of {rules.hand_size}{gates}, "
-        f"{args.bot} bots, seed {seed}"
-    )
-    print(header, file=out)
-    print(legend_text(rules, colour=colour, codes=codes), file=out)
-    print(file=out)
-    print(board_text(game, colour=colour, codes=codes), file=out)
-    print(status_text(game, colour=colour), file=out)
-    out.flush()
-
-    while not game.over and game.to_move is not None:
-        seat = game.to_move
-        move = bots[seat].choose(game)
-        result = game.play(move)
-        if clear:
-            out.write("\x1b[H\x1b[2J")
-            print(header, file=out)
-        print(file=out)
-        print("\n".join(explain(game, result, colour=colour)), file=out)
-        every = args.board_every
-        if clear or game.over or (every and len(game.moves) % every == 0):
-            print(board_text(game, colour=colour, codes=codes), file=out)
-        print(status_text(game, colour=colour), file=out)
-        out.flush()
-        if delay:
-            time.sleep(delay)
-
-    print(file=out)
-    print("\n".join(result_lines(game, colour=colour)), file=out)
-    return 0
-
-
-def queens_garden_demo(players: int, seed: int, *, colour: bool, delay: float = 0.0) -> int:
-    """``indigo demo --game queens-garden``: set up from ``seed``, random bots (one rng seeded
-    with ``seed``), the position after each round, then the final scoring."""
-    game = qg.Game(qg.Rules(players), seed=seed)
-    bot = qg.RandomBot(seed)
-    out = sys.stdout
-    print(
-        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
-        "(scoring wheel: a placeholder, not the printed wheel)",
-        file=out,
-    )
-    print(position_text(game.snapshot(), colour=colour), file=out)
-    while not game.over:
-        seat, round_number = game.to_move, game.round
-        move = bot.choose(game)
-        game.play(move)
-        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
-        if game.over or game.round != round_number:
-            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
-            print(f"\nRound {round_number} scored: {points}", file=out)
-            print(position_text(game.snapshot(), colour=colour), file=out)
-        out.flush()
-        if delay:
-            time.sleep(delay)
-    print(file=out)
-    print(final_text(game.snapshot()), file=out)
-    return 0
+    demo = find_game(args.game).demo
+    return int(demo(args, seed, colour=use_colour(args.no_colour), delay=_demo_delay(args)))

@@ -1,6 +1,6 @@
 """``indigo play [--game G] --players human,greedy[,...] [--save FILE] ...``: play in the
 terminal, people and bots at one table (:class:`indigo.play.TerminalPlay`; Queen's Garden:
-:class:`indigo.qg_play.QgTerminalPlay`)."""
+:class:`indigo.queens_garden.play.TerminalPlay`)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ import random
 import sys
 from typing import Any, TextIO
 
-from indigo import queens_garden as qg
 from indigo.bots import SEED_LIMIT
 from indigo.cli import _common
 from indigo.cli._common import CliError, output_file
-from indigo.play import TerminalPlay
-from indigo.qg_play import QgTerminalPlay
+from indigo.games import GAMES, find_game
 from indigo.render.terminal import use_colour
 from indigo.session import TerminalSession
-from indigo.table import demo_rules, parse_seats
+from indigo.table import parse_seats
 
 
 def add_parser(sub: Any) -> None:
@@ -30,8 +28,8 @@ def add_parser(sub: Any) -> None:
     )
     play.add_argument(
         "--game",
-        choices=("indigo", "queens-garden"),
-        default="indigo",
+        choices=[entry.name for entry in GAMES],
+        default=GAMES[0].name,
         help="indigo, or queens-garden (its scoring wheel is a placeholder)",
     )
     play.add_argument("--players", default="human,greedy", metavar="SEAT,SEAT[,...]")
@@ -55,28 +53,17 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
-    session: TerminalSession[Any, Any]
-    if args.game == "queens-garden":
-        session = QgTerminalPlay(
-            qg.Rules(len(seats)),
-            seats,
-            seed=seed,
-            stdin=stdin or sys.stdin,
-            out=sys.stdout,
-            colour=use_colour(args.no_colour),
-            save=args.save,
-        )
-    else:
-        session = TerminalPlay(
-            demo_rules(len(seats), args.theme, args.hand_size),
-            seats,
-            seed=seed,
-            stdin=stdin or sys.stdin,
-            out=sys.stdout,
-            colour=use_colour(args.no_colour),
-            save=args.save,
-            codes=args.codes,
-        )
+    entry = find_game(args.game)
+    session: TerminalSession[Any, Any] = entry.terminal_play(
+        entry.table_rules(len(seats), args.theme, args.hand_size, "shared"),
+        seats,
+        seed=seed,
+        stdin=stdin or sys.stdin,
+        out=sys.stdout,
+        colour=use_colour(args.no_colour),
+        save=args.save,
+        codes=args.codes,
+    )
     return _run(session, args.save)
 
 

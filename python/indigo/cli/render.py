@@ -8,11 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from indigo import Game, IndigoError, RecordError
-from indigo import queens_garden as qg
+from indigo import IndigoError, RecordError
 from indigo.cli._common import CliError, count, output_file, read_record, record_error
-from indigo.render import qg_svg
-from indigo.render.svg import game_svg
+from indigo.games import record_game
 
 
 def add_parser(sub: Any) -> None:
@@ -57,11 +55,8 @@ def render(path: str, *, move: int | None, output: str) -> int:
     """Draw the record at ``path`` after ``move`` moves into ``output`` (``-``: stdout)."""
     record = read_record(path)
     try:  # either game, by the record's format (as replay)
-        if record.get("format") == qg.RECORD_FORMAT:
-            garden = qg.Game.from_record(record)
-            svg = qg_svg.game_svg(garden, move=move)
-        else:
-            svg = game_svg(Game.from_record(record), move=move)
+        entry = record_game(record)
+        svg = entry.game_svg(entry.game.from_record(record), move=move)
     except RecordError as exc:
         raise record_error(exc) from None
     except IndigoError as exc:

@@ -11,6 +11,7 @@ from typing import Any
 from indigo import Game, IndigoError, RecordError
 from indigo import queens_garden as qg
 from indigo.cli._common import CliError, read_record, record_error
+from indigo.games import GAMES, record_game
 
 
 def add_parser(sub: Any) -> None:
@@ -41,20 +42,16 @@ def replay(path: str, *, snapshots: bool = False, legal: bool = False) -> int:
     """Validate the record at ``path``, then print the snapshot(s)."""
     record = read_record(path)
     # The whole record first: a bad record prints nothing on stdout.
-    checked: Game | qg.Game
-    if record.get("format") == qg.RECORD_FORMAT:
-        try:
-            checked = qg.Game.from_record(record)
-        except RecordError as exc:
-            raise record_error(exc) from None
-    else:
-        try:
-            checked = Game.from_record(record)
-        except RecordError as exc:
-            error = record_error(exc)
-            if exc.at == "format":  # not Indigo's: say that the other game's format is read too
-                error = CliError(f'{error} (or "{qg.RECORD_FORMAT}" for Queen\'s Garden)')
-            raise error from None
+    entry = record_game(record)
+    try:
+        checked: Game | qg.Game = entry.game.from_record(record)
+    except RecordError as exc:
+        error = record_error(exc)
+        if exc.at == "format":  # no game's: say which formats are read
+            others = [e for e in GAMES if e is not entry]
+            also = ", ".join(f'"{e.record_format}" for {e.title}' for e in others)
+            error = CliError(f"{error} (or {also})")
+        raise error from None
     lines = _snapshots(checked, legal=legal) if snapshots else [checked.snapshot_json(legal=legal)]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -5,8 +5,11 @@
   Gymnasium as ``indigo/Indigo-v0`` when this package is imported (``indigo-tiles[gymnasium]``),
   whose ``vector_entry_point`` is ``indigo.envs.vector.make_vector_env``;
 * ``indigo.envs.vector``: :class:`indigo.VectorGames` as a Gymnasium ``VectorEnv``;
-* ``indigo.envs.openspiel``: registers the OpenSpiel game ``python_indigo`` on import
-  (``indigo-tiles[openspiel]``).
+* ``indigo.envs.openspiel``: registers the OpenSpiel game of every game of
+  :data:`indigo.games.GAMES` on import: ``python_indigo``, and Azul: Queen's Garden's
+  ``python_queens_garden`` (:mod:`indigo.queens_garden.openspiel`) (``indigo-tiles[openspiel]``).
+
+The PettingZoo, Gymnasium and vector adapters play Indigo.
 
 Importing this package needs none of them.
 """

@@ -1,4 +1,6 @@
-"""OpenSpiel game ``python_indigo``, registered with pyspiel when this module is imported.
+"""OpenSpiel game ``python_indigo``, registered with pyspiel when this module is imported,
+with every other game of :data:`indigo.games.GAMES` (``python_queens_garden``,
+:mod:`indigo.queens_garden.openspiel`).
 
 >>> import pyspiel
 >>> import indigo.envs.openspiel
@@ -37,6 +39,7 @@ Observers (``make_py_observer``), by ``pyspiel.IIGObservationType``:
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass
 from typing import Any, Final
@@ -59,6 +62,7 @@ from indigo import (
 from indigo._extras import require
 from indigo.bots import BotLike, as_bot
 from indigo.envs import _common
+from indigo.games import GAMES, INDIGO
 
 require("pyspiel", "openspiel")
 import pyspiel  # noqa: E402  (after the check that names the extra)
@@ -97,7 +101,7 @@ def game_type(utility: str = "win") -> Any:
     """The game type under ``utility``: what ``get_type()`` gives (the registered one is the
     default's, ``"win"``)."""
     return pyspiel.GameType(
-        short_name="python_indigo",
+        short_name=INDIGO.openspiel_name,
         long_name="Python Indigo",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -406,4 +410,5 @@ class IndigoBot(pyspiel.Bot):  # type: ignore[misc]
 
 
 pyspiel.register_game(GAME_TYPE, IndigoGame)
-from indigo.envs import openspiel_queens_garden as _queens_garden  # noqa: E402, F401  (registers python_queens_garden)
+for _entry in GAMES:  # importing this module registers every game's OpenSpiel game
+    importlib.import_module(_entry.openspiel)

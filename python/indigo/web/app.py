@@ -1,4 +1,5 @@
-"""The web app: play Indigo in the browser against people at the same screen and bots.
+"""The web app: play Indigo or Azul: Queen's Garden in the browser against people at the same
+screen and bots (each game's JSON views are its registry entry's ``web`` module).
 
 A Starlette app (:func:`create_app`) that keeps every game in memory on the server and serves
 a plain HTML/CSS/JS page from ``static/``. ``indigo serve`` runs it on uvicorn. The routes and
@@ -49,35 +50,24 @@ from starlette.staticfiles import StaticFiles
 
 from indigo import (
     Game,
-    GemPath,
     IllegalMoveError,
     IndigoError,
     Move,
-    MoveResult,
     RecordError,
-    Rules,
-    make_bot,
 )
 from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
 from indigo.bots import BOT_NAMES, SEED_LIMIT, Bot
-from indigo.narration import end_reason, explain, move_log
+from indigo.games import GAMES, find_game, record_game
 from indigo.records import JsonInputError, decode_json_object, parse_record
-from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
-from indigo.render.terminal import GEMS
 from indigo.table import (
     BOT_MENU,
     HUMAN,
     QG_BOT_MENU,
     QgBot,
-    demo_rules,
-    legal_cells,
-    make_qg_bot,
     undo_to_person,
 )
 from indigo.web.limits import ServerLimits
-from indigo.web.qg import GAME as QG
-from indigo.web.qg import is_qg_record, qg_game_at, qg_result_json, qg_state_json, qg_view_json
 
 __all__ = [
     "MAX_BODY",
@@ -99,8 +89,6 @@ MAX_SPEC: Final = 64
 """Longest seat spec accepted."""
 TOKEN_HEADER: Final = "x-game-token"
 """The request header that carries a game's token (several, comma-separated, to list games)."""
-BOARD_MARGIN: Final = 60.0
-"""Room beside the page's board for the side gates' labels (the picture's default is wider)."""
 MAX_NAME: Final = 40
 """Longest seat name kept from a loaded record's ``players_names``."""
 MAX_LISTED_TOKENS: Final = 256
@@ -182,7 +170,7 @@ class GameStore:
 
         ``names`` are the seats' names to show (default: their specs)."""
         limits = self.limits
-        make = make_qg_bot if isinstance(game, qg.Game) else make_bot
+        make = find_game(game).make_bot
         try:
             bots: dict[int, Bot | QgBot] = {
                 s: make(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
@@ -424,102 +412,27 @@ def _seats(body: dict[str, Any], limits: ServerLimits, players: int | None = Non
 # JSON views
 
 
-def _path_json(rules: Rules, path: GemPath) -> dict[str, Any]:
-    return {
-        "gem": path.gem,
-        "colour": rules.gem_colour(path.gem),
-        "start": path.start,
-        "steps": path.steps,
-        "outcome": path.outcome,
-        "end": path.end,
-        "gate": path.gate,
-        "owners": path.owners,
-        "collided_with": path.collided_with,
-        "d": gem_path_d(path),
-    }
-
-
-def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
-    """The effects of ``game``'s last move, with an SVG path ``d`` for each gem to animate
-    along, and ``text``: the move in words (:func:`indigo.narration.explain`)."""
-    rules = game.rules
-    return {
-        "move": str(result.move),
-        "seat": result.seat,
-        "points": result.points,
-        "game_over": result.game_over,
-        "paths": [_path_json(rules, p) for p in result.paths],
-        "text": explain(game, result, colour=False),
-    }
+# ---------------------------------------------------------------------------------------------
+# JSON views: each game's own (indigo.web.views, indigo.queens_garden.web)
 
 
 def view_json(session: Session, game: Game | qg.Game) -> dict[str, Any]:
     """What anyone may see of ``game`` (a position of ``session``): board picture, scores."""
-    if isinstance(game, qg.Game):
-        total = len(session.game.moves)
-        return qg_view_json(session.id, session.seats, session.names, game, total)
-    rules = game.rules
-    return {
-        "id": session.id,
-        "theme": rules.theme,
-        "players": rules.players,
-        "hand_size": rules.hand_size,
-        "gate_name": rules.gate_name,
-        "gates": rules.three_player_gates,
-        "gems": {
-            g: {
-                "name": rules.gem_name(g),
-                "colour": rules.gem_colour(g),
-                "svg": gem_markup(rules, g),
-            }
-            for g in GEMS
-        },
-        "seats": [
-            {
-                "seat": seat,
-                "player": session.seats[seat],
-                "name": session.names[seat],
-                "colour": rules.seat_colour(seat),
-                "score": game.scores[seat],
-                "collected": game.collected[seat],
-                "tiles_in_hand": len(game.hands[seat]),
-            }
-            for seat in range(rules.players)
-        ],
-        "moves": len(game.moves),
-        "total_moves": len(session.game.moves),
-        "to_move": game.to_move,
-        "over": game.over,
-        "winners": game.winners,
-        "end": end_reason(game),
-        "pile_left": game.pile_left,
-        "centre": game.centre,
-        "removed": game.removed,
-        "last": None if game.last_result is None else result_json(game, game.last_result),
-        "svg": game_svg(game, scores=False, side_margin=BOARD_MARGIN),
-    }
+    total = len(session.game.moves)
+    view: dict[str, Any] = _views(game).view_json(
+        session.id, session.seats, session.names, game, total
+    )
+    return view
 
 
 def state_json(session: Session) -> dict[str, Any]:
-    """The live position, and for a person to move: their hand and where each tile may go."""
+    """The live position, and for a person to move what they may play."""
     game = session.game
-    if isinstance(game, qg.Game):
-        can_undo = undo_to_person(game, session.bots) is not None
-        return qg_state_json(session.id, session.seats, session.names, game, can_undo)
-    out = view_json(session, game)
-    seat = game.to_move
-    human = seat is not None and session.seats[seat] == HUMAN
-    out["to_move_player"] = None if seat is None else session.seats[seat]
-    out["log"] = move_log(game)
-    out["can_undo"] = undo_to_person(game, session.bots) is not None
-    out["hand"] = game.hand(seat) if human and seat is not None else None
-    out["legal"] = legal_cells(game) if human else None
-    out["tiles"] = (
-        {t: tile_markup(t, theme=game.rules.theme) for t in set(game.hand(seat))}
-        if human and seat is not None
-        else None
+    can_undo = undo_to_person(game, session.bots) is not None
+    state: dict[str, Any] = _views(game).state_json(
+        session.id, session.seats, session.names, game, can_undo
     )
-    return out
+    return state
 
 
 # ---------------------------------------------------------------------------------------------
@@ -584,35 +497,34 @@ async def list_games(request: Request) -> Response:
     return JSONResponse({"games": games})
 
 
+def _views(game: Game | qg.Game) -> Any:
+    """The module of ``game``'s JSON views (:attr:`indigo.games.GameEntry.web`)."""
+    return find_game(game).load("web")
+
+
 def _theme(game: Game | qg.Game) -> str:
-    return QG if isinstance(game, qg.Game) else game.rules.theme
+    theme: str = _views(game).theme(game)
+    return theme
 
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request)
     store = _store(request)
     seats = _seats(body, store.limits)
-    if _choice(body, "game", ("indigo", QG), "indigo") == QG:
-        seed = _int(body, "seed", 0, SEED_LIMIT - 1, None)
-        if seed is None:
-            seed = secrets.randbelow(SEED_LIMIT)
-        garden = qg.Game(qg.Rules(len(seats)), seed=seed)
-        return _created(*store.add(garden, seats, seed, _client(request)))
-    theme = _choice(body, "theme", ("indigo", "butterfly-garden"), "indigo")
-    gates = _choice(body, "gates", ("shared", "exclusive"), "shared")
-    hand_size = _int(body, "hand_size", 1, 2, None)
+    names = tuple(entry.name for entry in GAMES)
+    entry = find_game(_choice(body, "game", names, names[0]))
+    rules = entry.load("web").rules_from_body(body, len(seats), _choice, _int)
     seed = _int(body, "seed", 0, SEED_LIMIT - 1, None)
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
-    game = Game(demo_rules(len(seats), theme, hand_size, gates), seed=seed)
+    game = entry.game(rules, seed=seed)
     return _created(*store.add(game, seats, seed, _client(request)))
 
 
 def _game_of(record: dict[str, Any]) -> Game | qg.Game:
     try:
-        if is_qg_record(record):
-            return qg.Game.from_record(record)
-        return Game.from_record(record)
+        game: Game | qg.Game = record_game(record).game.from_record(record)
+        return game
     except (ValueError, TypeError) as exc:  # a RecordError, or anything else it rejects
         raise ApiError(400, f"record: {exc}") from None
 
@@ -668,7 +580,7 @@ async def view_game(request: Request) -> Response:
     if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > total:
         raise ApiError(400, f"move: must be an integer from 0 to {total}, not {text[:20]!r}")
     game = session.game
-    shown = qg_game_at(game, int(text)) if isinstance(game, qg.Game) else game_at(game, int(text))
+    shown = _views(game).game_at(game, int(text))
     return JSONResponse(view_json(session, shown))
 
 
@@ -718,11 +630,8 @@ async def play_move(request: Request) -> Response:
 
 def _play(game: Game | qg.Game, move: str | Move | qg.Move) -> dict[str, Any]:
     """Play ``move`` for the seat to move; its result as JSON. Raises as ``Game.play`` does."""
-    if isinstance(game, qg.Game):
-        seat, before = game.to_move, game.scores
-        played = game.play(cast(str | qg.Move, move))
-        return qg_result_json(game, seat if seat is not None else 0, played, before)
-    return result_json(game, game.play(cast(str | Move, move)))
+    result: dict[str, Any] = _views(game).play_json(game, move)
+    return result
 
 
 def _check_turn(session: Session, seat: int) -> None:
@@ -737,9 +646,8 @@ def _check_turn(session: Session, seat: int) -> None:
 
 def _bot_move(bot: Bot | QgBot, game: Game | qg.Game) -> Move | qg.Move:
     """The move ``bot`` chooses in ``game`` (a bot of that game: the session made it so)."""
-    if isinstance(game, qg.Game):
-        return cast(QgBot, bot).choose(game)
-    return cast(Bot, bot).choose(game)
+    move: Move | qg.Move = cast(Any, bot).choose(game)
+    return move
 
 
 async def _choose(request: Request, session: Session, seat: int) -> Move | qg.Move:

@@ -1,34 +1,38 @@
-"""The web app's JSON for Queen's Garden games: views, states and move results.
+"""The web app's JSON for Queen's Garden games: views, states and move results, and its rules
+from a request (the functions :mod:`indigo.web.views` has for Indigo; the registry entry
+:data:`indigo.games.QUEENS_GARDEN` names this module).
 
 Shaped like the Indigo ones (``docs/web.md``) so that the page's scores, log, undo, stepping
 and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collected``),
 ``gems`` is empty, a result's ``paths`` is empty. What is Queen's Garden's own: ``game``
 (``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
 game hides nothing but chance, which it does not hold), and for a person to move ``choices``
-(:func:`indigo.qg_choices.move_choices`: the legal moves grouped for clicks, each with the
-questions still to ask) and ``attributes`` (each attribute as SVG markup, for its button).
+(:func:`indigo.queens_garden.choices.move_choices`: the legal moves grouped for clicks, each
+with the questions still to ask) and ``attributes`` (each attribute as SVG markup, for its button).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from indigo.qg_choices import move_choices
-from indigo.queens_garden import ATTRIBUTES, RECORD_FORMAT, Game, Move
-from indigo.render.qg_svg import attribute_markup, game_at, position_svg
+from indigo.queens_garden import ATTRIBUTES, Game, Move, Rules
+from indigo.queens_garden.choices import move_choices
+from indigo.queens_garden.svg import attribute_markup, game_at, position_svg
 from indigo.table import HUMAN
 
 __all__ = [
     "GAME",
     "SEAT_COLOURS",
     "end_text",
-    "is_qg_record",
+    "game_at",
     "move_lines",
-    "qg_game_at",
-    "qg_result_json",
-    "qg_state_json",
-    "qg_view_json",
+    "play_json",
+    "result_json",
+    "rules_from_body",
+    "state_json",
+    "theme",
+    "view_json",
 ]
 
 GAME: Final = "queens-garden"
@@ -36,12 +40,29 @@ GAME: Final = "queens-garden"
 SEAT_COLOURS: Final = ("#c0392b", "#2c3e50", "#d68910", "#7f8c8d")
 """The seats' swatches in the score table."""
 
-qg_game_at = game_at
+
+def rules_from_body(
+    body: dict[str, Any],
+    players: int,
+    choice: Callable[[dict[str, Any], str, tuple[str, ...], str], str],
+    integer: Callable[[dict[str, Any], str, int, int, int | None], int | None],
+) -> Rules:
+    """The rules of a new game of ``players`` seats: the default ones (the body's Indigo
+    options do not apply)."""
+    del body, choice, integer
+    return Rules(players)
 
 
-def is_qg_record(record: dict[str, Any]) -> bool:
-    """Whether a parsed record is a Queen's Garden one (by its ``format``, as ``replay``)."""
-    return record.get("format") == RECORD_FORMAT
+def theme(game: Game) -> str:
+    """The game's ``theme`` in the games list and the record's file name: :data:`GAME`."""
+    return GAME
+
+
+def play_json(game: Game, move: str | Move) -> dict[str, Any]:
+    """Play ``move`` for the seat to move; its result as JSON. Raises as ``Game.play`` does."""
+    seat, before = game.to_move, game.scores
+    played = game.play(move)
+    return result_json(game, seat if seat is not None else 0, played, before)
 
 
 def move_lines(
@@ -75,7 +96,7 @@ def end_text(game: Game) -> str:
     return "four rounds were played and the gardens scored"
 
 
-def qg_result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> dict[str, Any]:
+def result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> dict[str, Any]:
     """The last move of ``game``, played by ``seat`` from scores ``before``."""
     after = game.scores
     return {
@@ -88,7 +109,7 @@ def qg_result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> 
     }
 
 
-def qg_view_json(
+def view_json(
     game_id: str, seats: Sequence[str], names: Sequence[str], game: Game, total_moves: int
 ) -> dict[str, Any]:
     """What anyone may see of position ``game`` of a game with ``total_moves`` moves."""
@@ -99,9 +120,7 @@ def qg_view_json(
         previous = game.clone()
         previous.undo()
         mover = previous.to_move
-        last = qg_result_json(
-            game, mover if mover is not None else 0, game.moves[-1], previous.scores
-        )
+        last = result_json(game, mover if mover is not None else 0, game.moves[-1], previous.scores)
     return {
         "id": game_id,
         "game": GAME,
@@ -136,11 +155,11 @@ def qg_view_json(
     }
 
 
-def qg_state_json(
+def state_json(
     game_id: str, seats: Sequence[str], names: Sequence[str], game: Game, can_undo: bool
 ) -> dict[str, Any]:
     """The live position, and for a person to move the legal moves grouped for clicks."""
-    out = qg_view_json(game_id, seats, names, game, game.moves_played)
+    out = view_json(game_id, seats, names, game, game.moves_played)
     seat = game.to_move
     human = seat is not None and seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else seats[seat]

@@ -70,6 +70,7 @@ __all__ = [
     "kind_value",
     "make_bot",
     "self_play",
+    "table_rules",
 ]
 
 ACTION_COUNT: Final = _qg.ACTION_COUNT
@@ -115,6 +116,13 @@ def kind_colour(kind: str) -> str:
 def kind_value(kind: str) -> int:
     """The pattern value of a kind (its cost and points): ``kind_value("lg4") == 4``."""
     return int(kind[2])
+
+
+def table_rules(players: int, theme: str, hand_size: int | None, gates: str) -> Rules:
+    """The rules a table's options name (:attr:`indigo.games.GameEntry.table_rules`): only
+    ``players``; the theme, hand size and gate variant are Indigo's."""
+    del theme, hand_size, gates
+    return Rules(players)
 
 
 Action = Literal["take", "tile", "exp", "buy", "pass"]

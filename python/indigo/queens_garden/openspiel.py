@@ -2,7 +2,7 @@
 :mod:`indigo.envs.openspiel`) is imported.
 
 >>> import pyspiel
->>> import indigo.envs.openspiel_queens_garden
+>>> import indigo.queens_garden.openspiel
 >>> game = pyspiel.load_game("python_queens_garden", {"players": 2})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes()), round(state.chance_outcomes()[0][1], 4)
@@ -30,6 +30,7 @@ import numpy as np
 
 from indigo._extras import require
 from indigo._native import IllegalMoveError
+from indigo.games import QUEENS_GARDEN
 from indigo.queens_garden import (
     ACTION_COUNT,
     KINDS,
@@ -55,7 +56,7 @@ _SEED: Final = 0
 _SETUP_DRAWS: Final = 4
 
 GAME_TYPE = pyspiel.GameType(
-    short_name="python_queens_garden",
+    short_name=QUEENS_GARDEN.openspiel_name,
     long_name="Python Azul: Queen's Garden",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,

@@ -4,7 +4,7 @@ Each seat is ``"human"`` or a bot spec (``random``, ``greedy``, ``ismcts:N``, ..
 :func:`indigo.queens_garden.make_bot`; seat ``i``'s bot is seeded with ``seed + i``). At a
 person's turn the position is shown and a prompt reads a move in the notation of
 ``docs/queens-garden.md``, or a part of one: what is missing is asked for
-(:mod:`indigo.qg_choices`), one question at a time, with numbered answers:
+(:mod:`indigo.queens_garden.choices`), one question at a time, with numbered answers:
 
 ``take 2``          take the birds; for a kind at several slots, which slot is asked
 ``tile bl3 f0``     place a tile; which payment is asked, from the legal ones
@@ -20,18 +20,20 @@ A bad line prints one ``error: ...`` line and asks again; the game is unchanged.
 
 from __future__ import annotations
 
+import argparse
+import sys
 import textwrap
+import time
 from collections.abc import Sequence
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.qg_choices import Question, candidates, next_question
-from indigo.queens_garden import Game, Move, Rules
-from indigo.render.queens_garden import final_text, position_text
+from indigo.queens_garden import Bot, Game, Move, RandomBot, Rules, make_bot
+from indigo.queens_garden.choices import Question, candidates, next_question
+from indigo.queens_garden.terminal import final_text, position_text
 from indigo.session import TerminalSession
-from indigo.table import QgBot, make_qg_bot
 
-__all__ = ["HELP", "QgTerminalPlay"]
+__all__ = ["HELP", "TerminalPlay", "demo", "terminal_play"]
 
 HELP: Final = """\
   take ATTR       take every kind showing ATTR (bl ye lg dg lp dp, or a pattern 1..6); a kind
@@ -49,7 +51,7 @@ HELP: Final = """\
   help            this list              quit     stop (asks if moves are unsaved)"""
 
 
-class QgTerminalPlay(TerminalSession[Game, QgBot]):
+class TerminalPlay(TerminalSession[Game, Bot]):
     """One Queen's Garden game at the terminal: commands from ``stdin``, text to ``out``."""
 
     help_text = HELP
@@ -70,7 +72,7 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
         super().__init__(
             Game(rules, seed=seed),
             seats,
-            make_qg_bot,
+            make_bot,
             seed=seed,
             stdin=stdin,
             out=out,
@@ -85,7 +87,7 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
     def show(self) -> None:
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
 
-    def play_bot(self, seat: int, bot: QgBot) -> None:
+    def play_bot(self, seat: int, bot: Bot) -> None:
         move = self.game.play(bot.choose(self.game))
         self.say(f"P{seat} ({self.seats[seat]}): {move}")
 
@@ -161,3 +163,51 @@ class QgTerminalPlay(TerminalSession[Game, QgBot]):
                 if answer in (str(number), option.label):
                     return option.moves
             self.say(f"error: answer a number from 1 to {len(options)}")
+
+
+def terminal_play(
+    rules: Rules,
+    seats: Sequence[str],
+    *,
+    seed: int,
+    stdin: TextIO,
+    out: TextIO,
+    colour: bool = False,
+    save: str | None = None,
+    codes: bool = False,
+) -> TerminalPlay:
+    """``indigo play``'s session (:attr:`indigo.games.GameEntry.terminal_play`); ``codes`` is
+    Indigo's (tiles drawn as codes): Queen's Garden's moves are always written out."""
+    del codes
+    return TerminalPlay(rules, seats, seed=seed, stdin=stdin, out=out, colour=colour, save=save)
+
+
+def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
+    """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
+    random bots (one rng seeded with ``seed``), the position after each round, then the final
+    scoring, pausing ``delay`` seconds after each move."""
+    players = args.players
+    game = Game(Rules(players), seed=seed)
+    bot = RandomBot(seed)
+    out = sys.stdout
+    print(
+        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
+        "(scoring wheel: a placeholder, not the printed wheel)",
+        file=out,
+    )
+    print(position_text(game.snapshot(), colour=colour), file=out)
+    while not game.over:
+        seat, round_number = game.to_move, game.round
+        move = bot.choose(game)
+        game.play(move)
+        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
+        if game.over or game.round != round_number:
+            points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
+            print(f"\nRound {round_number} scored: {points}", file=out)
+            print(position_text(game.snapshot(), colour=colour), file=out)
+        out.flush()
+        if delay:
+            time.sleep(delay)
+    print(file=out)
+    print(final_text(game.snapshot()), file=out)
+    return 0
