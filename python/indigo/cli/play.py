@@ -16,7 +16,7 @@ from indigo.cli._common import CliError, output_file
 from indigo.play import TerminalPlay
 from indigo.qg_play import QgTerminalPlay
 from indigo.render.terminal import use_colour
-from indigo.session import TerminalSession
+from indigo.session import InputNotTextError, TerminalSession
 from indigo.table import demo_rules, parse_seats
 
 
@@ -81,9 +81,12 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 
 
 def _run(session: TerminalSession[Any, Any], save: str | None) -> int:
-    """Play ``session``; a record that cannot be written to ``save`` is a :class:`CliError`."""
+    """Play ``session``; a record that cannot be written to ``save``, or input that is not
+    text, is a :class:`CliError`."""
     try:
         return session.run()
+    except InputNotTextError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         if save is None or exc.filename != save:
             raise
