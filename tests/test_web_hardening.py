@@ -9,6 +9,7 @@ record bytes are read by one reader, the same in the CLI and on the web.
 from __future__ import annotations
 
 import json
+import logging
 import signal
 import socket
 import subprocess
@@ -31,7 +32,7 @@ from indigo.cli import build_parser, main
 from indigo.records import MAX_RECORD_BYTES, parse_record, read_record
 from indigo.web.app import MAX_BODY, TOKEN_HEADER, ApiError, GameStore, SearchPool
 from indigo.web.limits import ServerLimits, limits_from_args
-from web_server import keyed_client
+from web_server import keyed_client, live_server
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -429,6 +430,57 @@ def test_ctrl_c_stops_the_server_during_a_search() -> None:
         if server.poll() is None:
             server.kill()
         server.communicate(timeout=30)
+
+
+class _Records(logging.Handler):
+    """Keeps every record logged to it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.parametrize(
+    ("path", "framing"),
+    [
+        ("/api/games", b"Content-Length: 100\r\n"),
+        ("/api/games/load", b"Content-Length: 100\r\n"),
+        ("/api/games/upload", b"Content-Length: 100\r\n"),
+        ("/api/games", b"Transfer-Encoding: chunked\r\n"),
+    ],
+)
+def test_a_client_that_leaves_mid_body_is_no_server_error(path: str, framing: bytes) -> None:
+    """A body shorter than it said, then a half-close: the client left, nothing is logged at
+    ERROR (it was "Exception in ASGI application", starlette's ``ClientDisconnect``), and the
+    server serves the next request."""
+    records = _Records()
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    with live_server() as base:
+        uvicorn_log.addHandler(records)
+        try:
+            port = int(base.rsplit(":", 1)[1])
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as peer:
+                peer.sendall(
+                    b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\n"
+                    + framing
+                    + b"\r\n"
+                    + (b"a\r\n" if b"chunked" in framing else b"")
+                    + b'{"seats": '
+                )
+                peer.shutdown(socket.SHUT_WR)
+                while peer.recv(4096):  # until the server closes its side
+                    pass
+            body = json.dumps({"seats": ["human", "human"]}).encode()
+            request = urllib.request.Request(f"{base}/api/games", data=body)
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert response.status == 201
+        finally:
+            uvicorn_log.removeHandler(records)
+    assert [r.getMessage() for r in records.records if r.levelno >= logging.ERROR] == []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -324,17 +324,21 @@ class SearchPool:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request's body; 413 over :data:`MAX_BODY` bytes (counted as it streams)."""
+    """The request's body; 413 over :data:`MAX_BODY` bytes (counted as it streams), 400 if
+    the client leaves before sending all of it (the answer goes nowhere: nothing is logged)."""
     length = request.headers.get("content-length")
     if length is not None and (
         not (length.isascii() and length.isdigit()) or len(length) > 9 or int(length) > MAX_BODY
     ):
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > MAX_BODY:
+                raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise ApiError(400, "the client closed the connection before the whole body") from None
     return bytes(body)
 
 
