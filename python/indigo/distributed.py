@@ -24,6 +24,7 @@ import logging
 import math
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
@@ -257,6 +258,7 @@ class RayBackend:
         waits, so Ctrl-C (``KeyboardInterrupt``) and SIGTERM stop it at any time."""
         if self.ray.is_initialized():
             return
+        deadline = time.monotonic() + self.connect_timeout
         where = self.address if self.address is not None else "RAY_ADDRESS or this machine"
         target = None if self.address is None else _host_port(self.address)
         if target is not None:  # a refused connection is known at once
@@ -283,7 +285,7 @@ class RayBackend:
         try:
             thread = threading.Thread(target=init, name="indigo-ray-connect", daemon=True)
             thread.start()
-            thread.join(self.connect_timeout)
+            thread.join(max(0.0, deadline - time.monotonic()))
         finally:
             ray_worker_log.removeFilter(quiet)
         if thread.is_alive():
