@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import socket
 import threading
 import time
@@ -251,7 +252,8 @@ class RayBackend:
 
     def connect(self) -> None:
         """Connects to the cluster unless Ray is already initialised in this process. Raises
-        :class:`RunError` if the cluster cannot be reached within ``connect_timeout``.
+        :class:`RunError` if the cluster cannot be reached within ``connect_timeout`` (Ray
+        started here, without an address or ``RAY_ADDRESS``, is waited for without a bound).
 
         ``ray.init`` runs on a thread of its own: it waits in native code, where neither
         Ctrl-C nor its own SIGTERM handler can stop it, and retries for ever. This thread only
@@ -259,8 +261,14 @@ class RayBackend:
         if self.ray.is_initialized():
             return
         deadline = time.monotonic() + self.connect_timeout
-        where = self.address if self.address is not None else "RAY_ADDRESS or this machine"
-        target = None if self.address is None else _host_port(self.address)
+        # As ray.init reads it: RAY_ADDRESS stands for no address and for "auto". Without
+        # either, ray.init starts Ray here: there is no cluster to wait for.
+        joined = self.address
+        if self.address in (None, "auto") and os.environ.get("RAY_ADDRESS"):
+            joined = os.environ["RAY_ADDRESS"]
+        starts_here = joined is None
+        where = str(joined)
+        target = None if joined is None else _host_port(joined)
         if target is not None:  # a refused connection is known at once
             try:
                 socket.create_connection(target, timeout=self.connect_timeout).close()
@@ -285,7 +293,8 @@ class RayBackend:
         try:
             thread = threading.Thread(target=init, name="indigo-ray-connect", daemon=True)
             thread.start()
-            thread.join(max(0.0, deadline - time.monotonic()))
+            while thread.is_alive() and (starts_here or time.monotonic() < deadline):
+                thread.join(0.1)
         finally:
             ray_worker_log.removeFilter(quiet)
         if thread.is_alive():
