@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -223,3 +225,104 @@ def test_backend_arguments_are_checked(capsys: pytest.CaptureFixture[str]) -> No
         make_backend("dask")
     with pytest.raises(ValueError, match="workers must be at least 1"):
         RayBackend(workers=0)
+
+
+class _SilentListener:
+    """A loopback port that accepts connections and never answers: not a Ray cluster."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0), backlog=64)
+        self.port = int(self.socket.getsockname()[1])
+        self.accepted: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):  # closed by the test
+            while True:
+                self.accepted.append(self.socket.accept()[0])
+
+    def close(self) -> None:
+        self.socket.close()
+        for peer in self.accepted:
+            peer.close()
+
+
+def _indigo(argv: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "indigo", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("command", ["tournament", "selfplay"])
+def test_a_cluster_where_nothing_listens_is_one_line_at_once(command: str, tmp_path: Path) -> None:
+    """``--address`` naming a loopback port with nothing on it: one line and status 2 (it hung
+    for minutes, deaf to Ctrl-C and SIGTERM), and no self-play folder made."""
+    address = f"127.0.0.1:{_free_port()}"
+    out = tmp_path / "run"
+    games = ["--games", "2"] + (["--out", str(out)] if command == "selfplay" else [])
+    child = _indigo([command, "--bots", "greedy", *games, "--backend", "ray", "--address", address])
+    stdout, stderr = child.communicate(timeout=120)
+    assert (child.returncode, stdout) == (2, "")
+    assert (
+        stderr == f"indigo: error: cannot reach the Ray cluster at {address}: Connection refused\n"
+    )
+    assert not out.exists()
+
+
+def test_a_cluster_that_does_not_answer_is_a_run_error_after_the_timeout() -> None:
+    """A listener that is not Ray: ``ray.init`` would wait for ever; the backend gives up
+    after ``connect_timeout`` with a RunError naming the address and the bound."""
+    listener = _SilentListener()
+    address = f"127.0.0.1:{listener.port}"
+    script = (
+        "from indigo.distributed import RayBackend, RunError\n"
+        f"backend = RayBackend({address!r}, connect_timeout=3)\n"
+        "try:\n"
+        "    backend.connect()\n"
+        "except RunError as exc:\n"
+        "    print(exc)\n"
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+        )
+    finally:
+        listener.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"the Ray cluster at {address} did not take the connection within 3 s: is it a Ray "
+        "head node's address, and running?\n"
+    )
+    assert "SIGTERM handler is not set" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("sent", "status"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_ctrl_c_and_sigterm_stop_a_connection_that_waits(sent: int, status: int) -> None:
+    """While ``ray.init`` waits on a listener that never answers (the probe and Ray's own
+    connection accepted), SIGINT ends ``indigo tournament`` with status 130 and no traceback,
+    SIGTERM with its default action: both were ignored."""
+    listener = _SilentListener()
+    address = f"127.0.0.1:{listener.port}"
+    child = _indigo(["tournament", "--bots", "greedy", "--backend", "ray", "--address", address])
+    try:
+        deadline = time.monotonic() + 60
+        while len(listener.accepted) < 2:
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "Ray never connected"
+            time.sleep(0.05)
+        child.send_signal(sent)
+        _, stderr = child.communicate(timeout=30)  # the backend's own bound is 60 s
+        assert child.returncode == status, stderr
+        assert "Traceback" not in stderr
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+        listener.close()

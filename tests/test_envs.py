@@ -117,6 +117,33 @@ def test_pettingzoo_illegal_actions() -> None:
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
 
 
+@pytest.mark.parametrize("action", [2.9, np.float64(2.0), np.float32(1.5)])
+def test_adapters_refuse_a_non_integer_action_as_the_game_does(action: object) -> None:
+    """``int(2.9)`` would play action 2: each adapter raises the ``TypeError`` ``Game.play``
+    raises and changes nothing (OpenSpiel's binding refuses a float itself)."""
+    game = Game(seed=1)
+    with pytest.raises(TypeError):
+        game.play(action)  # type: ignore[arg-type]
+    raw = indigo_v0.raw_env()
+    raw.reset(seed=1)
+    before = raw.game.clone()
+    with pytest.raises(TypeError, match="integer"):
+        raw.step(action)  # type: ignore[arg-type]
+    assert raw.game == before
+    assert raw.agent_selection == "player_0"
+    env = IndigoEnv(illegal_reward=-1.0)
+    env.reset(seed=1)
+    before = env.game.clone()
+    with pytest.raises(TypeError, match="integer"):
+        env.step(action)  # type: ignore[arg-type]
+    assert env.game == before
+    state = pyspiel.load_game("python_indigo").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(TypeError):
+        state.apply_action(state.legal_actions()[0] + 0.5)
+
+
 def test_pettingzoo_render() -> None:
     env = indigo_v0.env(render_mode="ansi")
     env.reset(seed=1)
@@ -339,6 +366,33 @@ def test_vector_without_copies_overwrites_its_own_read_only_arrays() -> None:
             np.testing.assert_array_equal(array, expected)
     with pytest.raises(ValueError, match="read-only"):
         first[0][0, 0] = 1
+
+
+def test_vector_kept_arrays_are_the_vectors_buffers() -> None:
+    """docs/envs.md: with ``copy=False`` a write made after ``setflags(write=True)`` stays in
+    later results where the step does not rewrite, a copy taken before does not change, and
+    the games are untouched (an illegal action is still refused, the records agree)."""
+    kept = VectorGames(2, seed=1, copy=False)
+    fresh = VectorGames(2, seed=1)
+    observations, masks, to_play = kept.reset()
+    _, fresh_masks, _ = fresh.reset()
+    copied = np.array(observations)
+    for array in (observations, masks, to_play):
+        array.setflags(write=True)
+    observations[:] = 99
+    masks[:] = True
+    illegal = int(np.flatnonzero(~fresh_masks[0])[0])
+    with pytest.raises(indigo.IllegalMoveError):
+        kept.step([illegal, int(fresh_masks[1].argmax())])
+    actions = fresh_masks.argmax(axis=1)
+    got, want = kept.step(actions), fresh.step(actions)
+    assert got[0] is observations
+    assert (got[0] == 99).any()
+    assert got[1].sum() > want[1].sum()
+    assert not np.array_equal(got[0], want[0])
+    assert not (copied == 99).any()
+    assert kept.record(0) == fresh.record(0)
+    assert kept.record(1) == fresh.record(1)
 
 
 def test_vector_reset_is_reproducible() -> None:

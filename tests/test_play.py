@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -323,3 +324,52 @@ def test_save_command_writes_the_record_and_quitting_then_asks_nothing(tmp_path:
     assert text.count(f"Record saved to {record}.") == 2
     assert "Quit and lose" not in text
     assert len(Game.from_record(json.loads(record.read_text(encoding="utf-8"))).moves) == 2
+
+
+def _indigo(
+    argv: list[str], stdin: bytes, cwd: Path, errors: str = "surrogateescape"
+) -> subprocess.CompletedProcess[str]:
+    """``python -m indigo ARGV`` fed ``stdin`` as bytes, decoded as UTF-8 with ``errors``
+    (a C or POSIX locale's ``surrogateescape``, or ``strict``)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "indigo", *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": f"utf-8:{errors}"},
+        timeout=120,
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8", "replace"),
+        result.stderr.decode("utf-8", "replace"),
+    )
+
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
+@pytest.mark.parametrize("game", ["indigo", "queens-garden"])
+def test_input_that_is_not_text_stops_the_game_with_one_error_line(
+    game: str, errors: str, tmp_path: Path
+) -> None:
+    """Bytes that are not UTF-8 end the session as the end of input does (the record is
+    saved), then one ``indigo: error:`` line and status 2, not a traceback."""
+    save = tmp_path / "record.json"
+    argv = ["play", "--game", game, "--players", "human,random", "--seed", "1"]
+    result = _indigo([*argv, "--save", str(save)], b"\xff\n", tmp_path, errors)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "indigo: error: the input after move 0 is not UTF-8 text\n"
+    assert "Stopped after 0 moves." in result.stdout
+    assert json.loads(save.read_text())["moves"] == []
+
+
+def test_a_record_that_cannot_be_written_is_one_error_line(tmp_path: Path) -> None:
+    """``--save /dev/full``: the write fails at the end (a full device names no file)."""
+    result = _indigo(
+        ["play", "--players", "human,random", "--seed", "1", "--save", "/dev/full"],
+        b"quit\n",
+        tmp_path,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "indigo: error: /dev/full: No space left on device\n"

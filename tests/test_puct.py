@@ -349,3 +349,21 @@ def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
     ]:
         assert main([*common, *wrong]) == 2
         assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["json:loads", "indigo:Game", "indigo:OBSERVATION_SIZE"])
+def test_indigo_selfplay_names_what_the_evaluator_must_be(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An object that is not an evaluator (``json.loads`` takes one argument, ``Game`` is no
+    evaluator's answer) is one error line and status 2, not the ``TypeError`` it raised."""
+    pytest.importorskip("pyarrow")
+    from indigo.cli import main
+
+    argv = ["selfplay", "--games", "1", "--out", str(tmp_path / "run"), "--simulations", "2"]
+    assert main([*argv, "--puct", name]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"indigo: error: --puct {name!r} ")
+    assert "evaluator(observations, masks) -> (priors, values)" in err

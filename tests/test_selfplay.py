@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -220,6 +223,55 @@ def test_damaged_shards_are_played_again_to_the_same_bytes(tmp_path: Path) -> No
     assert sum(len(batch) for batch in load(tmp_path)) == sum(
         len(r["moves"]) for r in read_records(tmp_path)
     )
+
+
+BOUNDED_RESUME = """
+import re, resource, sys
+from pathlib import Path
+from indigo.selfplay import SelfPlayError, read_records, run_selfplay
+
+out, megabytes, headroom = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+run_selfplay(["greedy"], 6, out / "warm", shard_size=2)  # threads and allocators made
+list(read_records(out / "warm"))
+status = Path("/proc/self/status").read_text()
+size = int(re.search(r"VmSize:\\s+(\\d+) kB", status)[1]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + headroom * 2**20, resource.RLIM_INFINITY))
+try:
+    list(read_records(out))
+except SelfPlayError as exc:
+    print(exc)
+run = run_selfplay(["greedy"], 6, out, shard_size=2)
+print(run.shards_written, run.shards_skipped)
+"""
+
+
+def test_resume_reads_records_as_a_bounded_stream(tmp_path: Path) -> None:
+    """A records file of 24 MB without a newline, and one linked to ``/dev/zero``, under a
+    memory limit of 12 MB more than the process holds: each is read no further than a line's
+    bound (or not at all: not a regular file), reported by ``read_records``, and its shard is
+    played again to the same bytes (it read them whole: a ``MemoryError``, or forever)."""
+    out = tmp_path / "run"
+    run_selfplay(["greedy"], 6, out, shard_size=2)
+    clean = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "records-00000.jsonl").write_bytes(b"x" * 24 * 2**20)
+    (out / "records-00001.jsonl").unlink()
+    (out / "records-00001.jsonl").symlink_to("/dev/zero")
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(BOUNDED_RESUME), str(out), "24", "12"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    damaged, written = result.stdout.splitlines()
+    assert damaged.endswith(
+        "records-00000.jsonl is damaged (a line over 1,048,576 bytes): rerun the self-play "
+        "to write it again"
+    )
+    assert written == "2 1"
+    assert not (out / "records-00001.jsonl").is_symlink()
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == clean
 
 
 def test_a_damaged_manifest_is_reported_by_the_loader(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ record bytes are read by one reader, the same in the CLI and on the web.
 from __future__ import annotations
 
 import json
+import logging
 import signal
 import socket
 import subprocess
@@ -29,9 +30,9 @@ import indigo
 from indigo import Game, IndigoError, Move, RecordError
 from indigo.cli import build_parser, main
 from indigo.records import MAX_RECORD_BYTES, parse_record, read_record
-from indigo.web.app import MAX_BODY, TOKEN_HEADER, ApiError, GameStore, SearchPool
+from indigo.web.app import MAX_BODY, TOKEN_HEADER, ApiError, GameStore, SearchPool, create_app
 from indigo.web.limits import ServerLimits, limits_from_args
-from web_server import keyed_client
+from web_server import keyed_client, live_server
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -348,27 +349,138 @@ def test_the_search_pool_is_bounded() -> None:
         assert release.wait(60)
         return move
 
-    waiting = [pool.submit(slow) for _ in range(5)]  # one runs, four wait
+    waiting = [pool.submit(slow, f"client-{k}") for k in range(5)]  # one runs, four wait
     with pytest.raises(ApiError) as full:
-        pool.submit(slow)
+        pool.submit(slow, "client-5")
     assert full.value.status == 503
     assert "busy with 5 bot searches" in full.value.message
     release.set()
     assert [f.result(timeout=60) for f in waiting] == [move] * 5
-    assert pool.submit(lambda: move).result(timeout=60) == move
+    assert pool.submit(lambda: move, "client-6").result(timeout=60) == move
     workers = [t for t in threading.enumerate() if t.name.startswith("indigo-search-")]
     assert workers
     assert all(t.daemon for t in workers)  # never joined at exit
     # Stopping answers the running and the waiting searches at once, and refuses new ones.
     release.clear()
-    running, queued = pool.submit(slow), pool.submit(slow)
+    running, queued = pool.submit(slow, "client-0"), pool.submit(slow, "client-1")
     pool.stop()
     for future in (running, queued):
         with pytest.raises(ApiError, match="the server is stopping"):
             future.result(timeout=60)
     with pytest.raises(ApiError, match="the server is stopping"):
-        pool.submit(slow)
+        pool.submit(slow, "client-5")
     release.set()
+
+
+def test_one_client_cannot_take_every_search_worker() -> None:
+    """Two workers, one search per client (the default): a client's second search is 429
+    with ``Retry-After`` (the search time limit, rounded up), while another client's search
+    runs on the other worker; once the first answers the client may search again."""
+    with (
+        keyed_client(search_workers=2, max_search_time=2.5) as alice,
+        keyed_client(alice.app, address="10.0.0.2") as bob,
+    ):
+        held = HeldBot()
+        first = _create(alice, "ismcts:10", "human", seed=1)
+        second = _create(alice, "ismcts:10", "human", seed=2)
+        theirs = _create(bob, "ismcts:10", "human", seed=3)
+        _store(alice).peek(first["id"]).bots[0] = held
+        answer: dict[str, Any] = {}
+        path = f"/api/games/{first['id']}/advance"
+        thread = threading.Thread(target=lambda: answer.update(r=alice.post(path)))
+        thread.start()
+        try:
+            assert held.started.wait(60)
+            refused = alice.post(f"/api/games/{second['id']}/advance")
+            assert refused.status_code == 429, refused.text
+            assert refused.headers["retry-after"] == "3"
+            assert "you have 1 bot searches running or waiting" in refused.json()["error"]
+            moved = bob.post(f"/api/games/{theirs['id']}/advance")
+            assert moved.status_code == 200, moved.text
+        finally:
+            held.release.set()
+            thread.join(60)
+        assert answer["r"].status_code == 200, answer["r"].text
+        again = alice.post(f"/api/games/{second['id']}/advance")
+        assert again.status_code == 200, again.text
+
+
+class CountingBot(HeldBot):
+    """A held bot that counts the moves asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def choose(self, game: Game) -> Move:
+        self.asked += 1
+        return super().choose(game)
+
+
+def _post(base: str, path: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={TOKEN_HEADER: token}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def _leave_during_advance(port: int, game: dict[str, Any]) -> socket.socket:
+    """A raw connection that asks ``game`` to advance 54 moves (the caller closes it)."""
+    peer = socket.create_connection(("127.0.0.1", port), timeout=30)
+    body = b'{"max": 54}'
+    peer.sendall(
+        f"POST /api/games/{game['id']}/advance HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"{TOKEN_HEADER}: {game['token']}\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    return peer
+
+
+def _wait_for(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_an_advance_stops_when_its_client_leaves() -> None:
+    """On a real server: the client of a 54-move advance leaves while the first search runs;
+    the advance ends (the game's turn is free again), the move that search finds is not
+    played, and no other search is asked for (it went on to move 29 before). A second
+    client's advance that waited for the one worker and left never runs at all."""
+    app = create_app(search_workers=1, max_searches_per_client=2)
+    store: GameStore = app.state.store
+    with live_server(app) as base:
+        port = int(base.rsplit(":", 1)[1])
+        made = [
+            _post(base, "/api/games", "", {"seats": ["ismcts:10", "ismcts:10"], "seed": seed})
+            for seed in (1, 2)
+        ]
+        running, waiting = (store.peek(game["id"]) for game in made)
+        bots = [CountingBot() for _ in range(4)]
+        running.bots = {0: bots[0], 1: bots[1]}
+        waiting.bots = {0: bots[2], 1: bots[3]}
+        first = _leave_during_advance(port, made[0])
+        try:
+            assert bots[0].started.wait(60)
+            second = _leave_during_advance(port, made[1])
+            pool = app.state.search_pool
+            _wait_for(lambda: len(pool._live) == 2, "the second search never queued")
+            second.close()
+            _wait_for(lambda: len(pool._live) == 1, "the waiting search was not cancelled")
+        finally:
+            first.close()
+        _wait_for(lambda: not running.turn.locked(), "the advance did not end")
+        bots[0].release.set()
+        _wait_for(lambda: not pool._live, "the search did not finish")
+        assert [bot.asked for bot in bots] == [1, 0, 0, 0]
+        assert (len(running.game.moves), len(waiting.game.moves)) == (0, 0)
+        # The game plays on for a client that stays.
+        bots[1].release.set()
+        moved = _post(base, f"/api/games/{made[0]['id']}/advance", made[0]["token"], {"max": 2})
+        assert moved["state"]["moves"] == 2
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -429,6 +541,57 @@ def test_ctrl_c_stops_the_server_during_a_search() -> None:
         if server.poll() is None:
             server.kill()
         server.communicate(timeout=30)
+
+
+class _Records(logging.Handler):
+    """Keeps every record logged to it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.parametrize(
+    ("path", "framing"),
+    [
+        ("/api/games", b"Content-Length: 100\r\n"),
+        ("/api/games/load", b"Content-Length: 100\r\n"),
+        ("/api/games/upload", b"Content-Length: 100\r\n"),
+        ("/api/games", b"Transfer-Encoding: chunked\r\n"),
+    ],
+)
+def test_a_client_that_leaves_mid_body_is_no_server_error(path: str, framing: bytes) -> None:
+    """A body shorter than it said, then a half-close: the client left, nothing is logged at
+    ERROR (it was "Exception in ASGI application", starlette's ``ClientDisconnect``), and the
+    server serves the next request."""
+    records = _Records()
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    with live_server() as base:
+        uvicorn_log.addHandler(records)
+        try:
+            port = int(base.rsplit(":", 1)[1])
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as peer:
+                peer.sendall(
+                    b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\n"
+                    + framing
+                    + b"\r\n"
+                    + (b"a\r\n" if b"chunked" in framing else b"")
+                    + b'{"seats": '
+                )
+                peer.shutdown(socket.SHUT_WR)
+                while peer.recv(4096):  # until the server closes its side
+                    pass
+            body = json.dumps({"seats": ["human", "human"]}).encode()
+            request = urllib.request.Request(f"{base}/api/games", data=body)
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert response.status == 201
+        finally:
+            uvicorn_log.removeHandler(records)
+    assert [r.getMessage() for r in records.records if r.levelno >= logging.ERROR] == []
 
 
 # ---------------------------------------------------------------------------------------------

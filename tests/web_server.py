@@ -65,14 +65,18 @@ def keyed_client(
 
 
 @contextlib.contextmanager
-def live_server(**app_options: float) -> Iterator[str]:
-    """Serve a fresh app in a thread; yields its base URL and stops the server afterwards."""
+def live_server(app: Starlette | None = None, **app_options: float) -> Iterator[str]:
+    """Serve ``app`` (or a fresh app with ``app_options``) in a thread; yields its base URL
+    and stops the server afterwards."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(**app_options), log_level="warning", lifespan="off", backlog=512
+        app if app is not None else create_app(**app_options),
+        log_level="warning",
+        lifespan="off",
+        backlog=512,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

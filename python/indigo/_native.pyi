@@ -668,7 +668,10 @@ class VectorGames:
     def copy(self) -> bool:
         """``True``: every call returns fresh arrays. ``False``: every call returns the same
         read-only arrays, which the vector owns and overwrites in place at the next call
-        (writing only what changed: faster; copy what you keep)."""
+        (writing only what changed: faster; copy what you keep). They are the vector's own
+        buffers: numpy lets ``setflags(write=True)`` make them writeable, and what is written
+        then stays in later results wherever a step does not rewrite it (the games are not
+        changed: legality is checked on the games)."""
     @property
     def observation_dtype(self) -> Literal["float32", "uint8"]:
         """The observations' dtype: ``"uint8"`` holds the same counts in a quarter of the

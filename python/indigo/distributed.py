@@ -22,6 +22,10 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
@@ -35,6 +39,7 @@ from indigo.bots import BotLike
 from indigo.games import find_game
 
 __all__ = [
+    "CONNECT_TIMEOUT",
     "MAX_GAMES",
     "MAX_THREADS",
     "Backend",
@@ -60,8 +65,31 @@ MAX_THREADS: Final = 1024
 """The most threads a local run may use: as many as the batch API takes."""
 
 
+CONNECT_TIMEOUT: Final = 60.0
+"""Seconds :class:`RayBackend` waits for a cluster to take its connection before
+:class:`RunError` (Ray itself retries for ever)."""
+
+
 class RunError(IndigoError):
-    """Settings no run can take: too many games, seatings or threads."""
+    """Settings no run can take: too many games, seatings or threads; or a Ray cluster that
+    cannot be reached."""
+
+
+class _NotMainThreadWarning(logging.Filter):
+    """Drops Ray's warning that a connection made off the main thread sets no SIGTERM
+    handler: :meth:`RayBackend.connect` does so on purpose (SIGTERM keeps its default)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "SIGTERM handler is not set" not in record.getMessage()
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of ``HOST:PORT``, ``[V6]:PORT`` or ``ray://HOST:PORT``; ``None`` for
+    another form (``auto``), which only Ray reads."""
+    host, colon, port = address.rpartition("://")[2].rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit() or not host:
+        return None
+    return host.removeprefix("[").removesuffix("]"), int(port)
 
 
 @dataclass(frozen=True)
@@ -188,7 +216,9 @@ class RayBackend:
     """Each span a Ray task on one CPU, at most ``workers`` at once (default: as many as the
     cluster has CPUs). ``address`` is a running cluster's (``"127.0.0.1:6379"``, ``"auto"``,
     ``"ray://..."``); without it ``ray.init()`` joins ``RAY_ADDRESS`` or starts Ray on this
-    machine. A task whose worker dies is retried up to ``max_retries`` times.
+    machine. A task whose worker dies is retried up to ``max_retries`` times. A cluster that
+    has not taken the connection within ``connect_timeout`` seconds (:data:`CONNECT_TIMEOUT`)
+    is a :class:`RunError`, and so at once is a ``HOST:PORT`` where nothing listens.
 
     Use it as a context manager, or call :meth:`close`, to disconnect when done; a
     connection that was open before is left open.
@@ -197,26 +227,84 @@ class RayBackend:
     name = "ray"
 
     def __init__(
-        self, address: str | None = None, *, workers: int | None = None, max_retries: int = 3
+        self,
+        address: str | None = None,
+        *,
+        workers: int | None = None,
+        max_retries: int = 3,
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         if max_retries < 0:
             raise ValueError(f"max_retries must be at least 0, not {max_retries}")
+        if not 0 < connect_timeout <= 86_400:
+            raise ValueError(
+                f"connect_timeout must be above 0 and at most 86400 s, not {connect_timeout}"
+            )
         self.ray: ModuleType = require("ray", "ray")
         self.address = address
         self.workers = workers
         self.max_retries = max_retries
+        self.connect_timeout = connect_timeout
         self._connected_here = False
 
     def connect(self) -> None:
-        """Connects to the cluster unless Ray is already initialised in this process."""
+        """Connects to the cluster unless Ray is already initialised in this process. Raises
+        :class:`RunError` if the cluster cannot be reached within ``connect_timeout`` (Ray
+        started here, without an address or ``RAY_ADDRESS``, is waited for without a bound).
+
+        ``ray.init`` runs on a thread of its own: it waits in native code, where neither
+        Ctrl-C nor its own SIGTERM handler can stop it, and retries for ever. This thread only
+        waits, so Ctrl-C (``KeyboardInterrupt``) and SIGTERM stop it at any time."""
         if self.ray.is_initialized():
             return
+        deadline = time.monotonic() + self.connect_timeout
+        # As ray.init reads it: RAY_ADDRESS stands for no address and for "auto". Without
+        # either, ray.init starts Ray here: there is no cluster to wait for.
+        joined = self.address
+        if self.address in (None, "auto") and os.environ.get("RAY_ADDRESS"):
+            joined = os.environ["RAY_ADDRESS"]
+        starts_here = joined is None
+        where = str(joined)
+        target = None if joined is None else _host_port(joined)
+        if target is not None:  # a refused connection is known at once
+            try:
+                socket.create_connection(target, timeout=self.connect_timeout).close()
+            except OSError as exc:
+                raise RunError(
+                    f"cannot reach the Ray cluster at {where}: {exc.strerror or exc}"
+                ) from None
         options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
         if self.address is None:
             options["include_dashboard"] = False
-        self.ray.init(address=self.address, **options)
+        failure: list[BaseException] = []
+
+        def init() -> None:
+            try:
+                self.ray.init(address=self.address, **options)
+            except BaseException as exc:  # handed to the waiting thread
+                failure.append(exc)
+
+        quiet = _NotMainThreadWarning()
+        ray_worker_log = logging.getLogger("ray._private.worker")
+        ray_worker_log.addFilter(quiet)
+        try:
+            thread = threading.Thread(target=init, name="indigo-ray-connect", daemon=True)
+            thread.start()
+            while thread.is_alive() and (starts_here or time.monotonic() < deadline):
+                thread.join(0.1)
+        finally:
+            ray_worker_log.removeFilter(quiet)
+        if thread.is_alive():
+            raise RunError(
+                f"the Ray cluster at {where} did not take the connection within "
+                f"{self.connect_timeout:g} s: is it a Ray head node's address, and running?"
+            )
+        if failure:
+            if isinstance(failure[0], ConnectionError):
+                raise RunError(f"cannot reach the Ray cluster at {where}: {failure[0]}") from None
+            raise failure[0]
         self._connected_here = True
 
     def close(self) -> None:

@@ -49,7 +49,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, BinaryIO, Final, cast
 
 from indigo import queens_garden as qg
 from indigo._extras import require
@@ -65,6 +65,7 @@ from indigo.distributed import (
     spans,
 )
 from indigo.games import GAMES, GameEntry, find_game
+from indigo.records import MAX_RECORD_BYTES
 from indigo.tournament import lineups
 
 require("pyarrow.parquet", "selfplay")
@@ -203,8 +204,10 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
             if path.exists():
                 raise SelfPlayError(f"{path} is not a file")
             return None
-        with path.open("rb") as file:
-            data = file.read(MAX_MANIFEST_BYTES + 1)
+        data = bytearray()
+        with path.open("rb") as file:  # by the MiB: read(n) would hold n bytes at once
+            while len(data) <= MAX_MANIFEST_BYTES and (chunk := file.read(2**20)):
+                data += chunk
     except OSError as exc:
         raise SelfPlayError(f"cannot read {path}: {exc.strerror or exc}") from None
     if len(data) > MAX_MANIFEST_BYTES:
@@ -357,22 +360,38 @@ def _finished(folder: Path, shard: int) -> bool:
     return parquet.exists() and jsonl.exists()
 
 
+def _record_lines(file: BinaryIO) -> Iterator[bytes]:
+    """The records file's lines, newlines kept, read as a stream: a line over
+    :data:`~indigo.records.MAX_RECORD_BYTES` raises ``ValueError`` after that many bytes."""
+    while line := file.readline(MAX_RECORD_BYTES + 1):
+        if len(line) > MAX_RECORD_BYTES:
+            raise ValueError(f"a line over {MAX_RECORD_BYTES:,} bytes")
+        yield line
+
+
 def _intact(folder: Path, shard: int, span: Span, expected: pa.Schema) -> bool:
-    """Whether the shard's files are whole: the records file holds the span's games in order,
-    one per line, and the samples file's footer reads, with the schema, one row per move of
-    those games, and those games' indices. A file cut short fails one of these."""
+    """Whether the shard's files are whole: both are regular files, the records file holds
+    the span's games in order, one per line, and the samples file's footer reads, with the
+    schema, one row per move of those games, and those games' indices. A file cut short
+    fails one of these. At most ``span.games + 1`` lines are read, each at most
+    :data:`~indigo.records.MAX_RECORD_BYTES` (docs/distributed.md says what is checked)."""
     parquet, jsonl = _shard_paths(folder, shard)
     try:
-        data = jsonl.read_bytes()
-        lines = data.split(b"\n")
-        if lines.pop() != b"" or len(lines) != span.games:
+        if not (jsonl.is_file() and parquet.is_file()):  # a device or a pipe is not a shard
             return False
         moves = 0
-        for index, line in enumerate(lines, span.start):
-            record = json.loads(line)
-            if record["game"] != index:
-                return False
-            moves += len(record["moves"])
+        index = span.start
+        with jsonl.open("rb") as file:
+            for line in _record_lines(file):
+                if index == span.start + span.games or not line.endswith(b"\n"):
+                    return False
+                record = json.loads(line.decode("utf-8"))
+                if record["game"] != index:
+                    return False
+                moves += len(record["moves"])
+                index += 1
+        if index != span.start + span.games:
+            return False
         with pq.ParquetFile(parquet) as samples:
             footer = samples.metadata
             if footer.num_rows != moves or not samples.schema_arrow.equals(
@@ -418,12 +437,15 @@ def _damaged(path: Path, error: Exception) -> SelfPlayError:
 
 
 def _records(path: Path) -> Iterator[dict[str, Any]]:
-    """The records file's records. Raises :class:`SelfPlayError` naming the file if it does
-    not read."""
+    """The records file's records, read a line at a time. Raises :class:`SelfPlayError`
+    naming the file if it does not read, is not a regular file, or holds a line over
+    :data:`~indigo.records.MAX_RECORD_BYTES`."""
     try:
-        with path.open(encoding="utf-8") as lines:
-            for line in lines:
-                yield json.loads(line)
+        if not path.is_file():
+            raise ValueError("not a regular file")
+        with path.open("rb") as file:
+            for line in _record_lines(file):
+                yield json.loads(line.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise _damaged(path, exc) from None
 

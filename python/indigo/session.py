@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final, Generic, Protocol, Self, TextIO, TypeVar
 
+from indigo import IndigoError
 from indigo.table import HUMAN, undo_to_person
 
-__all__ = ["QUIT_WORDS", "SessionGame", "TerminalSession"]
+__all__ = ["QUIT_WORDS", "InputNotTextError", "SessionGame", "TerminalSession"]
 
 QUIT_WORDS: Final = ("quit", "exit", "q")
 """The words that stop a session (asking first when moves would be lost)."""
@@ -33,6 +34,11 @@ class SessionGame(Protocol):
     def undo(self) -> object: ...
     def clone(self) -> Self: ...
     def record_json(self) -> str: ...
+
+
+class InputNotTextError(IndigoError):
+    """A line of the people's input that is not UTF-8 text: the session stops, as at the end
+    of the input (saving with ``save``), then raises this."""
 
 
 GameT = TypeVar("GameT", bound=SessionGame)
@@ -110,7 +116,14 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         transcript reads as typed); ``None`` at the end of input."""
         self.out.write(prompt)
         self.out.flush()
-        line = self.stdin.readline()
+        try:
+            line = self.stdin.readline()
+            line.encode("utf-8")  # undecodable bytes read with surrogateescape are surrogates
+        except UnicodeError:
+            self.say("")
+            raise InputNotTextError(
+                f"the input after move {len(self.game.moves)} is not UTF-8 text"
+            ) from None
         if not line:
             self.say("")
             return None
@@ -119,7 +132,16 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         return line.strip()
 
     def run(self) -> int:
-        """Play until the game ends or a person quits; the exit status."""
+        """Play until the game ends or a person quits; the exit status. Input that is not text
+        stops the game as the end of the input does, then raises :class:`InputNotTextError`."""
+        try:
+            return self._play()
+        except InputNotTextError:
+            self.say(f"Stopped after {len(self.game.moves)} moves.")
+            self.finish()
+            raise
+
+    def _play(self) -> int:
         self.say(*self.intro(), "Type help for the commands.")
         shown = False
         while not self.game.over and self.game.to_move is not None:
@@ -192,8 +214,12 @@ class TerminalSession(ABC, Generic[GameT, BotT]):
         return False
 
     def save_record(self, path: str) -> None:
-        """Write the record to ``path`` (raises :class:`OSError`)."""
-        Path(path).write_text(self.game.record_json() + "\n", encoding="utf-8")
+        """Write the record to ``path`` (raises :class:`OSError` naming ``path``)."""
+        try:
+            Path(path).write_text(self.game.record_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            exc.filename = exc.filename or path  # a failed write or close names no file
+            raise
         self.saved_moves = len(self.game.moves)
         self.say(f"Record saved to {path}.")
 

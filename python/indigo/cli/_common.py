@@ -200,12 +200,14 @@ def add_backend(command: argparse.ArgumentParser, batch_help: str | None) -> Non
 @contextlib.contextmanager
 def backend(args: argparse.Namespace) -> Iterator[LocalBackend | RayBackend]:
     """The backend the arguments name, connected while in use; a missing Ray says how to
-    install it."""
+    install it, a cluster that cannot be reached is one line."""
     try:
         chosen = make_backend(
             args.backend, address=args.address, workers=args.workers, threads=args.threads
         )
-    except (ImportError, ValueError) as exc:
+        if isinstance(chosen, RayBackend):
+            chosen.connect()
+    except (ImportError, ValueError) as exc:  # RunError is a ValueError
         raise CliError(str(exc)) from None
     with chosen if isinstance(chosen, RayBackend) else contextlib.nullcontext():
         yield chosen

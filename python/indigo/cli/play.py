@@ -14,7 +14,7 @@ from indigo.cli import _common
 from indigo.cli._common import CliError, output_file
 from indigo.games import GAMES, find_game
 from indigo.render.terminal import use_colour
-from indigo.session import TerminalSession
+from indigo.session import InputNotTextError, TerminalSession
 from indigo.table import parse_seats
 
 
@@ -68,9 +68,12 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 
 
 def _run(session: TerminalSession[Any, Any], save: str | None) -> int:
-    """Play ``session``; a record that cannot be written to ``save`` is a :class:`CliError`."""
+    """Play ``session``; a record that cannot be written to ``save``, or input that is not
+    text, is a :class:`CliError`."""
     try:
         return session.run()
+    except InputNotTextError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         if save is None or exc.filename != save:
             raise

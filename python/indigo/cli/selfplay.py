@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             )
         except IndigoError as exc:
             raise CliError(str(exc)) from None
+        except EvaluatorFailedError as exc:
+            raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
@@ -102,8 +104,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+EVALUATOR_SHAPE = (
+    "it must be a function evaluator(observations, masks) -> (priors, values) (docs/alphazero.md)"
+)
+
+
+class EvaluatorFailedError(Exception):
+    """The ``--puct`` evaluator raised: the object named is not an evaluator, or it failed."""
+
+
 def evaluator(name: str) -> Callable[..., Any]:
-    """The function ``MODULE:FUNCTION`` names (the current folder is searched first)."""
+    """The function ``MODULE:FUNCTION`` names (the current folder is searched first), whose
+    exceptions become :class:`EvaluatorFailedError` naming it and what it must be."""
     module_name, _, attribute = name.partition(":")
     if not module_name or not attribute:
         raise CliError(f"--puct {name!r}: give MODULE:FUNCTION, e.g. mynet:evaluate")
@@ -116,8 +128,17 @@ def evaluator(name: str) -> Callable[..., Any]:
     except (ImportError, AttributeError) as exc:
         raise CliError(f"--puct {name!r}: {exc}") from None
     if not callable(found):
-        raise CliError(f"--puct {name!r} is not a function")
-    return found  # type: ignore[no-any-return]
+        raise CliError(f"--puct {name!r} is not a function; {EVALUATOR_SHAPE}")
+
+    def evaluate(observations: Any, masks: Any) -> Any:
+        try:
+            return found(observations, masks)
+        except Exception as exc:
+            raise EvaluatorFailedError(
+                f"--puct {name!r} raised {type(exc).__name__}: {exc}; {EVALUATOR_SHAPE}"
+            ) from exc
+
+    return evaluate
 
 
 def puct_bot(name: str, args: argparse.Namespace) -> PuctBot:

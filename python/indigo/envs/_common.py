@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import operator
 import random
 from typing import TYPE_CHECKING, Any, Final, cast, get_args
 
@@ -59,6 +60,15 @@ def action_mask(game: Game) -> npt.NDArray[np.int8]:
     """1 where the action is legal for the seat to move, as int8 (what ``Discrete.sample``
     takes as a mask)."""
     return game.legal_action_mask().astype(np.int8)
+
+
+def action_number(action: object) -> int:
+    """``action`` as an int if it is an integer (``__index__``: numpy integers, bools), else the
+    ``TypeError`` :meth:`indigo.Game.play` raises: ``int(2.9)`` would play action 2."""
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"an action is an integer, not {type(action).__name__}") from None
 
 
 def next_seed(seeds: random.Random) -> int:

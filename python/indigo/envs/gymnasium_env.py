@@ -114,6 +114,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self._ended:
             raise IndigoError("the episode has ended: call reset()")
+        action = _common.action_number(action)
         if not (0 <= action < ACTION_COUNT and self.game.legal_action_mask()[action]):
             if self.illegal_reward is None:
                 raise IllegalMoveError(f"action {action} is not legal for seat {self.seat}")
@@ -121,7 +122,7 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
             info = self._info()
             info["illegal_action"] = True
             return self.game.observation(self.seat), float(self.illegal_reward), True, False, info
-        self.game.play(int(action))
+        self.game.play(action)
         self._play_opponents()
         if self.render_mode == "human":
             self.render()

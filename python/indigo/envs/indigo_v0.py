@@ -130,7 +130,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         if action is None:
             raise TypeError(f"{agent} is to move: give an action, not None")
         seat = self._seat(agent)
-        self.game.play(int(action))
+        self.game.play(_common.action_number(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.over:

@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import math
 import queue
 import secrets
 import threading
@@ -43,7 +44,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -100,12 +101,14 @@ SHUTDOWN_GRACE: Final = 1
 
 
 class ApiError(Exception):
-    """A request the server refuses: answered as ``{"error": message}`` with ``status``."""
+    """A request the server refuses: answered as ``{"error": message}`` with ``status``, and a
+    ``Retry-After`` header of ``retry_after`` seconds when it is given."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 def _no_game(game_id: str) -> ApiError:
@@ -242,39 +245,60 @@ class GameStore:
 class SearchPool:
     """Runs bot searches on ``workers`` daemon threads, apart from the request handlers.
 
-    At most ``workers * (1 + SEARCH_BACKLOG)`` searches run or wait; one more is refused with
-    503. The threads are never joined (a search is bounded by the server's time and simulation
-    limits); :meth:`stop` answers every search at once with 503, so stopping the server waits
-    for none.
+    At most ``workers * (1 + SEARCH_BACKLOG)`` searches run or wait, and at most
+    ``per_client`` of them for one client; one more is refused with 503 (429 for the
+    client's), with ``Retry-After: retry_after``. A search cancelled while it waits (its
+    client left) never runs and counts no more. The threads are never joined (a search is
+    bounded by the server's time and simulation limits); :meth:`stop` answers every search at
+    once with 503, so stopping the server waits for none.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, per_client: int = 1, retry_after: int = 5) -> None:
         self.workers = workers
+        self.per_client = per_client
+        self.retry_after = retry_after
         self._jobs: queue.SimpleQueue[tuple[Callable[[], AnyMove], Future[AnyMove]]] = (
             queue.SimpleQueue()
         )
         self._lock = threading.Lock()
         self._threads = 0
-        self._live: set[Future[AnyMove]] = set()
+        self._live: dict[Future[AnyMove], str] = {}
+        """Each search running or waiting, and its client."""
         self._stopped = False
 
-    def submit(self, search: Callable[[], AnyMove]) -> Future[AnyMove]:
-        """Queue ``search``; its future. Raises :class:`ApiError` (503) when the queue is full."""
+    def submit(self, search: Callable[[], AnyMove], client: str) -> Future[AnyMove]:
+        """Queue ``search`` for ``client``; its future. Raises :class:`ApiError` when the pool
+        (503) or the client's share (429) is full."""
         future: Future[AnyMove] = Future()
         with self._lock:
             if self._stopped:
                 raise ApiError(503, "the server is stopping")
             if len(self._live) >= self.workers * (1 + SEARCH_BACKLOG):
                 raise ApiError(
-                    503, f"the server is busy with {len(self._live)} bot searches: try again soon"
+                    503,
+                    f"the server is busy with {len(self._live)} bot searches: try again soon",
+                    retry_after=self.retry_after,
                 )
-            self._live.add(future)
+            if sum(1 for owner in self._live.values() if owner == client) >= self.per_client:
+                raise ApiError(
+                    429,
+                    f"you have {self.per_client} bot searches running or waiting: try again "
+                    "once one has answered",
+                    retry_after=self.retry_after,
+                )
+            self._live[future] = client
             if self._threads < self.workers:
                 self._threads += 1
                 name = f"indigo-search-{self._threads}"
                 threading.Thread(target=self._work, name=name, daemon=True).start()
+        future.add_done_callback(self._forget)
         self._jobs.put((search, future))
         return future
+
+    def _forget(self, future: Future[AnyMove]) -> None:
+        """Counts a search no more once it is answered, failed or cancelled."""
+        with self._lock:
+            self._live.pop(future, None)
 
     def stop(self) -> None:
         """Refuse new searches, and answer the running and waiting ones with 503 now."""
@@ -288,23 +312,19 @@ class SearchPool:
     def _work(self) -> None:
         while True:
             search, future = self._jobs.get()
-            try:
-                try:  # false if its request went away
-                    runs = future.set_running_or_notify_cancel()
-                except RuntimeError:  # answered by stop() meanwhile
-                    runs = False
-                if runs:
-                    try:
-                        move = search()
-                    except BaseException as exc:  # handed to the request that waits
-                        with contextlib.suppress(InvalidStateError):
-                            future.set_exception(exc)
-                    else:
-                        with contextlib.suppress(InvalidStateError):
-                            future.set_result(move)
-            finally:
-                with self._lock:
-                    self._live.discard(future)
+            try:  # false if its client left
+                runs = future.set_running_or_notify_cancel()
+            except RuntimeError:  # answered by stop() meanwhile
+                runs = False
+            if runs:
+                try:
+                    move = search()
+                except BaseException as exc:  # handed to the request that waits
+                    with contextlib.suppress(InvalidStateError):
+                        future.set_exception(exc)
+                else:
+                    with contextlib.suppress(InvalidStateError):
+                        future.set_result(move)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,17 +332,21 @@ class SearchPool:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request's body; 413 over :data:`MAX_BODY` bytes (counted as it streams)."""
+    """The request's body; 413 over :data:`MAX_BODY` bytes (counted as it streams), 400 if
+    the client leaves before sending all of it (the answer goes nowhere: nothing is logged)."""
     length = request.headers.get("content-length")
     if length is not None and (
         not (length.isascii() and length.isdigit()) or len(length) > 9 or int(length) > MAX_BODY
     ):
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > MAX_BODY:
+                raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise ApiError(400, "the client closed the connection before the whole body") from None
     return bytes(body)
 
 
@@ -658,7 +682,31 @@ async def _choose(request: Request, session: Session, seat: int) -> Move | qg.Mo
     if not _searches(session.seats[seat]):
         return _bot_move(bot, view)
     pool: SearchPool = request.app.state.search_pool
-    return await asyncio.wrap_future(pool.submit(lambda: _bot_move(bot, view)))
+    return await _unless_gone(request, pool.submit(lambda: _bot_move(bot, view), _client(request)))
+
+
+async def _gone(request: Request) -> None:
+    """Returns when the client disconnects (the body was read: nothing else is received)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _unless_gone(request: Request, search: Future[AnyMove]) -> AnyMove:
+    """The move ``search`` answers, unless the client leaves first: then a search still
+    waiting is cancelled (it never runs), a running one's move is not played, and the request
+    ends (400; nobody reads it)."""
+    answer = asyncio.wrap_future(search)
+    left = asyncio.ensure_future(_gone(request))
+    either: list[asyncio.Future[Any]] = [answer, left]
+    try:
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        left.cancel()
+    if not answer.done():
+        search.cancel()
+        answer.cancel()
+        raise ApiError(400, "the client left before the bot moved")
+    return answer.result()
 
 
 async def advance(request: Request) -> Response:
@@ -706,7 +754,8 @@ async def undo(request: Request) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    headers = None if exc.retry_after is None else {"retry-after": str(exc.retry_after)}
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -747,7 +796,11 @@ def create_app(limits: ServerLimits | None = None, **overrides: Any) -> Starlett
         middleware=[Middleware(GZipMiddleware, minimum_size=2048)],
     )
     app.state.store = GameStore(limits)
-    app.state.search_pool = SearchPool(limits.search_workers)
+    app.state.search_pool = SearchPool(
+        limits.search_workers,
+        per_client=limits.max_searches_per_client,
+        retry_after=math.ceil(limits.max_search_time),
+    )
     return app
 
 

@@ -34,6 +34,9 @@ class ServerLimits:
     """Most threads a bot seat may ask for (``threads=T``)."""
     search_workers: int = 2
     """Searches that run at once, on threads apart from the request handlers."""
+    max_searches_per_client: int = 1
+    """Bot searches one client address may have running or waiting at once; one more is
+    refused with 429 and ``Retry-After``, so that one client cannot take every worker."""
 
     def __post_init__(self) -> None:
         for spec in dataclasses.fields(self):
@@ -57,6 +60,7 @@ _HELP = {
     "max_search_time": "most seconds a bot seat may search per move",
     "max_bot_threads": "most threads a bot seat may ask for",
     "search_workers": "bot searches run at once (the search pool)",
+    "max_searches_per_client": "bot searches one client address may have running or waiting",
 }
 
 
