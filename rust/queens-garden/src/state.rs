@@ -6,14 +6,15 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{
-    Chance, EXPANSION_TOTAL, FinalScore, MAX_STACK, NOBODY, Position, SlotState, TILE_TOTAL,
-};
 use crate::game::Game;
 use crate::garden::{AreaState, Garden, Storage, TILE_SPACES};
 use crate::geometry::{Area, Cell};
 use crate::kind::{KIND_COUNT, Kind};
 use crate::moves::Move;
+use crate::position::{
+    Chance, EXPANSION_TOTAL, FinalScore, MAX_STACK, NOBODY, Position, START_JOKERS, SlotState,
+    TILE_TOTAL, check_expansions,
+};
 use crate::record::{ErrorAt, RecordError, read_rules, rules_to_json};
 use crate::rules::MAX_PLAYERS;
 
@@ -264,7 +265,7 @@ impl Position {
         let last_kind = KIND_COUNT as u8 - 1;
         let expansions: [u8; EXPANSION_TOTAL] =
             smalls(get(p, "expansions")?, "expansions", last_kind)?;
-        if let Err(e) = super::check_expansions(&ids_to_kinds(&expansions)) {
+        if let Err(e) = check_expansions(&ids_to_kinds(&expansions)) {
             return fail("expansions", e.to_string());
         }
         let bag: [u8; TILE_TOTAL] = smalls(get(p, "bag")?, "bag", last_kind)?;
@@ -294,7 +295,7 @@ impl Position {
             .map(|g| read_garden(g, "gardens"))
             .collect::<Result<Vec<_>, _>>()?;
         if (players..MAX_PLAYERS).any(|s| {
-            storages[s] != Storage::with_jokers(super::START_JOKERS) || gardens[s] != Garden::new()
+            storages[s] != Storage::with_jokers(START_JOKERS) || gardens[s] != Garden::new()
         }) {
             return fail("storages", "a seat beyond the players must be as set up");
         }
