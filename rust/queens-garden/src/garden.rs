@@ -439,6 +439,27 @@ impl Garden {
         hexagons + self.face_up_count()
     }
 
+    /// A kind found twice in one colour group or pattern group, which the group rule (section
+    /// 7.3) never lets play make.
+    pub(crate) fn duplicate_in_a_group(&self) -> Option<Kind> {
+        for mask in self.colours.iter().chain(&self.values) {
+            let mut left = *mask;
+            while left != 0 {
+                let group = component(left & left.wrapping_neg(), *mask);
+                left &= !group;
+                let mut seen = 0u64;
+                for c in cells_of(group) {
+                    let id = self.cells[usize::from(c.index())];
+                    if seen >> id & 1 != 0 {
+                        return Kind::new(id);
+                    }
+                    seen |= 1 << id;
+                }
+            }
+        }
+        None
+    }
+
     /// Final group points and six-group bonus (section 12 steps 2 and 3).
     pub fn group_points(&self) -> (u32, u32) {
         let mut points = 0;
