@@ -91,7 +91,7 @@ def qg_states(directory: Path) -> None:
                 game.play(bot.choose(game))
                 plies += 1
     for head in ([0, 1, 10, 0], [1, 2, 40, 1], [2, 3, 90, 1]):
-        write(directory, bytes(head + [0, 7, 200, 1, 3, 4, 2, 9, 250]))
+        write(directory, bytes([*head, 0, 7, 200, 1, 3, 4, 2, 9, 250]))
 
 
 if __name__ == "__main__":
