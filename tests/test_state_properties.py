@@ -296,15 +296,32 @@ def test_every_seat_passed_is_refused_naming_the_field(moves: list[str]) -> None
     assert game.__getstate__() == before
 
 
+def _successor(game: qg.Game, rng: random.Random) -> qg.Game:
+    """The game after a random legal action, chance's outcomes chosen at random."""
+    action = rng.choice(game.legal_actions())
+    outcomes: list[int] = []
+    while step := game.chance_outcomes_of(action, outcomes):
+        outcomes.append(rng.choice(step)[0])
+    return game.successor(action, outcomes)
+
+
 def test_real_states_of_every_kind_are_accepted() -> None:
-    """Set-up, mid-game, resampled and finished states of each player count read back equal:
-    the checks refuse nothing that play makes."""
+    """Set-up, mid-game, resampled, chance-successor, chosen-first-draw and finished states of
+    each player count read back equal: the checks refuse nothing that play makes."""
     rng = random.Random(28)
     for players in (2, 3, 4):
+        draws = [k for k, _ in qg.Game.first_draw_outcomes()[:4]]
+        games = [qg.Game.with_first_draws(qg.Rules(players), draws, seed=players)]
         for plies in (0, 9, 50, 1000):
             seed = rng.randrange(2**32)
-            for resampled in (False, True):
-                state = _qg_state(players, seed, plies, resampled)
-                game, accepted = _qg_restore(state)
-                assert accepted
-                assert game.__getstate__() == state
+            game = _qg_game(players, seed, plies)
+            games.append(game)
+            if not game.over:
+                assert game.to_move is not None
+                games += [game.resample(game.to_move, seed=seed), _successor(game, rng)]
+        for game in games:
+            state = game.__getstate__()
+            back, accepted = _qg_restore(state)
+            assert accepted
+            assert back == game
+            assert back.__getstate__() == state
