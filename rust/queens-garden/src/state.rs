@@ -2,7 +2,8 @@
 //! hidden (bag order, expansion order, the source of refills, and the stack and display) plus
 //! the moves played since. Unlike a record it describes any game exactly, also one that starts
 //! mid-game (a determinization, a chance successor) or whose set-up the seed did not deal.
-//! Reading checks every field and replays the moves, so bad or forged state is an error.
+//! Reading checks every field, that the first position keeps every invariant the rules imply
+//! and play relies on, and replays the moves, so bad or forged state is an error.
 
 use serde_json::{Map, Value, json};
 
@@ -235,8 +236,8 @@ impl Position {
         })
     }
 
-    /// The position `value` describes, every field checked and every tile and expansion
-    /// accounted for.
+    /// The position `value` describes, every field checked, and the whole one that play can
+    /// reach as far as its fields show ([`check_play`]).
     #[allow(clippy::too_many_lines)] // one check per field, in field order
     fn from_state_json(value: &Value) -> Result<Position, RecordError> {
         let Some(p) = value.as_object() else {
@@ -431,6 +432,15 @@ fn check_seats(p: &Position) -> Result<(), RecordError> {
         }
     }
     for (s, g) in p.gardens[..seats].iter().enumerate() {
+        if let Some(cell) = g.neighbour_rule_breach() {
+            return fail(
+                "gardens",
+                format!(
+                    "seat {s}'s hexagon on {cell} cannot have been placed by the neighbour rule \
+                     (section 7.2) in any order"
+                ),
+            );
+        }
         if let Some(k) = g.duplicate_in_a_group() {
             return fail(
                 "gardens",
@@ -1043,6 +1053,12 @@ mod tests {
         assert_eq!(
             at(&|p| p["storages"][0]["jokers"] = json!(13)),
             "state.storages"
+        );
+        // bl1 and ye2 side by side on f0 and f1: whichever came second shares nothing with
+        // its neighbour.
+        assert_eq!(
+            at(&|p| p["gardens"][0]["tiles"] = json!([[0, 0], [1, 7]])),
+            "state.gardens"
         );
         // Two bl1 on f0 and f1 (one colour group), taken from the bag's end.
         assert_eq!(
