@@ -593,14 +593,15 @@ fn check_display(p: &Position) -> Result<(), RecordError> {
             return fail(
                 "slots",
                 format!(
-                    "slot {s} cannot be {state:?} with the stack's top at slot {top} of {size}"
+                    "slot {s} cannot be {} with the stack's top at slot {top} of {size}",
+                    slot_words(state)
                 ),
             );
         }
         if !lens.contains(&len) {
             return fail(
                 "slot_len",
-                format!("slot {s} ({state:?}) cannot carry {len} tiles"),
+                format!("slot {s} ({}) cannot carry {len} tiles", slot_words(state)),
             );
         }
         if tiles[..len].windows(2).any(|w| w[0] > w[1]) || tiles[len..].iter().any(|&t| t != 0) {
@@ -617,6 +618,16 @@ fn check_display(p: &Position) -> Result<(), RecordError> {
         );
     }
     Ok(())
+}
+
+/// Where a slot's expansion is, in words.
+const fn slot_words(state: SlotState) -> &'static str {
+    match state {
+        SlotState::Stack => "in the stack",
+        SlotState::Down => "face down in the display",
+        SlotState::Up => "face up in the display",
+        SlotState::Gone => "taken",
+    }
 }
 
 /// Each kind's three tiles, over the bag, the tower, the display, the storages and the
