@@ -5,6 +5,9 @@
 (``fuzz/src/lib.rs``: rules byte, pile choices, then one play step per move).
 ``fuzz/corpus/qg_record/``: each Queen's Garden vector record and bad record, and the legal-move
 lists of the vector snapshots as lines of notation (``fuzz/src/qg.rs``).
+``fuzz/corpus/qg_state/``: Queen's Garden states (pickles) of games played by seeded random bots
+to several points, their resampled games, and a few inputs of the target's forging layout
+(``fuzz/src/qg_state.rs``: players, seed, plies, flags, then 3 bytes per forged field).
 
 Run from the repository root: ``python3 fuzz/seed_corpus.py``. The committed corpus is this
 output plus what ``cargo fuzz cmin`` kept from fuzzing runs.
@@ -16,6 +19,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from indigo import queens_garden as qg
 from indigo.reference import BOX, CONFIGS, RefGame, canonical_rotation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +72,26 @@ def main() -> None:
         write(corpus / "qg_record", "\n".join(lines).encode())
     for case in json.loads((qg_vectors / "bad-records.json").read_text(encoding="utf-8")):
         write(corpus / "qg_record", json.dumps(case["record"], sort_keys=True).encode())
+    qg_states(corpus / "qg_state")
+
+
+def qg_states(directory: Path) -> None:
+    for players in (2, 3, 4):
+        for seed in (1, 2):
+            game = qg.Game(qg.Rules(players), seed=seed)
+            bot = qg.make_bot("random", seed=seed)
+            plies = 0
+            while True:
+                if plies in (0, 7, 40, 120) or game.over:
+                    write(directory, game.__getstate__())
+                    if not game.over:
+                        write(directory, game.resample(plies % players, seed=plies).__getstate__())
+                if game.over:
+                    break
+                game.play(bot.choose(game))
+                plies += 1
+    for head in ([0, 1, 10, 0], [1, 2, 40, 1], [2, 3, 90, 1]):
+        write(directory, bytes([*head, 0, 7, 200, 1, 3, 4, 2, 9, 250]))
 
 
 if __name__ == "__main__":

@@ -8,11 +8,14 @@
 //!
 //! * [`qg::record`]: the same for Queen's Garden records, plus the move-notation parser on
 //!   every line of the input (see [`qg`]).
+//! * [`qg_state::state`]: Queen's Garden's saved states, as given or forged from a played
+//!   game: never a panic, and an accepted state keeps the invariants play relies on.
 //!
 //! A failed check panics: that is how libFuzzer learns of it.
 #![allow(clippy::missing_panics_doc)]
 
 pub mod qg;
+pub mod qg_state;
 pub mod reference;
 
 use std::fmt::Write;

@@ -439,6 +439,69 @@ impl Garden {
         hexagons + self.face_up_count()
     }
 
+    /// A kind found twice in one colour group or pattern group, which the group rule (section
+    /// 7.3) never lets play make.
+    pub(crate) fn duplicate_in_a_group(&self) -> Option<Kind> {
+        for mask in self.colours.iter().chain(&self.values) {
+            let mut left = *mask;
+            while left != 0 {
+                let group = component(left & left.wrapping_neg(), *mask);
+                left &= !group;
+                let mut seen = 0u64;
+                for c in cells_of(group) {
+                    let id = self.cells[usize::from(c.index())];
+                    if seen >> id & 1 != 0 {
+                        return Kind::new(id);
+                    }
+                    seen |= 1 << id;
+                }
+            }
+        }
+        None
+    }
+
+    /// The neighbouring hexagons of the hexagon on `cell` that share its colour or pattern.
+    fn sharing(&self, cell: Cell) -> u64 {
+        let Some(kind) = self.hexagon(cell) else {
+            return 0;
+        };
+        let same = self.colours[usize::from(kind.colour().index())]
+            | self.values[usize::from(kind.value().get() - 1)];
+        NEIGHBOUR_MASKS[usize::from(cell.index())] & same
+    }
+
+    /// A hexagon that no order of placements under the neighbour rule (section 7.2) can have
+    /// put where it is, as far as this test tells. In any order, the first-placed hexagon of
+    /// each group of hexagons linked by shared attributes had no neighbour yet, so those
+    /// first hexagons are pairwise apart: a hexagon sharing nothing with its neighbours is one
+    /// of them, so no two such are adjacent, and every other linked group has a hexagon
+    /// adjacent to none of them.
+    pub(crate) fn neighbour_rule_breach(&self) -> Option<Cell> {
+        let hexagons = self.hexagon_mask();
+        let alone = cells_of(hexagons)
+            .filter(|&c| self.sharing(c) == 0)
+            .fold(0u64, |m, c| m | 1 << c.index());
+        let next_to_alone = |c: Cell| NEIGHBOUR_MASKS[usize::from(c.index())] & alone != 0;
+        if let Some(c) = cells_of(alone).find(|&c| next_to_alone(c)) {
+            return Some(c);
+        }
+        let mut left = hexagons & !alone;
+        while left != 0 {
+            let mut linked = left & left.wrapping_neg();
+            let mut frontier = linked;
+            while frontier != 0 {
+                let grown = cells_of(frontier).fold(0, |m, c| m | self.sharing(c));
+                frontier = grown & !linked;
+                linked |= frontier;
+            }
+            left &= !linked;
+            if cells_of(linked).all(next_to_alone) {
+                return cells_of(linked).next();
+            }
+        }
+        None
+    }
+
     /// Final group points and six-group bonus (section 12 steps 2 and 3).
     pub fn group_points(&self) -> (u32, u32) {
         let mut points = 0;

@@ -91,6 +91,7 @@ mod position;
 mod record;
 mod rules;
 mod search;
+mod state;
 
 // The README's example runs as a doctest, so it cannot drift from the crate.
 #[cfg(doctest)]
@@ -111,8 +112,8 @@ pub use moves::{
 pub use observation::{OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
-    Position, RefillError, START_JOKERS, START_SCORE, STATE_FORMAT, SetupError, StackView,
-    TILE_TOTAL, check_bag, check_expansions, seeded_setup,
+    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
+    check_expansions, seeded_setup,
 };
 pub use record::{
     ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, read_record, read_record_value,
@@ -120,6 +121,7 @@ pub use record::{
 };
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
 pub use search::{Information, self_play_record};
+pub use state::STATE_FORMAT;
 
 #[cfg(test)]
 mod tests;

@@ -13,9 +13,6 @@ use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
 use crate::rules::{MAX_PLAYERS, Rules};
 
-mod state;
-pub use state::STATE_FORMAT;
-
 /// Tiles in the game: three of each kind.
 pub const TILE_TOTAL: usize = 108;
 /// Garden expansions in the game: one of each kind.
@@ -29,11 +26,12 @@ pub const START_SCORE: u32 = 15;
 /// What a `buy` costs.
 pub const BUY_COST: u32 = 6;
 
-const NOBODY: u8 = u8::MAX;
+/// `first_passer` while nobody has passed this round.
+pub(crate) const NOBODY: u8 = u8::MAX;
 
 /// Where a slot's expansion is this round (section 6.1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum SlotState {
+pub(crate) enum SlotState {
     /// Still in the round stack (the top carries tiles, the others nothing).
     Stack,
     /// A face-down display expansion carrying tiles.
@@ -385,42 +383,42 @@ pub enum DisplayExpansion {
 /// last move are part of the position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
-    rules: Rules,
-    chance: Chance,
+    pub(crate) rules: Rules,
+    pub(crate) chance: Chance,
     /// The 36 expansions in record order: round stacks, then the supply.
-    expansions: [u8; EXPANSION_TOTAL],
+    pub(crate) expansions: [u8; EXPANSION_TOTAL],
     /// The bag is `bag[bag_start..bag_end]`, front first.
-    bag: [u8; TILE_TOTAL],
-    bag_start: u8,
-    bag_end: u8,
+    pub(crate) bag: [u8; TILE_TOTAL],
+    pub(crate) bag_start: u8,
+    pub(crate) bag_end: u8,
     /// Tower tiles per kind.
-    tower: [u8; KIND_COUNT],
-    tower_len: u8,
-    supply: u8,
-    refills: u8,
-    round: u8,
-    over: bool,
-    to_move: u8,
-    start_player: u8,
-    first_passer: u8,
-    passed: [bool; MAX_PLAYERS],
-    scores: [u32; MAX_PLAYERS],
-    storages: [Storage; MAX_PLAYERS],
-    gardens: [Garden; MAX_PLAYERS],
-    slots: [SlotState; MAX_STACK],
+    pub(crate) tower: [u8; KIND_COUNT],
+    pub(crate) tower_len: u8,
+    pub(crate) supply: u8,
+    pub(crate) refills: u8,
+    pub(crate) round: u8,
+    pub(crate) over: bool,
+    pub(crate) to_move: u8,
+    pub(crate) start_player: u8,
+    pub(crate) first_passer: u8,
+    pub(crate) passed: [bool; MAX_PLAYERS],
+    pub(crate) scores: [u32; MAX_PLAYERS],
+    pub(crate) storages: [Storage; MAX_PLAYERS],
+    pub(crate) gardens: [Garden; MAX_PLAYERS],
+    pub(crate) slots: [SlotState; MAX_STACK],
     /// Tiles on each slot (stack top or face-down display expansion), sorted.
-    slot_tiles: [[u8; 4]; MAX_STACK],
-    slot_len: [u8; MAX_STACK],
+    pub(crate) slot_tiles: [[u8; 4]; MAX_STACK],
+    pub(crate) slot_len: [u8; MAX_STACK],
     /// The smallest slot still in the stack; the stack size once used up.
-    top: u8,
-    round_points: [[u32; MAX_PLAYERS]; 4],
-    rounds_scored: u8,
-    final_scores: [FinalScore; MAX_PLAYERS],
-    moves_played: u32,
-    last_move: Option<Move>,
+    pub(crate) top: u8,
+    pub(crate) round_points: [[u32; MAX_PLAYERS]; 4],
+    pub(crate) rounds_scored: u8,
+    pub(crate) final_scores: [FinalScore; MAX_PLAYERS],
+    pub(crate) moves_played: u32,
+    pub(crate) last_move: Option<Move>,
     /// Bit `i` is set once `expansions[i]` has been face up in the display: the expansions
     /// every player has seen (the others are hidden from all, [`crate::search`]).
-    revealed: u64,
+    pub(crate) revealed: u64,
 }
 
 /// Kind-id counts of a list.
