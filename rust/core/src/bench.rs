@@ -4,8 +4,8 @@
 use std::hint::black_box;
 use std::ops::Range;
 
+use indigo_search::Instant;
 use indigo_search::Rng;
-use indigo_search::clock::Instant;
 
 use rand::SeedableRng;
 

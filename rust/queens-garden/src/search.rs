@@ -13,12 +13,12 @@
 use std::cell::RefCell;
 
 use indigo_search::{
-    BotSpec, Game, LegalLists, MAX_PLAYERS, Rng, Sampled, SelfPlayGame, Setup, SortedActions, Turn,
+    BotSpec, Encoded, Game, LegalLists, MAX_PLAYERS, Rng, SelfPlayGame, Setup, SortedActions, Turn,
     below,
 };
 use serde_json::Value;
 
-use crate::action::Action;
+use crate::action::{ACTION_COUNT, Action};
 use crate::game::Game as Played;
 use crate::kind::Kind;
 use crate::moves::Move;
@@ -206,16 +206,19 @@ impl Setup for Rules {
     }
 }
 
-impl Sampled for Position {
+impl Encoded for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    const ACTION_COUNT: usize = ACTION_COUNT as usize;
     type Legal = LegalLists;
 
-    fn observation(&self, seat: u8, out: &mut [f32]) {
-        Position::observation(self, seat, out);
+    fn action_number(action: Action) -> usize {
+        action.index() as usize
     }
 
-    fn action_number(action: Action) -> u32 {
-        action.index()
+    /// # Panics
+    /// If `out` is not [`OBSERVATION_SIZE`] long, or `seat` is no seat of the game.
+    fn observation(&self, seat: u8, out: &mut [f32]) {
+        Position::observation(self, seat, out);
     }
 }
 
