@@ -6,7 +6,7 @@
 //! expansions, the supply) and the refills. A determinization ([`Position::resample`])
 //! draws exactly those anew, so every seat's information is the public position.
 //!
-//! Chance is sampled inside [`Position::apply_unchecked`] (a draw from the bag, a refill), so
+//! Chance is sampled inside [`Position::play_unchecked`] (a draw from the bag, a refill), so
 //! a position is never at a chance node here; callers that choose chance's outcomes use the
 //! explicit events of [`crate::ChanceEvent`] instead (OpenSpiel's chance nodes).
 
@@ -121,7 +121,7 @@ impl Game for Position {
 
     fn apply(&mut self, action: Action) {
         // Only a listed refill can fail, and a determinization's refills are seeded.
-        let _ = self.apply_unchecked(&action.to_move());
+        let _ = self.play_unchecked(&action.to_move());
     }
 
     fn information(&self, seat: u8) -> Information {
@@ -186,7 +186,7 @@ impl Game for Position {
     fn playout(&mut self, rng: &mut Rng) -> u32 {
         let mut applied = 0;
         while let Some(mv) = self.playout_move(&mut |n| below(rng, n)) {
-            let _ = self.apply_unchecked(&mv);
+            let _ = self.play_unchecked(&mv);
             applied += 1;
         }
         applied
