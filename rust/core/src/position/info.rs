@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use indigo_search::Rng;
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
+use crate::action::ActionSet;
 use crate::board::{CELL_COUNT, Cell};
 use crate::gem::Gem;
 use crate::rng::below;
@@ -418,11 +419,11 @@ impl Information {
     }
 
     /// The observer's legal actions when it is to move, else none.
-    pub fn legal_action_set(&self) -> crate::action::ActionSet {
+    pub fn legal_action_set(&self) -> ActionSet {
         if self.to_move() == Some(self.observer) {
             self.position.legal_action_set()
         } else {
-            crate::action::ActionSet::default()
+            ActionSet::default()
         }
     }
 
