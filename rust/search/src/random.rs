@@ -12,6 +12,7 @@ pub fn below(rng: &mut Rng, n: usize) -> usize {
 }
 
 /// A uniform number in [0, 1).
+#[inline]
 pub(crate) fn unit(rng: &mut Rng) -> f64 {
     (rand::Rng::next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64
 }
