@@ -4,13 +4,12 @@
 
 use std::fmt::Write as _;
 
-use indigo_search::Rng;
+use indigo_search::{Rng, below};
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::action::ActionSet;
 use crate::board::{CELL_COUNT, Cell};
 use crate::gem::Gem;
-use crate::rng::below;
 use crate::rules::Rules;
 use crate::tile::{CENTRE_CODE, EMPTY_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
