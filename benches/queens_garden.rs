@@ -19,7 +19,7 @@ fn random_playout(p: &mut Position, rng: &mut PyRandom, buffer: &mut Vec<Move>) 
     while !p.is_over() {
         p.legal_moves_into(buffer);
         let mv = buffer[pick(rng, buffer.len())];
-        p.apply_unchecked(&mv).unwrap();
+        p.play_unchecked(&mv).unwrap();
         n += 1;
     }
     n
@@ -49,7 +49,7 @@ fn crowded(players: u8) -> Position {
             } else {
                 Move::PASS
             };
-            p.apply_unchecked(&mv).unwrap();
+            p.play_unchecked(&mv).unwrap();
         }
     }
     best
@@ -97,10 +97,10 @@ fn bench(c: &mut Criterion) {
     let p = crowded(4);
     c.bench_function("qg_clone_position", |b| b.iter(|| black_box(&p).clone()));
     let mv = p.legal_moves()[p.legal_moves().len() / 2];
-    c.bench_function("qg_apply_checked", |b| {
+    c.bench_function("qg_play_checked", |b| {
         b.iter(|| {
             let mut q = black_box(&p).clone();
-            q.apply(black_box(&mv)).unwrap();
+            q.play(black_box(&mv)).unwrap();
             q
         });
     });
@@ -125,7 +125,7 @@ fn bench(c: &mut Criterion) {
         let mv = mid
             .playout_move(&mut |n| indigo_search::below(&mut policy, n))
             .unwrap();
-        mid.apply_unchecked(&mv).unwrap();
+        mid.play_unchecked(&mv).unwrap();
     }
     for (name, position) in [("opening", &opening), ("midgame", &mid)] {
         let config =

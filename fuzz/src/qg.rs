@@ -44,7 +44,7 @@ fn notation(line: &str, position: &Position) {
     let canonical = mv.to_string();
     assert_eq!(Move::parse(&canonical), Ok(mv), "{line:?} -> {canonical:?}");
     let mut after = position.clone();
-    match after.apply(&mv) {
+    match after.play(&mv) {
         Ok(()) => {
             let listed = position.legal_moves().contains(&mv) || matches!(mv, Move::Pass { .. });
             assert!(listed, "{canonical} was applied but is not a legal move");

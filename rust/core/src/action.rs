@@ -5,13 +5,12 @@
 //! in [`ROUTE_CELLS`] (route cells sorted by `(q, r)`) and `ORIENTATION_BASE` = [0, 3, 4, 7, 13]
 //! counts the distinct rotations of the types before (3, 1, 3, 6 and 2). So there are
 //! [`ACTION_COUNT`] = 15 x 54 = 810 actions, equivalent rotations share one, and ascending
-//! actions follow the order of [`Position::legal_moves`].
+//! actions follow the order of [`crate::Position::legal_moves`].
 
 use std::fmt;
 
 use crate::board::{NO_SLOT, ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT};
 use crate::moves::Move;
-use crate::position::Position;
 use crate::tile::{Rotation, TILE_TYPE_COUNT, TileType};
 
 /// Distinct (tile type, rotation) pairs.
@@ -268,15 +267,6 @@ impl ActionSet {
                 })
             })
         })
-    }
-}
-
-impl Position {
-    /// The legal actions, ascending (the order of [`Position::legal_moves`]).
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::with_capacity(128);
-        self.for_each_legal(|mv| out.extend(Action::from_move(mv)));
-        out
     }
 }
 

@@ -4,15 +4,15 @@
 use std::hint::black_box;
 use std::ops::Range;
 
-use indigo_search::Rng;
-use indigo_search::clock::Instant;
+use indigo_search::Instant;
+use indigo_search::{Rng, game_seed, mix};
 
 use rand::SeedableRng;
 
 use crate::bots::{PlayoutBot, random_placement};
 use crate::moves::Move;
 use crate::position::{MAX_PLAYERS, Position};
-use crate::rng::{box_in_type_order, game_seed, mix, pcg_pile};
+use crate::rng::{box_in_type_order, pcg_pile};
 use crate::rules::Rules;
 use crate::simulate::{Outcome, seat_seed};
 

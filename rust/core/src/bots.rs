@@ -156,13 +156,14 @@ mod tests {
                     &AtomicBool::new(false),
                 );
                 let mut p =
-                    Position::new(rules, &shuffled_pile(crate::rng::game_seed(11, index))).unwrap();
+                    Position::new(rules, &shuffled_pile(indigo_search::game_seed(11, index)))
+                        .unwrap();
                 let mut bots: Vec<crate::simulate::NativeBot> = (0..)
                     .zip(&seats)
                     .map(|(s, spec)| {
                         crate::NativeBot::new(
                             *spec,
-                            crate::rng::mix(crate::rng::game_seed(11, index), s),
+                            indigo_search::mix(indigo_search::game_seed(11, index), s),
                         )
                     })
                     .collect();

@@ -1,8 +1,9 @@
 //! Indigo numbered for a network ([`indigo_search::Encoded`]): the observation tensor of
 //! [`crate::OBSERVATION_LAYOUT`] and the [`ACTION_COUNT`] action numbers, so that the PUCT
-//! search ([`indigo_search::Puct`]) can ask a learned evaluator about Indigo positions.
+//! search ([`indigo_search::Puct`]) can ask a learned evaluator about Indigo positions and
+//! self-play keeps its samples (legal actions as dense masks).
 
-use indigo_search::Encoded;
+use indigo_search::{Encoded, LegalMasks};
 
 use crate::action::{ACTION_COUNT, Action};
 use crate::position::{OBSERVATION_SIZE, Position};
@@ -10,15 +11,16 @@ use crate::position::{OBSERVATION_SIZE, Position};
 impl Encoded for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
     const ACTION_COUNT: usize = ACTION_COUNT;
+    type Legal = LegalMasks<ACTION_COUNT>;
 
     #[inline]
-    fn action_index(action: Action) -> usize {
+    fn action_number(action: Action) -> usize {
         action.index()
     }
 
     /// # Panics
     /// If `out` is not [`OBSERVATION_SIZE`] long, or `seat` is no seat of the game.
-    fn observe(&self, seat: u8, out: &mut [f32]) {
+    fn observation(&self, seat: u8, out: &mut [f32]) {
         let out: &mut [f32; OBSERVATION_SIZE] = out
             .try_into()
             .unwrap_or_else(|_| panic!("an observation is {OBSERVATION_SIZE} values"));
@@ -55,7 +57,7 @@ mod tests {
         let mask = &masks[Position::ACTION_COUNT..];
         Game::legal_actions(&position, &mut legal);
         let marked: Vec<usize> = (0..Position::ACTION_COUNT).filter(|&a| mask[a]).collect();
-        let numbers: Vec<usize> = legal.iter().map(|&a| Position::action_index(a)).collect();
+        let numbers: Vec<usize> = legal.iter().map(|&a| Position::action_number(a)).collect();
         assert_eq!(marked, numbers);
     }
 

@@ -3,11 +3,10 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use indigo_search::Rng;
+use indigo_search::{Rng, below};
 
 use crate::moves::Move;
 use crate::position::{IllegalDraw, IllegalMove, MAX_PLAYERS, Phase, PileError, Position};
-use crate::rng::below;
 use crate::rng::shuffled_pile;
 use crate::rules::Rules;
 use crate::tile::{TILE_TOTAL, TileType};
@@ -437,12 +436,12 @@ mod tests {
     use crate::position::Phase;
     use crate::position::Position;
     use crate::record::snapshot;
-    use crate::rng::below;
     use crate::rng::shuffled_pile;
     use crate::rules::Rules;
     use crate::testing::all_configurations;
     use crate::tile::TileType;
     use indigo_search::Rng;
+    use indigo_search::below;
     use rand::SeedableRng;
 
     fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {

@@ -25,7 +25,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use indigo_search::ismcts::{Budget, IsmctsConfig, SettingsError};
+pub use indigo_search::{Budget, IsmctsConfig, SettingsError};
 
 use crate::action::Action;
 use crate::bots::Bot;

@@ -180,8 +180,8 @@ pub use record::{
     read_record_value, rules_to_json, snapshot, write_record,
 };
 
-// Randomness: seeded deals, seeds and uniform draws.
-pub use rng::{below, below_u32, box_in_type_order, game_seed, mix, pcg_pile, shuffled_pile};
+// Randomness: the seeded deals (seeds and uniform draws are the search crate's).
+pub use rng::{below_u32, box_in_type_order, pcg_pile, shuffled_pile};
 
 // Search and learning: actions, observations, returns, bots, ISMCTS, batches, self-play and
 // vectorised games.

@@ -1,5 +1,7 @@
-//! Randomness, in one low module: the seeded deals (CPython's shuffle, as records need, and a
-//! cheaper PCG-64 one), well-mixed seeds for a batch's games and seats, and uniform draws.
+//! Indigo's randomness: the seeded deals (CPython's shuffle, as records need, and a cheaper
+//! PCG-64 one) and a uniform draw from 32 bits. A batch's seeds and the uniform draws of every
+//! game are the search crate's ([`indigo_search::game_seed`], [`indigo_search::mix`],
+//! [`indigo_search::below`]).
 
 use pyrandom::PyRandom;
 use rand_pcg::Pcg64Mcg;
@@ -75,12 +77,6 @@ pub fn pcg_pile(seed: u64) -> [TileType; TILE_TOTAL] {
 /// Swaps of [`pcg_pile`] from one 64-bit draw: the product of six ranges up to 54 stays below
 /// 2 * 10^10, a 10^-9 part of 2^64.
 const SWAPS_PER_DRAW: usize = 6;
-
-// A batch's seeds are the search crate's, one rule for every game: game `index`'s seed shuffles
-// the pile (as [`shuffled_pile`]) and, mixed with the seat, seeds each bot.
-/// A uniform index below `n` (n > 0), by multiply-shift: the search crate's, for every game.
-pub use indigo_search::below;
-pub use indigo_search::{game_seed, mix};
 
 /// `bits`, uniform over 32 bits, mapped to a uniform index below `n` by multiply-shift (bias
 /// below `n / 2^32`).

@@ -149,7 +149,7 @@ impl Game for Position {
         if self.is_chance_node() {
             let mut outcomes = Vec::new();
             self.chance_outcomes(&mut outcomes);
-            return indigo_search::game::sample_outcome(&outcomes, rng);
+            return indigo_search::sample_outcome(&outcomes, rng);
         }
         buffer.clear();
         random_placement(self, rng).and_then(Action::from_move)

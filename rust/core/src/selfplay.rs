@@ -10,14 +10,14 @@ use std::convert::Infallible;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use indigo_search::{LegalMasks, Sampled};
+use indigo_search::LegalMasks;
 use serde_json::Value;
 
 use crate::action::{ACTION_COUNT, Action};
 use crate::game::Game;
 use crate::ismcts::Visits;
 use crate::moves::Move;
-use crate::position::{OBSERVATION_SIZE, Position};
+use crate::position::Position;
 use crate::record::write_record;
 use crate::rules::Rules;
 use crate::simulate::{Batch, Outcome, seat_bots};
@@ -26,21 +26,6 @@ use crate::simulate::{Batch, Outcome, seat_bots};
 /// [`ACTION_COUNT`] flags a row, actions numbered as [`Action::index`]; the outcome is under
 /// [`Utility::Win`](crate::Utility::Win).
 pub type Samples = indigo_search::Samples<LegalMasks<ACTION_COUNT>>;
-
-impl Sampled for Position {
-    const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
-    type Legal = LegalMasks<ACTION_COUNT>;
-
-    fn observation(&self, seat: u8, out: &mut [f32]) {
-        let out = <&mut [f32; OBSERVATION_SIZE]>::try_from(out)
-            .unwrap_or_else(|_| unreachable!("self-play passes OBSERVATION_SIZE values"));
-        self.information(seat).observation(out);
-    }
-
-    fn action_number(action: Action) -> u16 {
-        action.index() as u16
-    }
-}
 
 /// One self-play game: its record and its samples.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use crate::bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 use crate::ismcts::{Ismcts, Visits};
 use crate::moves::Move;
 use crate::position::{Information, MAX_PLAYERS, Position};
-use crate::rng::{box_in_type_order, game_seed, mix, pcg_pile, shuffled_pile};
+use crate::rng::{box_in_type_order, pcg_pile, shuffled_pile};
 use crate::rules::Rules;
 use crate::tile::{TILE_TOTAL, TileType};
 
@@ -18,7 +18,7 @@ use crate::tile::{TILE_TOTAL, TileType};
 pub use indigo_search::BotSpec;
 /// Why a bot spec was refused.
 pub use indigo_search::{BatchError, BotSpecError};
-use indigo_search::{Rng, run_games_with, seatings};
+use indigo_search::{Rng, game_seed, mix, run_games_with, seatings};
 
 /// Any of the core's bots, dispatched without a virtual call or an allocation per bot.
 #[derive(Clone, Debug)]
@@ -394,9 +394,9 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use crate::position::{MAX_PLAYERS, Position};
-    use crate::rng::game_seed;
     use crate::rules::Rules;
     use crate::simulate::{Batch, BatchError, BotSpec, Deal, Outcome, play_moves, seat_bots};
+    use indigo_search::game_seed;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     #[test]

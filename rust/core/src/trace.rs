@@ -4,7 +4,7 @@
 use crate::board::Cell;
 use crate::gem::Gem;
 use crate::moves::Move;
-use crate::position::MAX_PLAYERS;
+use crate::rules::MAX_PLAYERS;
 
 /// Receives the events of a placement. Every method defaults to doing nothing, and `()` is the
 /// tracer that records nothing, so the untraced path costs nothing.

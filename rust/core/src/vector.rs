@@ -22,11 +22,11 @@ use crate::moves::Move;
 use crate::position::{
     MAX_PLAYERS, OBSERVATION_SIZE, ObservationRow, ObservationValue, Position, Utility,
 };
-use crate::rng::{game_seed, mix};
 use crate::rng::{shuffled_pile, shuffled_piles};
 use crate::rules::Rules;
 use crate::simulate::{BotSpec, NativeBot};
 use crate::tile::{TILE_TOTAL, TileType};
+use indigo_search::{game_seed, mix};
 
 /// A shuffled pile, front first.
 type Pile = [TileType; TILE_TOTAL];
@@ -625,11 +625,10 @@ fn expect_len(name: &'static str, found: usize, expected: usize) -> Result<(), V
 
 #[cfg(test)]
 mod tests {
-    use indigo_search::Rng;
+    use indigo_search::{Rng, below};
     use rand::SeedableRng;
 
     use super::*;
-    use crate::rng::below;
 
     /// Owned buffers for `n` games of `players` seats.
     struct Buffers {

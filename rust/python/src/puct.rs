@@ -3,11 +3,10 @@
 //! batch of leaves, looking for Ctrl-C before each call.
 
 use indigo_core::{
-    ACTION_COUNT, OBSERVATION_SIZE, Position, SelfPlayGame, SelfPlaySetup, game_seed, mix,
-    self_play_with,
+    ACTION_COUNT, OBSERVATION_SIZE, Position, SelfPlayGame, SelfPlaySetup, self_play_with,
 };
 use indigo_search::{
-    Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, encode_leaves,
+    Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, encode_leaves, game_seed, mix,
 };
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;

@@ -701,7 +701,7 @@ impl Game {
         let outcomes = kinds(&outcomes)?;
         let mut position = self.position().clone();
         position
-            .apply_with_outcomes(&mv, &outcomes)
+            .play_with_outcomes(&mv, &outcomes)
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} with those outcomes: {e}")))?;
         Ok(Game::from_position(position))
     }

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use indigo_core::GamesSummary;
 use indigo_core::OBSERVATION_SIZE;
-use indigo_core::game_seed;
 use indigo_core::{
     ACTION_COUNT, Batch, BatchError, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
     SettingsError,
 };
+use indigo_search::{game_seed, mix};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -219,7 +219,7 @@ pub(crate) fn normalize_bot_spec(spec: &str) -> PyResult<String> {
 #[pyfunction]
 pub(crate) fn seat_seed(game_seed: &Bound<'_, PyAny>, seat: Int) -> PyResult<u64> {
     let seat = in_range("seat", seat, 0, indigo_core::MAX_PLAYERS as u64 - 1)?;
-    Ok(indigo_core::mix(extract_seed(game_seed)?, seat))
+    Ok(mix(extract_seed(game_seed)?, seat))
 }
 
 /// Results of a batch, one row per game.

@@ -19,7 +19,7 @@ fn main() {
         while !p.is_over() {
             p.legal_moves_into(&mut buffer);
             let mv = buffer[rng.randbelow(buffer.len() as u32) as usize];
-            p.apply_unchecked(&mv).expect("seeded refills never fail");
+            p.play_unchecked(&mv).expect("seeded refills never fail");
             moves += 1;
         }
     }

@@ -5,41 +5,10 @@ use std::fmt;
 use crate::kind::{KIND_COUNT, Kind};
 use crate::moves::Move;
 use crate::position::{
-    Chance, EXPANSION_TOTAL, IllegalMove, Position, RefillError, TILE_TOTAL, seeded_setup,
+    Chance, ChanceHook, EXPANSION_TOTAL, IllegalMove, Position, RefillError, TILE_TOTAL,
+    seeded_setup,
 };
 use crate::rules::Rules;
-
-/// What a move is told about, and may arrange of, chance while it is played.
-pub(crate) trait ChanceHook {
-    /// `n` tiles are about to be drawn from the front of `bag` (the bag's tiles, after any
-    /// refill); the hook may reorder `bag`.
-    fn draw(&mut self, bag: &mut [u8], n: usize) {
-        let _ = (bag, n);
-    }
-
-    /// A refill made `order` the bag (front first; after [`ChanceHook::draw`] arranged it).
-    fn refilled(&mut self, order: &[u8]) {
-        let _ = order;
-    }
-
-    /// `expansions[index]` is about to turn face up; bit `i` of `revealed` is set when
-    /// `expansions[i]` was seen before. The hook may swap kinds between unseen places.
-    fn reveal(&mut self, expansions: &mut [u8; EXPANSION_TOTAL], revealed: u64, index: usize) {
-        let _ = (expansions, revealed, index);
-    }
-}
-
-/// Tells nothing and arranges nothing: the seed or the record deals.
-pub(crate) struct NoHook;
-
-impl ChanceHook for NoHook {}
-
-/// A closure hears the refills.
-impl<F: FnMut(&[u8])> ChanceHook for F {
-    fn refilled(&mut self, order: &[u8]) {
-        self(order);
-    }
-}
 
 /// What chance decides while one move is applied (or at set-up): `draws` tiles from the bag,
 /// then `reveals` expansions nobody has seen, each one step with a kind as its outcome. It is
@@ -54,7 +23,7 @@ impl<F: FnMut(&[u8])> ChanceHook for F {
 /// bag's multiset, then `reveals` expansions from the kinds nobody has seen. Its steps are
 /// the chance nodes, one outcome (a kind) each: a draw's outcomes are the kinds left in the
 /// bag with probability proportional to their counts, a reveal's outcomes the unseen kinds
-/// left, each equally likely. [`Position::apply_with_outcomes`] plays the move with chosen
+/// left, each equally likely. [`Position::play_with_outcomes`] plays the move with chosen
 /// outcomes by arranging the hidden order as it is used: the chosen tiles are moved to the
 /// bag's front just before the draw, a chosen kind is swapped into a revealed expansion's
 /// place just before it turns up. The hidden order is only ever permuted among hidden places,
@@ -323,7 +292,7 @@ impl Position {
         let mut played = self.clone();
         let mut recorder = Recorder::default();
         played
-            .play(mv, &mut recorder)
+            .play_unchecked_with(mv, &mut recorder)
             .map_err(IllegalMove::Refill)?;
         Ok(recorder.event.unwrap_or(ChanceEvent {
             draws: 0,
@@ -338,16 +307,12 @@ impl Position {
     ///
     /// # Errors
     /// If `mv` is illegal or `outcomes` are not possible outcomes of its chance event.
-    pub fn apply_with_outcomes(
-        &mut self,
-        mv: &Move,
-        outcomes: &[Kind],
-    ) -> Result<(), OutcomeError> {
+    pub fn play_with_outcomes(&mut self, mv: &Move, outcomes: &[Kind]) -> Result<(), OutcomeError> {
         let event = self.chance_event(mv).map_err(OutcomeError::Move)?;
         event.check(outcomes).map_err(OutcomeError::Outcomes)?;
         let mut next = self.clone();
         let mut arranger = Arranger { outcomes, next: 0 };
-        next.play(mv, &mut arranger)
+        next.play_unchecked_with(mv, &mut arranger)
             .map_err(|e: RefillError| OutcomeError::Move(IllegalMove::Refill(e)))?;
         *self = next;
         Ok(())

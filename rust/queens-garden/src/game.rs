@@ -132,7 +132,7 @@ impl Game {
     pub fn play(&mut self, mv: &Move) -> Result<(), IllegalMove> {
         let before = self.position.clone();
         let mut refill = None;
-        self.position.apply_observed(mv, &mut |order: &[u8]| {
+        self.position.play_observed(mv, &mut |order: &[u8]| {
             refill = Some(order.iter().filter_map(|&k| Kind::new(k)).collect());
         })?;
         let previous = self.last.take();

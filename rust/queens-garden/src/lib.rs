@@ -10,8 +10,8 @@
 //! * [`Move`] with [`Move::parse`] (free token order, section 15.1) and `Display` (canonical
 //!   form); its lists [`Choices`], [`Payment`], [`Discards`] of [`Hexagon`]s.
 //! * [`Position`]: [`Position::legal_moves`] / [`Position::legal_moves_into`] (canonical
-//!   order of 15.3), [`Position::check`], [`Position::apply`] (validated, unchanged on error),
-//!   [`Position::apply_unchecked`] (trusted callers), accessors (`round`, `phase`, `to_move`,
+//!   order of 15.3), [`Position::check`], [`Position::play`] (validated, unchanged on error),
+//!   [`Position::play_unchecked`] (trusted callers), accessors (`round`, `phase`, `to_move`,
 //!   `scores`, `storage(s)`, `garden(s)`, `stack`, `display`, `bag_len`, `tower`, `supply`,
 //!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
@@ -22,7 +22,7 @@
 //!   of refills and history included (what a record cannot do for a game that starts
 //!   mid-game, such as a determinization or a chance successor).
 //! * Explicit chance ([`ChanceEvent`]): [`Position::chance_event`] (what a move draws and
-//!   reveals), [`Position::apply_with_outcomes`], [`Position::with_first_draws`], for callers
+//!   reveals), [`Position::play_with_outcomes`], [`Position::with_first_draws`], for callers
 //!   that choose chance's outcomes (OpenSpiel's chance nodes).
 //! * Records: [`read_record`], [`read_record_value`] (errors [`RecordError`] at an
 //!   [`ErrorAt`]), [`write_record`], [`snapshot`].

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use pyrandom::PyRandom;
 
-use crate::chance::{ChanceHook, NoHook};
 use crate::garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, cells_of};
 use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
@@ -28,6 +27,38 @@ pub const BUY_COST: u32 = 6;
 
 /// `first_passer` while nobody has passed this round.
 pub(crate) const NOBODY: u8 = u8::MAX;
+
+/// What a move is told about, and may arrange of, chance while it is played.
+pub(crate) trait ChanceHook {
+    /// `n` tiles are about to be drawn from the front of `bag` (the bag's tiles, after any
+    /// refill); the hook may reorder `bag`.
+    fn draw(&mut self, bag: &mut [u8], n: usize) {
+        let _ = (bag, n);
+    }
+
+    /// A refill made `order` the bag (front first; after [`ChanceHook::draw`] arranged it).
+    fn refilled(&mut self, order: &[u8]) {
+        let _ = order;
+    }
+
+    /// `expansions[index]` is about to turn face up; bit `i` of `revealed` is set when
+    /// `expansions[i]` was seen before. The hook may swap kinds between unseen places.
+    fn reveal(&mut self, expansions: &mut [u8; EXPANSION_TOTAL], revealed: u64, index: usize) {
+        let _ = (expansions, revealed, index);
+    }
+}
+
+/// Tells nothing and arranges nothing: the seed or the record deals.
+pub(crate) struct NoHook;
+
+impl ChanceHook for NoHook {}
+
+/// A closure hears the refills.
+impl<F: FnMut(&[u8])> ChanceHook for F {
+    fn refilled(&mut self, order: &[u8]) {
+        self(order);
+    }
+}
 
 /// Where a slot's expansion is this round (section 6.1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -1160,12 +1191,12 @@ impl Position {
     ///
     /// # Errors
     /// Why `mv` is illegal, or the refill it needs cannot be made.
-    pub fn apply(&mut self, mv: &Move) -> Result<(), IllegalMove> {
-        self.apply_observed(mv, &mut NoHook)
+    pub fn play(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        self.play_observed(mv, &mut NoHook)
     }
 
-    /// [`Position::apply`], telling `hook` what chance does (a refill's new order).
-    pub(crate) fn apply_observed(
+    /// [`Position::play`], telling `hook` what chance does (a refill's new order).
+    pub(crate) fn play_observed(
         &mut self,
         mv: &Move,
         on_refill: &mut dyn ChanceHook,
@@ -1173,10 +1204,13 @@ impl Position {
         self.check(mv)?;
         if !self.may_refill(mv) {
             // Without a listed refill to run out of, playing cannot fail.
-            return self.play(mv, on_refill).map_err(IllegalMove::Refill);
+            return self
+                .play_unchecked_with(mv, on_refill)
+                .map_err(IllegalMove::Refill);
         }
         let mut next = self.clone();
-        next.play(mv, on_refill).map_err(IllegalMove::Refill)?;
+        next.play_unchecked_with(mv, on_refill)
+            .map_err(IllegalMove::Refill)?;
         *self = next;
         Ok(())
     }
@@ -1196,18 +1230,18 @@ impl Position {
 
     /// Plays `mv`, which the caller knows to be legal (e.g. from [`Position::legal_moves`]),
     /// without checking it: for search. An illegal move leaves the position meaningless (and
-    /// may trip an overflow check in a debug build); use [`Position::apply`] for anything a
+    /// may trip an overflow check in a debug build); use [`Position::play`] for anything a
     /// caller did not get from the legal-move list.
     ///
     /// # Errors
     /// Only a [`Chance::Listed`] position can fail, when the refill it needs is missing or
-    /// wrong; the position is then half-played: use [`Position::apply`] for untrusted input.
-    pub fn apply_unchecked(&mut self, mv: &Move) -> Result<(), RefillError> {
-        self.play(mv, &mut NoHook)
+    /// wrong; the position is then half-played: use [`Position::play`] for untrusted input.
+    pub fn play_unchecked(&mut self, mv: &Move) -> Result<(), RefillError> {
+        self.play_unchecked_with(mv, &mut NoHook)
     }
 
     /// Plays `mv` (trusted) with `hook` told, and allowed to arrange, every draw and reveal.
-    pub(crate) fn play(
+    pub(crate) fn play_unchecked_with(
         &mut self,
         mv: &Move,
         on_refill: &mut dyn ChanceHook,

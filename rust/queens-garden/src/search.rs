@@ -6,19 +6,19 @@
 //! expansions, the supply) and the refills. A determinization ([`Position::resample`])
 //! draws exactly those anew, so every seat's information is the public position.
 //!
-//! Chance is sampled inside [`Position::apply_unchecked`] (a draw from the bag, a refill), so
+//! Chance is sampled inside [`Position::play_unchecked`] (a draw from the bag, a refill), so
 //! a position is never at a chance node here; callers that choose chance's outcomes use the
 //! explicit events of [`crate::ChanceEvent`] instead (OpenSpiel's chance nodes).
 
 use std::cell::RefCell;
 
 use indigo_search::{
-    BotSpec, Game, LegalLists, MAX_PLAYERS, Rng, Sampled, SelfPlayGame, Setup, SortedActions, Turn,
+    BotSpec, Encoded, Game, LegalLists, MAX_PLAYERS, Rng, SelfPlayGame, Setup, SortedActions, Turn,
     below,
 };
 use serde_json::Value;
 
-use crate::action::Action;
+use crate::action::{ACTION_COUNT, Action};
 use crate::game::Game as Played;
 use crate::kind::Kind;
 use crate::moves::Move;
@@ -121,7 +121,7 @@ impl Game for Position {
 
     fn apply(&mut self, action: Action) {
         // Only a listed refill can fail, and a determinization's refills are seeded.
-        let _ = self.apply_unchecked(&action.to_move());
+        let _ = self.play_unchecked(&action.to_move());
     }
 
     fn information(&self, seat: u8) -> Information {
@@ -186,7 +186,7 @@ impl Game for Position {
     fn playout(&mut self, rng: &mut Rng) -> u32 {
         let mut applied = 0;
         while let Some(mv) = self.playout_move(&mut |n| below(rng, n)) {
-            let _ = self.apply_unchecked(&mv);
+            let _ = self.play_unchecked(&mv);
             applied += 1;
         }
         applied
@@ -206,16 +206,19 @@ impl Setup for Rules {
     }
 }
 
-impl Sampled for Position {
+impl Encoded for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    const ACTION_COUNT: usize = ACTION_COUNT as usize;
     type Legal = LegalLists;
 
-    fn observation(&self, seat: u8, out: &mut [f32]) {
-        Position::observation(self, seat, out);
+    fn action_number(action: Action) -> usize {
+        action.index() as usize
     }
 
-    fn action_number(action: Action) -> u32 {
-        action.index()
+    /// # Panics
+    /// If `out` is not [`OBSERVATION_SIZE`] long, or `seat` is no seat of the game.
+    fn observation(&self, seat: u8, out: &mut [f32]) {
+        Position::observation(self, seat, out);
     }
 }
 

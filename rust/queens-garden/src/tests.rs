@@ -319,7 +319,7 @@ fn example_16_4_surrounding_the_fountain() {
     let s = p.storage_mut(0);
     s.add_tile(k("bl6"));
     s.set_jokers(5);
-    p.apply(&mv("tile bl6 f5 * * * * *")).unwrap();
+    p.play(&mv("tile bl6 f5 * * * * *")).unwrap();
     assert_eq!(p.storage(0).jokers(), 1);
     assert_eq!(p.storage(0).tile_count(), 0);
     assert_eq!(p.garden(0).group_points(), (21, 6));
@@ -346,7 +346,7 @@ fn example_16_5_reward_overflow() {
         s.add_tile(t);
     }
     assert_eq!(s.free_tile_spaces(), 0);
-    p.apply(&mv("tile bl1 a15")).unwrap();
+    p.play(&mv("tile bl1 a15")).unwrap();
     assert_eq!(p.storage(0).jokers(), 4);
     assert_eq!(p.storage(0).free_tile_spaces(), 0);
 }
@@ -368,8 +368,8 @@ fn example_16_6_round_scoring() {
     g.place_face_up(c("a20"), k("ye4"), Jokers::DEFAULT);
     assert_eq!(g.round_points(rules(2).wheel().round(1)), 12);
     // Through the end of round 1: both seats pass; seat 0 first (-1).
-    p.apply(&Move::PASS).unwrap();
-    p.apply(&Move::PASS).unwrap();
+    p.play(&Move::PASS).unwrap();
+    p.play(&Move::PASS).unwrap();
     assert_eq!(p.round_points(), [[12, 0]]);
     assert_eq!(p.scores(), [15 - 1 + 12, 15]);
     assert_eq!(p.round(), 2);
@@ -398,8 +398,8 @@ fn example_16_7_final_scoring() {
     p.set_round(4);
     p.set_score(0, 9);
     p.set_to_move(1);
-    p.apply(&Move::PASS).unwrap();
-    p.apply(&Move::PASS).unwrap();
+    p.play(&Move::PASS).unwrap();
+    p.play(&Move::PASS).unwrap();
     assert!(p.is_over());
     assert_eq!(p.round_points(), [[11, 0]]);
     let f = p.final_scores().unwrap()[0];
@@ -425,7 +425,7 @@ fn example_16_8_passing() {
         let supply = p.supply();
         assert!(p.check(&mv("pass ye3 ye3")).is_err());
         assert!(p.check(&mv("pass dg4")).is_err());
-        p.apply(&mv("pass dg4x ye3")).unwrap();
+        p.play(&mv("pass dg4x ye3")).unwrap();
         assert_eq!(p.scores()[1], want);
         assert_eq!(p.tower().collect::<Vec<_>>(), [k("ye3")]);
         assert_eq!(p.supply(), supply + 1);
@@ -464,7 +464,7 @@ fn example_16_9_tower_refill() {
     ] {
         let (mut p, take) = shortage(&bag, &tower, vec![wrong]);
         let before = p.clone();
-        let err = p.apply(&take).unwrap_err();
+        let err = p.play(&take).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -476,14 +476,14 @@ fn example_16_9_tower_refill() {
     }
     let (mut p, take) = shortage(&bag, &tower, Vec::new());
     assert_eq!(
-        p.apply(&take),
+        p.play(&take),
         Err(IllegalMove::Refill(RefillError::Missing {
             index: 0,
             needed: 12
         }))
     );
     let (mut p, take) = shortage(&bag, &tower, vec![order.clone()]);
-    p.apply(&take).unwrap();
+    p.play(&take).unwrap();
     assert_eq!(p.refills_used(), 1);
     assert_eq!(p.tower_len(), 0);
     assert_eq!(p.bag().collect::<Vec<_>>(), order[4..]);
@@ -511,13 +511,13 @@ fn example_16_9_tower_refill() {
 fn stack_top_gets_what_there_is() {
     // One tile left in the bag, the tower empty: no refill, the top gets it.
     let (mut p, take) = shortage(&kinds("ye5"), &[], Vec::new());
-    p.apply(&take).unwrap();
+    p.play(&take).unwrap();
     assert_eq!(p.stack().unwrap().tiles, kinds("ye5"));
     assert_eq!(p.bag_len(), 0);
     assert_eq!(p.refills_used(), 0);
     // The bag empty, three tiles in the tower: a refill of 3, the top gets all of them.
     let (mut p, take) = shortage(&[], &kinds("lg2 bl3 lg2"), vec![kinds("lg2 bl3 lg2")]);
-    p.apply(&take).unwrap();
+    p.play(&take).unwrap();
     assert_eq!(p.stack().unwrap().tiles, kinds("bl3 lg2 lg2"));
     assert_eq!(p.refills_used(), 1);
     assert_eq!((p.bag_len(), p.tower_len()), (0, 0));
@@ -527,7 +527,7 @@ fn stack_top_gets_what_there_is() {
         &kinds("bl1 bl2"),
         vec![kinds("bl2 dp1 bl1 dp2")],
     );
-    p.apply(&take).unwrap();
+    p.play(&take).unwrap();
     assert_eq!(p.stack().unwrap().tiles, kinds("bl1 bl2 dp1 dp2"));
 }
 
@@ -536,7 +536,7 @@ fn stack_top_gets_what_there_is() {
 fn example_16_10_no_tiles_left() {
     let (mut p, take) = shortage(&[], &[], Vec::new());
     let left = p.stack().unwrap().tiles.len();
-    p.apply(&take).unwrap();
+    p.play(&take).unwrap();
     assert_eq!(p.stack(), None);
     assert_eq!(p.snapshot(false)["stack"], serde_json::Value::Null);
     let display = p.display();
@@ -680,7 +680,7 @@ fn expansion_placement() {
     let exps: Vec<&String> = legal.iter().filter(|m| m.starts_with("exp ")).collect();
     assert_eq!(exps.len(), 36);
     assert_eq!(exps[0], "exp lg1 a00");
-    p.apply(&mv("exp lg1 a03")).unwrap();
+    p.play(&mv("exp lg1 a03")).unwrap();
     assert_eq!(
         p.garden(0).area(Area::new(0).unwrap()),
         AreaState::FaceUp {
@@ -706,7 +706,7 @@ fn expansion_placement() {
 
 /// Seeded games of every player count, uniformly random legal moves with passes that discard
 /// now and then: each game ends within the bound of section 14, conserves its pieces, agrees
-/// with `apply_unchecked`, and its record replays to the same end.
+/// with `play_unchecked`, and its record replays to the same end.
 #[test]
 fn random_seeded_games_end_conserve_and_replay() {
     let mut refills = 0;
@@ -737,7 +737,7 @@ fn random_seeded_games_end_conserve_and_replay() {
                     };
                 }
                 let mut unchecked = game.position().clone();
-                unchecked.apply_unchecked(&mv).unwrap();
+                unchecked.play_unchecked(&mv).unwrap();
                 game.play(&mv).unwrap();
                 assert_eq!(game.position(), &unchecked);
                 assert_eq!(game.position().tile_total(), 108);
@@ -791,7 +791,7 @@ fn illegal_moves_change_nothing() {
             assert!(want.is_empty(), "{text}");
             continue;
         };
-        let err = p.apply(&m).unwrap_err();
+        let err = p.play(&m).unwrap_err();
         assert_eq!(err.to_string(), want, "{text}");
         assert_eq!(p, before, "{text}");
     }

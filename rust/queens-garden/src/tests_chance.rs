@@ -3,9 +3,10 @@
 use indigo_search::{Rng, below};
 use rand::SeedableRng;
 
-use crate::chance::{ChanceError, ChanceEvent, ChanceHook, OutcomeError};
+use crate::chance::{ChanceError, ChanceEvent, OutcomeError};
 use crate::kind::{KIND_COUNT, Kind};
 use crate::moves::Move;
+use crate::position::ChanceHook;
 use crate::position::{Chance, EXPANSION_TOTAL, Position};
 use crate::rules::Rules;
 use crate::tests::kinds;
@@ -27,7 +28,7 @@ impl ChanceHook for Dealt {
 /// The outcomes the position's own chance deals for `mv`.
 fn dealt(p: &Position, mv: &Move) -> Vec<Kind> {
     let mut hook = Dealt::default();
-    p.clone().play(mv, &mut hook).unwrap();
+    p.clone().play_unchecked_with(mv, &mut hook).unwrap();
     hook.0
 }
 
@@ -51,7 +52,7 @@ fn each_move(games: u64, mut visit: impl FnMut(&Position, &Move)) {
                 p.playout_move(&mut |n| below(&mut rng, n)).unwrap()
             };
             visit(&p, &mv);
-            p.apply(&mv).unwrap();
+            p.play(&mv).unwrap();
         }
     }
 }
@@ -65,9 +66,9 @@ fn the_dealt_outcomes_replay_the_seeded_game_exactly() {
         assert_eq!(event.steps(), outcomes.len(), "{mv}");
         event.check(&outcomes).unwrap();
         let mut seeded = p.clone();
-        seeded.apply(mv).unwrap();
+        seeded.play(mv).unwrap();
         let mut chosen = p.clone();
-        chosen.apply_with_outcomes(mv, &outcomes).unwrap();
+        chosen.play_with_outcomes(mv, &outcomes).unwrap();
         assert_eq!(chosen, seeded, "{mv}");
         draws += usize::from(event.draws() > 0);
         reveals += event.reveals();
@@ -101,7 +102,7 @@ fn chosen_outcomes_are_what_the_display_shows() {
             let event = p.chance_event(&mv).unwrap();
             let outcomes = sample(&event);
             let before_display = p.display();
-            p.apply_with_outcomes(&mv, &outcomes).unwrap();
+            p.play_with_outcomes(&mv, &outcomes).unwrap();
             if event.draws() > 0 && !p.is_over() {
                 let mut drawn = outcomes[..event.draws()].to_vec();
                 drawn.sort_unstable();
@@ -189,7 +190,7 @@ fn bad_outcomes_are_refused_and_change_nothing() {
     let take = *p.legal_moves().first().unwrap();
     assert_eq!(p.chance_event(&take).unwrap().draws(), 4);
     let before = p.clone();
-    let err = p.apply_with_outcomes(&take, &[]).unwrap_err();
+    let err = p.play_with_outcomes(&take, &[]).unwrap_err();
     assert_eq!(
         err,
         OutcomeError::Outcomes(ChanceError::Count {
@@ -200,7 +201,7 @@ fn bad_outcomes_are_refused_and_change_nothing() {
     assert!(err.to_string().contains("needs 4 outcomes"), "{err}");
     let illegal = Move::parse("tile bl1 f0").unwrap();
     assert!(matches!(
-        p.apply_with_outcomes(&illegal, &[]),
+        p.play_with_outcomes(&illegal, &[]),
         Err(OutcomeError::Move(_))
     ));
     assert_eq!(p, before);
@@ -243,9 +244,9 @@ fn shortages_draw_from_the_bag_and_the_tower_together() {
         }
         let outcomes = dealt(&p, &take);
         let mut seeded = p.clone();
-        seeded.apply(&take).unwrap();
+        seeded.play(&take).unwrap();
         let mut chosen = p.clone();
-        chosen.apply_with_outcomes(&take, &outcomes).unwrap();
+        chosen.play_with_outcomes(&take, &outcomes).unwrap();
         assert_eq!(chosen, seeded);
         // Other possible outcomes (always the last one offered) are what the top gets.
         let mut other = Vec::new();
@@ -253,7 +254,7 @@ fn shortages_draw_from_the_bag_and_the_tower_together() {
             other.push(k);
         }
         let mut chosen = p.clone();
-        chosen.apply_with_outcomes(&take, &other).unwrap();
+        chosen.play_with_outcomes(&take, &other).unwrap();
         if draws > 0 {
             let mut drawn = other[..draws].to_vec();
             drawn.sort_unstable();

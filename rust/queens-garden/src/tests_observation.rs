@@ -69,7 +69,7 @@ fn observations_show_the_public_position_from_each_seat() {
             let mut draw = Rng::seed_from_u64(seed + 7);
             let resampled = p.resample(&mut |n| below(&mut draw, n), seed);
             assert_eq!(observe(&resampled, seat), obs);
-            p.apply(&mv).unwrap();
+            p.play(&mv).unwrap();
         }
         let obs = observe(&p, 0);
         assert_eq!(segment(&obs, "game_over"), [1.0]);

@@ -21,7 +21,7 @@ fn positions(games: u64, every: u32) -> Vec<Position> {
             if p.moves_played().is_multiple_of(every) {
                 out.push(p.clone());
             }
-            p.apply_unchecked(&action.to_move()).unwrap();
+            p.play_unchecked(&action.to_move()).unwrap();
         }
         out.push(p);
     }
@@ -94,7 +94,7 @@ fn applying_an_action_is_playing_its_move() {
             let mut by_action = p.clone();
             indigo_search::Game::apply(&mut by_action, a);
             let mut by_move = p.clone();
-            by_move.apply(&a.to_move()).unwrap();
+            by_move.play(&a.to_move()).unwrap();
             assert_eq!(by_action, by_move);
         }
     }
@@ -177,7 +177,7 @@ fn bots_play_legal_moves_and_are_reproducible() {
                 let a = bots[usize::from(seat)].choose(&p).unwrap();
                 assert!(p.is_legal(&a.to_move()), "{spec} chose {}", a.to_move());
                 moves.push(a);
-                p.apply(&a.to_move()).unwrap();
+                p.play(&a.to_move()).unwrap();
             }
             moves
         };
@@ -238,7 +238,7 @@ fn self_play_keeps_the_batch_games_with_a_sample_per_move() {
                 u32::from(s.points[row]),
                 game.position().scores()[usize::from(seat)]
             );
-            replay.apply(mv).unwrap();
+            replay.play(mv).unwrap();
         }
     }
     let parts: Vec<&Samples> = games.iter().map(|g| &g.samples).collect();

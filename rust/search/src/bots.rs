@@ -3,19 +3,14 @@
 
 use rand::SeedableRng;
 
-use crate::game::{Game, Rng, Turn};
+use crate::game::{Game, Turn};
+use crate::random::{Rng, below};
 
 /// Something that picks an action for the seat to move, from what that seat knows.
 pub trait Bot<G: Game> {
     /// A legal action for the seat to move in `state`, or `None` when no seat is to move.
     /// A bot reads the hidden part of `state` only through [`Game::information`].
     fn choose(&mut self, state: &G) -> Option<G::Action>;
-}
-
-/// A uniform index below `n` (n > 0), by multiply-shift (Lemire; bias below 2^-50 here).
-#[inline]
-pub fn below(rng: &mut Rng, n: usize) -> usize {
-    ((u128::from(rand::Rng::next_u64(rng)) * n as u128) >> 64) as usize
 }
 
 /// Picks uniformly among the legal actions.

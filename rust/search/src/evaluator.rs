@@ -1,54 +1,16 @@
-//! How the PUCT search ([`crate::puct`]) hears what positions are worth: a game numbered for
-//! tensors ([`Encoded`]), and an [`Evaluator`] that turns a batch of leaf states into policy
-//! priors and values ([`Evaluation`]). [`RolloutEvaluator`] (uniform priors, one playout's
-//! result) needs no learning; a learned evaluator encodes the leaves with [`encode_leaves`].
+//! How the PUCT search ([`crate::Puct`]) hears what positions are worth: an [`Evaluator`]
+//! turns a batch of leaf states into policy priors and values ([`Evaluation`]).
+//! [`RolloutEvaluator`] (uniform priors, one playout's result) needs no learning; a learned
+//! evaluator encodes the leaves with [`crate::encode_leaves`].
 
 use std::convert::Infallible;
 use std::fmt;
 
 use rand::SeedableRng;
 
-use crate::game::{Game, MAX_PLAYERS, Rng, Turn};
-
-/// A game whose observations and actions are numbered for a network: every observation is
-/// [`Encoded::OBSERVATION_SIZE`] values and every action one of [`Encoded::ACTION_COUNT`].
-pub trait Encoded: Game {
-    /// Values in one observation.
-    const OBSERVATION_SIZE: usize;
-    /// Actions are numbered `0..ACTION_COUNT`.
-    const ACTION_COUNT: usize;
-
-    /// The number of `action`, below [`Encoded::ACTION_COUNT`].
-    fn action_index(action: Self::Action) -> usize;
-
-    /// What `seat` knows of this state as [`Encoded::OBSERVATION_SIZE`] values written into
-    /// `out` (that long): states the seat cannot tell apart give the same values.
-    fn observe(&self, seat: u8, out: &mut [f32]);
-}
-
-/// The leaves of one batch as tensors, row after row: each leaf's observation by its mover
-/// into `observations` (`leaves x OBSERVATION_SIZE`) and its legal actions into `masks`
-/// (`leaves x ACTION_COUNT`). Both are cleared first; a leaf with no seat to move gets a zero
-/// row.
-pub fn encode_leaves<G: Encoded>(leaves: &[G], observations: &mut Vec<f32>, masks: &mut Vec<bool>) {
-    observations.clear();
-    observations.resize(leaves.len() * G::OBSERVATION_SIZE, 0.0);
-    masks.clear();
-    masks.resize(leaves.len() * G::ACTION_COUNT, false);
-    let mut legal = Vec::new();
-    let rows = observations
-        .chunks_exact_mut(G::OBSERVATION_SIZE)
-        .zip(masks.chunks_exact_mut(G::ACTION_COUNT));
-    for (leaf, (observation, mask)) in leaves.iter().zip(rows) {
-        if let Turn::Player(seat) = leaf.turn() {
-            leaf.observe(seat, observation);
-            leaf.legal_actions(&mut legal);
-            for &action in &legal {
-                mask[G::action_index(action)] = true;
-            }
-        }
-    }
-}
+use crate::encoded::Encoded;
+use crate::game::{Game, MAX_PLAYERS, Turn};
+use crate::random::Rng;
 
 /// What an evaluator says of a batch of `rows` leaves, row after row:
 /// * `priors` (`rows x ACTION_COUNT`): how promising each action is, any non-negative
@@ -145,7 +107,8 @@ impl std::error::Error for EvaluationError {}
 
 /// Evaluates batches of leaves for the PUCT search. Each leaf is a full state (a
 /// determinization) with a seat to move; an evaluator that must not read hidden information
-/// reads each leaf only through its mover's eyes ([`Encoded::observe`], [`encode_leaves`]).
+/// reads each leaf only through its mover's eyes ([`Encoded::observation`],
+/// [`crate::encode_leaves`]).
 pub trait Evaluator<G: Game> {
     /// Why an evaluation failed (it ends the search).
     type Error;

@@ -2,11 +2,7 @@
 
 use std::fmt::Debug;
 
-use crate::bots::below;
-
-/// The random number generator of every search, bot and determinization: wyrand, one 64-bit
-/// addition and one 64 x 64 -> 128-bit multiplication a draw (a playout draws once a move).
-pub type Rng = wyrand::WyRand;
+use crate::random::{Rng, below, sample_outcome};
 
 /// The most seats a game of the project has.
 pub const MAX_PLAYERS: usize = 4;
@@ -160,18 +156,6 @@ pub trait Game: Clone + Send + Sync {
         }
         applied
     }
-}
-
-/// An outcome drawn by its probability (the last one if rounding leaves a remainder).
-pub fn sample_outcome<A: Copy>(outcomes: &[(A, f64)], rng: &mut Rng) -> Option<A> {
-    let mut left = (rand::Rng::next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64;
-    for &(action, p) in outcomes {
-        if left < p {
-            return Some(action);
-        }
-        left -= p;
-    }
-    outcomes.last().map(|&(a, _)| a)
 }
 
 /// An [`ActionSet`] for any ordered action: the legal actions ascending, with a flag per

@@ -15,10 +15,10 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::bots::{Bot, below};
+use crate::bots::Bot;
 use crate::clock::Instant;
-use crate::game::{ActionSet, Game, Rng, Turn};
-use crate::simulate::mix;
+use crate::game::{ActionSet, Game, Turn};
+use crate::random::{Rng, below, mix};
 
 /// How long a search runs.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -898,8 +898,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::{NONE, Tree, sqrt_ln, sqrt_ln_table};
-    use crate::bots::below;
-    use crate::game::Rng;
+    use crate::random::{Rng, below};
 
     /// The selection as one scan in order with one running maximum: the best score, ties to
     /// the child scanned last.

@@ -4,9 +4,10 @@
 //! ([`Turn`]: a seat, chance, or over), the legal actions (ascending, into a buffer), applying an
 //! action (trusted), the chance outcomes and their probabilities, one seat's information and a
 //! determinization drawn from it, the returns. On that trait this crate holds the bots
-//! ([`bots::RandomBot`], [`bots::GreedyBot`], [`ismcts::Ismcts`]), a PUCT search with a batched
-//! evaluator ([`puct::Puct`], [`evaluator::Evaluator`]), batch simulation
-//! ([`simulate::Batch`]) and the bot specs written on command lines ([`spec::BotSpec`]).
+//! ([`RandomBot`], [`GreedyBot`], [`Ismcts`]), a PUCT search with a batched evaluator
+//! ([`Puct`], [`Evaluator`]) over a game numbered for tensors ([`Encoded`]), batch simulation
+//! ([`Batch`]), self-play ([`self_play_with`]) and the bot specs written on command lines
+//! ([`BotSpec`]). Every public item is at the crate's root.
 //!
 //! Every type is generic over the game, so a game pays no dynamic dispatch; a game keeps its
 //! fast paths by overriding the trait's provided methods ([`Game::playout`],
@@ -104,31 +105,31 @@
 //! [`Batch`] plays many such games in parallel, reproducibly; `docs/search.md` in the
 //! repository describes the search and its settings.
 
-pub mod bots;
-pub mod clock;
-pub mod evaluator;
-pub mod game;
-pub mod ismcts;
-pub mod puct;
-pub mod selfplay;
-pub mod simulate;
-pub mod spec;
+mod bots;
+mod clock;
+mod encoded;
+mod evaluator;
+mod game;
+mod ismcts;
+mod puct;
+mod random;
+mod selfplay;
+mod simulate;
+mod spec;
 
-pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
+pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
+pub use clock::Instant;
+pub use encoded::{Encoded, LegalLists, LegalMasks, LegalRows, encode_leaves};
 pub use evaluator::{
-    Encoded, Evaluation, EvaluationError, Evaluator, FnEvaluator, RolloutEvaluator, encode_leaves,
-    zero_sum,
+    Evaluation, EvaluationError, Evaluator, FnEvaluator, RolloutEvaluator, zero_sum,
 };
-pub use game::{ActionSet, Game, MAX_PLAYERS, Rng, SortedActions, Turn};
-pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError};
+pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn};
+pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
-pub use selfplay::{
-    LegalLists, LegalMasks, LegalRows, Sampled, Samples, SelfPlayGame, SelfPlayOf, self_play_with,
-};
-pub use simulate::{
-    Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, run_games_with, seatings,
-};
-pub use spec::{BotSpec, BotSpecError, SearchBot};
+pub use random::{Rng, below, game_seed, mix, sample_outcome};
+pub use selfplay::{Samples, SelfPlayGame, SelfPlayOf, self_play_with};
+pub use simulate::{Batch, BatchError, Outcome, Setup, run_games, run_games_with, seatings};
+pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! PUCT search with an evaluator (AlphaZero's search) over any [`Encoded`] game, with
-//! determinization as in [`crate::ismcts`]: one tree over the observer's information set.
+//! determinization as in [`crate::Ismcts`]: one tree over the observer's information set.
 //!
 //! The root is evaluated first; its priors, mixed with Dirichlet noise when asked, steer the
 //! simulations. Each simulation samples a full state from the observer's information
@@ -17,10 +17,12 @@
 use rand::SeedableRng;
 use rand_distr::{Distribution, Gamma};
 
-use crate::bots::{Bot, below};
-use crate::evaluator::{Encoded, EvaluationError, Evaluator, zero_sum};
-use crate::game::{MAX_PLAYERS, Rng, Turn};
+use crate::bots::Bot;
+use crate::encoded::Encoded;
+use crate::evaluator::{EvaluationError, Evaluator, zero_sum};
+use crate::game::{MAX_PLAYERS, Turn};
 use crate::ismcts::{SettingsError, Visits};
+use crate::random::{Rng, below, unit};
 
 /// PUCT settings, valid by construction ([`PuctConfig::new`]).
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -345,7 +347,7 @@ impl Puct {
         let legal_priors: Vec<f32> = scratch
             .legal
             .iter()
-            .map(|&a| root.priors[G::action_index(a)])
+            .map(|&a| root.priors[G::action_number(a)])
             .collect();
         let total: f32 = legal_priors.iter().sum();
         let uniform = 1.0 / scratch.legal.len() as f32;
@@ -358,7 +360,7 @@ impl Puct {
             .map(|((&a, p), eta)| {
                 let p = if total > 0.0 { p / total } else { uniform };
                 (
-                    G::action_index(a) as u32,
+                    G::action_number(a) as u32,
                     (1.0 - fraction) * p + fraction * eta,
                 )
             });
@@ -482,14 +484,14 @@ impl Puct {
             let weights: f32 = scratch
                 .legal
                 .iter()
-                .map(|&a| tree.prior(priors, G::action_index(a)))
+                .map(|&a| tree.prior(priors, G::action_number(a)))
                 .sum();
             let uniform = 1.0 / scratch.legal.len() as f32;
             let explore = self.config.c_puct * (visits.max(1) as f32).sqrt();
             let mut best = (0, f32::NEG_INFINITY);
             for (i, (&action, &child)) in scratch.legal.iter().zip(&scratch.children).enumerate() {
                 let p = if weights > 0.0 {
-                    tree.prior(priors, G::action_index(action)) / weights
+                    tree.prior(priors, G::action_number(action)) / weights
                 } else {
                     uniform
                 };
@@ -575,11 +577,6 @@ impl Puct {
             },
         }
     }
-}
-
-/// A uniform number in [0, 1).
-fn unit(rng: &mut Rng) -> f64 {
-    (rand::Rng::next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// `evaluator`'s checked evaluation of `leaves`.

@@ -3,113 +3,18 @@
 //! what its search thought, how the game ended for it). Game `index` is the very game
 //! [`Batch::play_game`] plays with that index.
 //!
-//! Each game chooses how its samples keep legal actions ([`Sampled::Legal`]): lists, so that
-//! a large action space (Queen's Garden's 8 million) costs what its legal lists cost, or dense
-//! masks for a small one (Indigo's 810).
+//! A sample is kept in the game's numbering ([`Encoded`]), its legal actions as the game
+//! chooses ([`Encoded::Legal`]).
 
 use std::convert::Infallible;
-use std::fmt::Debug;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::encoded::{Encoded, LegalLists, LegalRows, append_offsets};
 use crate::game::{Game, MAX_PLAYERS, Turn};
-use crate::simulate::{Batch, Outcome, Setup, mix, run_games, seat_bots};
+use crate::random::{Rng, mix};
+use crate::simulate::{Batch, Outcome, Setup, run_games, seat_bots};
 use crate::spec::Decision;
-
-/// What self-play needs of a game beyond [`Game`]: an observation tensor, action numbers, and
-/// how a sample keeps its legal actions.
-pub trait Sampled: Game {
-    /// Length of [`Sampled::observation`].
-    const OBSERVATION_SIZE: usize;
-    /// How a sample's legal actions are kept: [`LegalLists`] for a large action space,
-    /// [`LegalMasks`] for a small fixed one.
-    type Legal: LegalRows;
-
-    /// `seat`'s observation, written into `out` ([`Sampled::OBSERVATION_SIZE`] values).
-    fn observation(&self, seat: u8, out: &mut [f32]);
-
-    /// The action's number in the game's fixed encoding.
-    fn action_number(action: Self::Action) -> <Self::Legal as LegalRows>::Number;
-}
-
-/// The legal actions of samples, one row per sample, kept as a game chooses.
-pub trait LegalRows: Clone + Debug + Default + PartialEq + Send {
-    /// An action's number.
-    type Number: Copy + Debug + PartialEq + Send;
-
-    /// Adds a row: the legal action numbers, ascending.
-    fn push_row(&mut self, legal: impl Iterator<Item = Self::Number>);
-
-    /// Appends `other`'s rows.
-    fn append(&mut self, other: &Self);
-}
-
-/// Legal actions as lists: a row costs what its list costs, whatever the action space
-/// (Queen's Garden's 8 million).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LegalLists {
-    /// Row `r`'s legal actions are `actions[offsets[r]..offsets[r + 1]]`, ascending; rows + 1
-    /// offsets.
-    pub offsets: Vec<u32>,
-    /// The legal actions of every row.
-    pub actions: Vec<u32>,
-}
-
-impl Default for LegalLists {
-    fn default() -> LegalLists {
-        LegalLists {
-            offsets: vec![0],
-            actions: Vec::new(),
-        }
-    }
-}
-
-impl LegalRows for LegalLists {
-    type Number = u32;
-
-    fn push_row(&mut self, legal: impl Iterator<Item = u32>) {
-        self.actions.extend(legal);
-        self.offsets.push(self.actions.len() as u32);
-    }
-
-    fn append(&mut self, other: &LegalLists) {
-        append_offsets(&mut self.offsets, &other.offsets, self.actions.len());
-        self.actions.extend_from_slice(&other.actions);
-    }
-}
-
-/// Legal actions as dense masks of `ACTIONS` flags a row, for a small fixed action space
-/// numbered in `u16` (Indigo's 810).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LegalMasks<const ACTIONS: usize> {
-    /// Row `r`'s flags are `masks[r * ACTIONS..(r + 1) * ACTIONS]`: whether each action is
-    /// legal.
-    pub masks: Vec<bool>,
-}
-
-impl<const ACTIONS: usize> LegalRows for LegalMasks<ACTIONS> {
-    type Number = u16;
-
-    fn push_row(&mut self, legal: impl Iterator<Item = u16>) {
-        let row = self.masks.len();
-        self.masks.resize(row + ACTIONS, false);
-        for action in legal {
-            self.masks[row + usize::from(action)] = true;
-        }
-    }
-
-    fn append(&mut self, other: &LegalMasks<ACTIONS>) {
-        self.masks.extend_from_slice(&other.masks);
-    }
-}
-
-/// Extends row offsets `into` with `from`'s, shifted by `base` (the values already kept).
-fn append_offsets(into: &mut Vec<u32>, from: &[u32], base: usize) {
-    if into.is_empty() {
-        into.push(0);
-    }
-    into.extend(from.iter().skip(1).map(|&o| base as u32 + o));
-}
 
 /// Training samples, one row per move, in flat row-major columns; legal actions kept as `L`.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,7 +25,7 @@ pub struct Samples<L: LegalRows = LegalLists> {
     pub ply: Vec<u16>,
     /// The mover.
     pub seat: Vec<u8>,
-    /// The mover's observation ([`Sampled::OBSERVATION_SIZE`] values per row).
+    /// The mover's observation ([`Encoded::OBSERVATION_SIZE`] values per row).
     pub observations: Vec<f32>,
     /// The legal actions of every row.
     pub legal: L,
@@ -216,7 +121,7 @@ pub struct SelfPlayGame<A, L: LegalRows = LegalLists> {
 }
 
 /// A self-play game of `G`, its samples kept as `G` keeps them.
-pub type SelfPlayOf<G> = SelfPlayGame<<G as Game>::Action, <G as Sampled>::Legal>;
+pub type SelfPlayOf<G> = SelfPlayGame<<G as Game>::Action, <G as Encoded>::Legal>;
 
 /// Plays `state`, game `index` seeded with `seed`, to the end keeping its actions and samples,
 /// asking `decide` for each player's move (`None` cuts the game short); chance outcomes are
@@ -224,14 +129,13 @@ pub type SelfPlayOf<G> = SelfPlayGame<<G as Game>::Action, <G as Sampled>::Legal
 ///
 /// # Errors
 /// The first error of `decide`, which ends the game.
-pub fn self_play_with<G: Sampled, E>(
+pub fn self_play_with<G: Encoded, E>(
     mut state: G,
     seed: u64,
     index: u64,
     mut decide: impl FnMut(&G, u8) -> Result<Option<Decision<G::Action>>, E>,
 ) -> Result<SelfPlayOf<G>, E> {
-    let mut chance =
-        <crate::game::Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64));
+    let mut chance = <Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64));
     let mut samples = Samples::<G::Legal>::default();
     let mut actions = Vec::new();
     let mut legal = Vec::new();
@@ -261,10 +165,14 @@ pub fn self_play_with<G: Sampled, E>(
         samples
             .legal
             .push_row(legal.iter().map(|&a| G::action_number(a)));
-        samples.action.push(G::action_number(action));
+        samples
+            .action
+            .push(G::Legal::number(G::action_number(action)));
         samples.searched.push(visits.is_some());
         for (a, n) in visits.unwrap_or_default() {
-            samples.visit_actions.push(G::action_number(a));
+            samples
+                .visit_actions
+                .push(G::Legal::number(G::action_number(a)));
             samples.visit_counts.push(n);
         }
         samples
@@ -291,7 +199,7 @@ pub fn self_play_with<G: Sampled, E>(
 
 impl<S: Setup> Batch<S>
 where
-    S::Game: Sampled,
+    S::Game: Encoded,
 {
     /// Plays game `index` as [`Batch::play_game`] does, keeping its actions and samples; a
     /// game that `stop` interrupts is cut short.

@@ -10,21 +10,8 @@ use rayon::prelude::*;
 
 use crate::bots::Bot;
 use crate::game::{Game, MAX_PLAYERS, Turn};
+use crate::random::{Rng, game_seed, mix};
 use crate::spec::{BotSpec, SearchBot};
-
-/// A well-mixed 64-bit value from `seed` and `index` (SplitMix64's finaliser).
-pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `index` of a batch seeded with `seed`: it sets the game up
-/// ([`Setup::start`]) and, mixed with the seat, seeds each bot.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    mix(seed, index) >> 11 // 53 bits, so Python floats and JSON keep it exact
-}
 
 /// How a batch sets up each game: the rules and how a seed deals the game's randomness.
 pub trait Setup: Clone + Send + Sync {
@@ -61,19 +48,22 @@ impl Outcome {
 }
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
-pub fn seat_bots<G: Game>(seats: &[BotSpec], game: u64) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
+pub(crate) fn seat_bots<G: Game>(
+    seats: &[BotSpec],
+    game: u64,
+) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
     std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
 }
 
 /// Plays `state` to the end with `bots[s]` for seat `s`, or until `stop` is set. Chance nodes
 /// are resolved by the game's playout policy seeded from `seed`.
-pub fn play_out<G: Game>(
+pub(crate) fn play_out<G: Game>(
     state: &mut G,
     bots: &mut [Option<SearchBot<G>>; MAX_PLAYERS],
     seed: u64,
     stop: &AtomicBool,
 ) {
-    let mut chance = <crate::game::Rng as rand::SeedableRng>::seed_from_u64(seed);
+    let mut chance = <Rng as rand::SeedableRng>::seed_from_u64(seed);
     let mut buffer = Vec::new();
     loop {
         let action = match state.turn() {

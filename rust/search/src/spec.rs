@@ -35,9 +35,6 @@ impl fmt::Display for BotSpecError {
 
 impl std::error::Error for BotSpecError {}
 
-/// Simulations of an `ismcts` spec that names none.
-pub const DEFAULT_SIMULATIONS: u64 = IsmctsConfig::DEFAULT_SIMULATIONS;
-
 impl FromStr for BotSpec {
     type Err = BotSpecError;
 

@@ -89,12 +89,13 @@ impl Game for Nim {
 impl Encoded for Nim {
     const OBSERVATION_SIZE: usize = 2;
     const ACTION_COUNT: usize = 3;
+    type Legal = LegalMasks<3>;
 
-    fn action_index(action: u8) -> usize {
+    fn action_number(action: u8) -> usize {
         usize::from(action) - 1
     }
 
-    fn observe(&self, seat: u8, out: &mut [f32]) {
+    fn observation(&self, seat: u8, out: &mut [f32]) {
         out[0] = f32::from(self.heap);
         out[1] = f32::from(seat);
     }

@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-use indigo_search::Rng;
+use indigo_search::{Rng, below};
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
+use crate::action::ActionSet;
 use crate::board::{CELL_COUNT, Cell};
 use crate::gem::Gem;
-use crate::rng::below;
 use crate::rules::Rules;
 use crate::tile::{CENTRE_CODE, EMPTY_CODE, TILE_COUNTS, TILE_TOTAL, TILE_TYPE_COUNT};
 
@@ -418,11 +418,11 @@ impl Information {
     }
 
     /// The observer's legal actions when it is to move, else none.
-    pub fn legal_action_set(&self) -> crate::action::ActionSet {
+    pub fn legal_action_set(&self) -> ActionSet {
         if self.to_move() == Some(self.observer) {
             self.position.legal_action_set()
         } else {
-            crate::action::ActionSet::default()
+            ActionSet::default()
         }
     }
 

@@ -5,7 +5,7 @@ use super::{
     CENTRE_ORDER, CHANCE, HIDDEN, IllegalMove, NO_TILE, NOBODY, Phase, Position, ROW_MASK,
     SLOT_ACROSS, tile_type,
 };
-use crate::action::ActionSet;
+use crate::action::{Action, ActionSet, action_base};
 use crate::board::{
     CENTRE_FACING, CellKind, GATE_OF, NO_GATE, ROUTE_CELL_COUNT, ROUTE_CELLS, ROUTE_SLOT, opposite,
 };
@@ -245,9 +245,16 @@ impl Position {
     pub fn legal_action_set(&self) -> ActionSet {
         let mut set = ActionSet::default();
         self.for_each_legal_slots(|tile, rho, slots| {
-            set.insert_slots(crate::action::action_base(tile, rho), slots);
+            set.insert_slots(action_base(tile, rho), slots);
         });
         set
+    }
+
+    /// The legal actions, ascending (the order of [`Position::legal_moves`]).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(128);
+        self.for_each_legal(|mv| out.extend(Action::from_move(mv)));
+        out
     }
 
     /// The distinct legal placements, sorted as in the snapshot's `legal` list.
