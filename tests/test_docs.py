@@ -4,7 +4,7 @@ A page's ```python (and ```pycon) blocks run in order in one namespace, so a blo
 an earlier one: ``>>>`` examples are doctests and must print what the page says; other blocks
 run as scripts. A block that cannot run here says so in its fence, ```python no-run: REASON,
 and is left to the test its reason names. Blocks in other languages are not run here (the Rust
-blocks of docs/api.md and docs/search.md are rustdoc tests of ``indigo-core``).
+blocks of docs/api.md and docs/search.md are rustdoc tests: the core crate includes both pages).
 """
 
 from __future__ import annotations
