@@ -18,9 +18,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
+import indigo
+import indigo.queens_garden
 from conftest import GAME_FILES, load_vector
 from indigo import (
     Game,
@@ -36,6 +39,14 @@ from indigo import (
 )
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
+# Every game's module: the tests below that take `game` run over each of them.
+GAMES = [indigo, indigo.queens_garden]
+GAME_IDS = [game.__name__ for game in GAMES]
+# The games whose rules `VectorGames` takes (Queen's Garden's is issue 30).
+VECTOR_GAMES = [indigo]
+# Specs of searches that would run for minutes: each must stop soon after Ctrl-C.
+LONG_SEARCHES = ["ismcts:time=30", "ismcts:1000000000", "ismcts:1000000000,threads=2"]
 
 THREADS = 8
 SEEDS = list(range(12))
@@ -277,25 +288,26 @@ def test_one_vector_shared_by_threads() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
-def test_fork_while_another_thread_searches_with_a_shared_bot() -> None:
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_fork_while_another_thread_searches_with_a_shared_bot(game: Any) -> None:
     """The child of a fork taken while another thread had the bot can still use it: it starts
     again from the bot as that thread took it, instead of waiting for a thread that is not
     there. The parent gives the child 60 s, then kills it, so a regression fails, not hangs."""
-    game = Game(Rules.indigo(2), seed=4)
-    bot = IsmctsBot(time=1.0, seed=3)
-    searching = threading.Thread(target=bot.choose, args=(game,))
+    state = game.Game(seed=4)
+    bot = game.make_bot("ismcts:time=1", seed=3)
+    searching = threading.Thread(target=bot.choose, args=(state,))
     searching.start()
     time.sleep(0.2)  # the thread has the bot now (a search of 1 s)
     pid = os.fork()
     if pid == 0:
         status = 1
         try:
-            status = 0 if game.is_legal(bot.choose(game)) else 3
+            status = 0 if state.is_legal(bot.choose(state)) else 3
         finally:
             os._exit(status)
     searching.join()
     assert _child_status(pid) == 0
-    assert game.is_legal(bot.choose(game))  # the parent's bot came back too
+    assert state.is_legal(bot.choose(state))  # the parent's bot came back too
 
 
 def _child_status(pid: int, seconds: float = 60) -> int:
@@ -344,13 +356,19 @@ def test_fork_while_another_thread_steps_vector_games() -> None:
     assert _child_status(pid) == 0
 
 
-def test_reads_and_writes_of_one_game_from_two_threads() -> None:
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_reads_and_writes_of_one_game_from_two_threads(game: Any) -> None:
     """`to_record`/`snapshot` (which build Python objects) on one thread while another plays
     and undoes: each call sees the game whole, before or after a move, and none fails."""
-    game = Game(Rules.tactical(3), seed=6)
+    state = game.Game(seed=6)
     for _ in range(10):
-        game.play(game.legal_moves[0])
-    lengths = {10, 11}
+        state.play(state.legal_moves[0])
+    records = [state.to_record()]
+    snapshots = [state.snapshot(legal=True)]
+    state.play(state.legal_moves[0])
+    records.append(state.to_record())
+    snapshots.append(state.snapshot(legal=True))
+    state.undo()
     errors: list[BaseException] = []
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as possible
@@ -358,16 +376,16 @@ def test_reads_and_writes_of_one_game_from_two_threads() -> None:
     def write() -> None:
         try:
             for _ in range(3000):
-                game.play(game.legal_moves[0])
-                game.undo()
+                state.play(state.legal_moves[0])
+                state.undo()
         except BaseException as exc:
             errors.append(exc)
 
     def read() -> None:
         try:
             for _ in range(1500):
-                assert len(game.to_record()["moves"]) in lengths
-                assert game.snapshot(legal=True)["placed"] in lengths
+                assert state.to_record() in records
+                assert state.snapshot(legal=True) in snapshots
         except BaseException as exc:
             errors.append(exc)
 
@@ -380,4 +398,121 @@ def test_reads_and_writes_of_one_game_from_two_threads() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
-    assert len(game.moves) == 10
+    assert len(state.moves) == 10
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_game_unpickled_into_while_other_threads_read_it(game: Any) -> None:
+    """`__setstate__` (which reads the state without the GIL) on a game other threads read:
+    every read sees the game before or after, and none fails."""
+    state = game.Game(seed=2)
+    later = state.clone()
+    for _ in range(6):
+        later.play(later.legal_moves[0])
+    states = [state.__getstate__(), later.__getstate__()]
+    records = [state.to_record(), later.to_record()]
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            for i in range(2000):
+                state.__setstate__(states[i % 2])
+        except BaseException as exc:
+            errors.append(exc)
+
+    def read() -> None:
+        try:
+            for _ in range(1000):
+                assert state.to_record() in records
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=f) for f in (write, read)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C
+
+
+def _interrupt_soon(delay: float = 0.3) -> threading.Timer:
+    """Sends SIGINT to the main thread (this one) after ``delay`` seconds, from a timer thread."""
+    main = threading.main_thread().ident
+    assert main == threading.get_ident()
+    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _stops_on_ctrl_c(call: Callable[[], object]) -> None:
+    """``call()`` raises KeyboardInterrupt soon after SIGINT. The bound is a check against a
+    hang (the work alone would take minutes), not a timing target."""
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.join()
+    assert time.monotonic() - start < 3
+
+
+@pytest.mark.parametrize("spec", LONG_SEARCHES)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_search_stops_on_ctrl_c(game: Any, spec: str) -> None:
+    state = game.Game(seed=1)
+    bot = game.make_bot(spec, seed=1)
+    _stops_on_ctrl_c(lambda: bot.choose(state))
+    _stops_on_ctrl_c(lambda: bot.choose(state))  # the bot came back and searches again
+
+
+@pytest.mark.parametrize("kwargs", [{"time": 30}, {"simulations": 10**8, "threads": 2}])
+def test_ismcts_bot_search_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
+    """`IsmctsBot.search` (Indigo's bot class, whose result has the root visits) as well."""
+    state = Game(seed=1)
+    bot = IsmctsBot(**kwargs, seed=1)
+    _stops_on_ctrl_c(lambda: bot.search(state))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_waiting_for_a_shared_bot_stops_on_ctrl_c(game: Any) -> None:
+    """A thread waiting for a bot that another thread searches with also answers Ctrl-C."""
+    state = game.Game(seed=1)
+    bot = game.make_bot("ismcts:time=4", seed=1)
+    other = threading.Thread(target=bot.choose, args=(state,))
+    other.start()
+    time.sleep(0.2)
+    try:
+        _stops_on_ctrl_c(lambda: bot.choose(state))
+    finally:
+        other.join()
+
+
+BATCHES: dict[str, Callable[..., object]] = {
+    "indigo-simulate": simulate,
+    "indigo-self-play": self_play,
+    "queens_garden-simulate": lambda *a, **k: simulate(*a, **k, game="queens-garden"),
+    "queens_garden-self-play": indigo.queens_garden.self_play,
+}
+
+
+@pytest.mark.parametrize("run", BATCHES.values(), ids=BATCHES.keys())
+def test_batches_of_long_searches_stop_on_ctrl_c(run: Callable[..., object]) -> None:
+    """Ctrl-C also ends a batch's searches under way, not only the games not yet begun."""
+    _stops_on_ctrl_c(lambda: run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2))
+
+
+@pytest.mark.parametrize("game", VECTOR_GAMES, ids=[g.__name__ for g in VECTOR_GAMES])
+def test_vector_games_opponents_stop_on_ctrl_c(game: Any) -> None:
+    """The opponents' searches inside `VectorGames` answer Ctrl-C: while it is made (seat 0's
+    opponent moves first), on a reset (which starts again from seat 0's move) and on a step."""
+    _stops_on_ctrl_c(lambda: game.VectorGames(1, opponents="ismcts:time=30", seat=1))
+    games = game.VectorGames(1, opponents="ismcts:time=5", seat=1)  # made in 5 s
+    _stops_on_ctrl_c(lambda: games.reset())
+    learner_first = game.VectorGames(1, opponents="ismcts:time=30", seat=0)
+    _, masks, _ = learner_first.reset()
+    _stops_on_ctrl_c(lambda: learner_first.step(masks.argmax(axis=1)))

@@ -6,8 +6,9 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::MutexGuard;
 
+use bots::SpecBot;
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::ROUTE_CELLS;
 use indigo_core::{
@@ -16,27 +17,27 @@ use indigo_core::{
     TileType, Utility,
 };
 use indigo_core::{
-    Bot, GreedyBot as CoreGreedy, PlayoutBot as CorePlayout, RandomBot as CoreRandom,
-};
-use indigo_core::{
     RecordError as CoreRecordError, move_to_json, read_record, rules_to_json, snapshot,
     write_record,
 };
 use indigo_core::{TILE_COUNTS, TILE_PATHS};
+use indigo_search::BotSpec;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyInt, PyString, PyType};
-use shared::SharedBot;
+use shared::Locked;
 
 mod bench;
+mod bots;
 mod puct;
 mod qg_search;
 mod queens_garden;
 mod search;
 mod shared;
 mod vector;
+mod watch;
 
 pyo3::create_exception!(
     indigo,
@@ -660,13 +661,8 @@ impl MoveResult {
 /// Each call locks it only while Rust works on it and never while Python code runs, so
 /// threads sharing a game take turns call by call.
 #[pyclass(module = "indigo", frozen)]
-struct Game(Mutex<CoreGame>);
-
-impl Clone for Game {
-    fn clone(&self) -> Self {
-        Game::wrap(self.lock().clone())
-    }
-}
+#[derive(Clone)]
+struct Game(Locked<CoreGame>);
 
 fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
@@ -726,13 +722,12 @@ fn record_text(record: &Bound<'_, PyAny>, invalid: impl Fn(String) -> PyErr) -> 
 
 impl Game {
     fn wrap(game: CoreGame) -> Self {
-        Game(Mutex::new(game))
+        Game(Locked::new(game))
     }
 
-    /// The game, locked until the guard is dropped: never hold it across a call into Python
-    /// or a second `lock` (the lock is not reentrant).
+    /// The game, locked until the guard is dropped ([`Locked::lock`]).
     fn lock(&self) -> MutexGuard<'_, CoreGame> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.lock()
     }
 
     /// A copy of the current position.
@@ -1200,30 +1195,17 @@ impl Game {
     }
 }
 
-fn bot_move<T: Bot + Clone + Send>(
-    py: Python<'_>,
-    bot: &SharedBot<T>,
-    game: &Bound<'_, Game>,
-) -> PyResult<Move> {
-    // A copy: the game is not locked while the bot thinks without the GIL, so other threads
-    // may still play on it. Threads sharing one bot wait for it, without the GIL.
-    let position = game.get().position();
-    let mut bot = bot.take(py)?;
-    py.detach(|| bot.choose_in(&position))
-        .map(Move)
-        .ok_or_else(|| IllegalMoveError::new_err("the game is over: there is no move to choose"))
-}
-
-/// A Python class around a core bot that is built from a seed (the OS seeds it without one).
+/// A Python class around a bot that plays without searching, built from a seed (the OS
+/// seeds it without one).
 macro_rules! seeded_bot {
-    ($(#[$doc:meta])* $name:ident($core:ty)) => {
+    ($(#[$doc:meta])* $name:ident($spec:expr)) => {
         $(#[$doc])*
         #[pyclass(module = "indigo", frozen)]
-        struct $name(SharedBot<$core>);
+        struct $name(SpecBot<Position>);
 
         impl $name {
             fn new_seeded(seed: u64) -> Self {
-                $name(SharedBot::new(<$core>::new(seed)))
+                $name(SpecBot::new($spec, seed))
             }
         }
 
@@ -1237,7 +1219,10 @@ macro_rules! seeded_bot {
             }
 
             fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-                bot_move(py, &self.0, game)
+                // A copy: the game is not locked while the bot thinks, so other threads may
+                // still play on it.
+                let position = game.get().position();
+                self.0.choose(py, &position).map(|a| Move(a.to_move()))
             }
         }
     };
@@ -1245,16 +1230,16 @@ macro_rules! seeded_bot {
 
 seeded_bot!(
     /// Plays a uniformly random distinct legal placement.
-    RandomBot(CoreRandom)
+    RandomBot(BotSpec::Random)
 );
 seeded_bot!(
     /// Plays the placement that gains most points for itself, then fewest for its opponents.
-    GreedyBot(CoreGreedy)
+    GreedyBot(BotSpec::Greedy)
 );
 seeded_bot!(
     /// The benchmarks' playout policy: a uniformly random empty route cell, then a uniformly
     /// random legal rotation of a random tile in hand. Cheaper than :class:`RandomBot`.
-    PlayoutBot(CorePlayout)
+    PlayoutBot(BotSpec::Playout)
 );
 
 #[pymodule]

@@ -2,51 +2,40 @@
 //! and the search-AI interface of `indigo.queens_garden.Game` (actions, observation,
 //! information strings, resampling, returns).
 
-use std::sync::Mutex;
-
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_search::{Batch, Bot as _, BotSpec, Outcome, Samples, SearchBot, mix};
+use indigo_search::{Batch, BotSpec, Outcome, Samples, mix};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
+use crate::bots::SpecBot;
 use crate::queens_garden::{Game, Move, Rules};
 use crate::search::{Simulation, game_range, parse_spec, run_batch, search_batch_error};
-use crate::{IllegalMoveError, IndigoError, Int, Real, extract_seed, os_seed};
+use crate::{IndigoError, Int, Real, extract_seed, os_seed};
 
 /// A Queen's Garden bot from a spec (the same specs as Indigo's: ``random``, ``greedy``,
-/// ``playout``, ``ismcts:N``, ...). Its choices are fixed by its seed.
+/// ``playout``, ``ismcts:N``, ...). Its choices are fixed by its seed. Threads sharing one bot
+/// take turns with it, waiting without the GIL.
 #[pyclass(module = "indigo.queens_garden", frozen)]
-pub(crate) struct Bot {
-    spec: BotSpec,
-    bot: Mutex<SearchBot<Position>>,
-}
+pub(crate) struct Bot(SpecBot<Position>);
 
 #[pymethods]
 impl Bot {
     /// The bot's spec, canonical.
     #[getter]
     fn spec(&self) -> String {
-        self.spec.to_string()
+        self.0.spec().to_string()
     }
 
     /// The move for the seat to move (the GIL released while it thinks);
     /// :class:`~indigo.IllegalMoveError` once the game is over.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        let position = game.borrow().position().clone();
-        let chosen = py.detach(|| {
-            let mut bot = self
-                .bot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            bot.choose(&position)
-        });
-        chosen.map(|a| Move(a.to_move())).ok_or_else(|| {
-            IllegalMoveError::new_err("the game is over: there is no move to choose")
-        })
+        // A copy: the game is not locked while the bot thinks.
+        let position = game.get().position();
+        self.0.choose(py, &position).map(|a| Move(a.to_move()))
     }
 
     fn __repr__(&self) -> String {
-        format!("<queens_garden.Bot {}>", self.spec)
+        format!("<queens_garden.Bot {}>", self.0.spec())
     }
 }
 
@@ -57,10 +46,7 @@ impl Bot {
 pub(crate) fn make_bot(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Bot> {
     let spec: BotSpec = parse_spec(spec)?;
     let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-    Ok(Bot {
-        spec,
-        bot: Mutex::new(spec.build(seed)),
-    })
+    Ok(Bot(SpecBot::new(spec, seed)))
 }
 
 /// The rules of a Queen's Garden batch: given ones, or 2 players.

@@ -8,33 +8,27 @@ use indigo_core::GamesSummary;
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::game_seed;
 use indigo_core::{
-    ACTION_COUNT, Batch, BatchError, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Outcome, Samples,
-    SettingsError,
+    ACTION_COUNT, Batch, BatchError, BotSpec, Budget, Deal, IsmctsConfig, Outcome, Position,
+    Samples, SettingsError,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::shared::{SharedBot, WATCH_EVERY};
+use crate::bots::SpecBot;
 use crate::{
-    Game, GreedyBot, IllegalMoveError, IndigoError, Int, Move, PlayoutBot, RandomBot, Real, Rules,
-    extract_seed, os_seed,
+    Game, GreedyBot, IndigoError, Int, Move, PlayoutBot, RandomBot, Real, Rules, extract_seed,
+    os_seed,
 };
 
 /// Information-set MCTS: determinized simulations from what the mover knows.
 /// Threads sharing one bot take turns with it, waiting without the GIL.
 #[pyclass(module = "indigo", frozen)]
-pub(crate) struct IsmctsBot {
-    config: IsmctsConfig,
-    bot: SharedBot<Ismcts>,
-}
+pub(crate) struct IsmctsBot(SpecBot<Position>);
 
 impl IsmctsBot {
     fn with(config: IsmctsConfig, seed: u64) -> Self {
-        IsmctsBot {
-            config,
-            bot: SharedBot::new(Ismcts::new(config, seed)),
-        }
+        IsmctsBot(SpecBot::new(BotSpec::Ismcts(config), seed))
     }
 }
 
@@ -107,29 +101,16 @@ impl SearchResult {
 }
 
 impl IsmctsBot {
-    fn run(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<indigo_core::SearchResult> {
+    fn run(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+    ) -> PyResult<indigo_search::SearchResult<indigo_core::Action>> {
         // A copy, so the game is not locked while the search runs without the GIL.
         let position = game.get().position();
-        let Some(seat) = position.to_move() else {
-            return Err(IllegalMoveError::new_err(
-                "no seat is to move (the game is over or a draw is waiting): nothing to search",
-            ));
-        };
-        let info = position.information(seat);
-        let mut bot = self.bot.take(py)?;
-        // The search runs on a thread of its own while this one looks for Ctrl-C.
-        let mut interrupted = None;
-        let found = py.detach(|| {
-            bot.search_watched(&info, WATCH_EVERY, || {
-                Python::attach(|py: Python<'_>| py.check_signals())
-                    .map_err(|e| interrupted = Some(e))
-                    .is_err()
-            })
-        });
-        if let Some(e) = interrupted {
-            return Err(e);
-        }
-        found.ok_or_else(|| IllegalMoveError::new_err("no seat is to move"))
+        self.0
+            .search(py, &position)?
+            .ok_or_else(|| unreachable!("an ISMCTS bot searches"))
     }
 }
 
@@ -158,19 +139,19 @@ impl IsmctsBot {
     /// The spec that names this bot's settings, e.g. `"ismcts:1000"`.
     #[getter]
     fn spec(&self) -> String {
-        BotSpec::Ismcts(self.config).to_string()
+        self.0.spec().to_string()
     }
 
     /// The move for the seat to move, from what that seat knows (GIL released).
     fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        self.run(py, game).map(|r| Move(r.best))
+        self.run(py, game).map(|r| Move(r.best.to_move()))
     }
 
     /// The whole search result: best move, root visits per action, simulations, value.
     fn search(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<SearchResult> {
         let r = self.run(py, game)?;
         Ok(SearchResult {
-            best: Move(r.best),
+            best: Move(r.best.to_move()),
             visits: r.visits.iter().map(|&(a, v)| (a.index(), v)).collect(),
             simulations: r.simulations,
             value: r.value,

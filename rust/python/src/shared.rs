@@ -1,4 +1,5 @@
-//! State that Python threads share, one at a time, and that `fork` cannot leave locked forever.
+//! State that Python threads share, one at a time, and that `fork` cannot leave locked forever:
+//! every game's and every bot's Python class keeps its Rust value in one of these.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
@@ -6,8 +7,31 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-/// How often a thread waiting for a shared bot looks for Ctrl-C.
+/// How often a thread waiting for a shared bot or for a search looks for Ctrl-C.
 pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// A game behind a lock, for a `frozen` Python class that threads share: each call locks it
+/// only while Rust works on it, never while Python code runs or the GIL is released (a
+/// thread waiting for the lock holds the GIL), so threads take turns call by call.
+pub(crate) struct Locked<T>(Mutex<T>);
+
+impl<T> Locked<T> {
+    pub(crate) fn new(value: T) -> Self {
+        Locked(Mutex::new(value))
+    }
+
+    /// The value, locked until the guard is dropped: never hold it across a call into Python,
+    /// a release of the GIL or a second `lock` (the lock is not reentrant).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<T: Clone> Clone for Locked<T> {
+    fn clone(&self) -> Self {
+        Locked::new(self.lock().clone())
+    }
+}
 
 /// A bot that threads take turns with. A thread takes the bot out for its turn and leaves a
 /// copy of it as it was; a process forked while another thread had the bot finds that copy

@@ -113,6 +113,7 @@ pub mod puct;
 pub mod selfplay;
 pub mod simulate;
 pub mod spec;
+mod watch;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, below};
 pub use evaluator::{
@@ -129,6 +130,7 @@ pub use simulate::{
     Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, run_games_with, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, SearchBot};
+pub use watch::watched;
 
 #[cfg(test)]
 mod tests;
