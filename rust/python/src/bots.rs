@@ -5,7 +5,7 @@
 use indigo_search::{Bot as _, BotSpec, Game, SearchBot, SearchResult};
 use pyo3::prelude::*;
 
-use crate::IllegalMoveError;
+use crate::errors::IllegalMoveError;
 use crate::shared::SharedBot;
 use crate::watch;
 

@@ -214,10 +214,14 @@ impl<S: Setup> Batch<S> {
         self.seed
     }
 
+    /// Game `index`'s seating: the index in [`Batch::bots`] of each seat's bot.
+    pub fn lineup(&self, index: u64) -> &[usize] {
+        &self.lineups[(index % self.lineups.len() as u64) as usize]
+    }
+
     /// Game `index`'s bot per seat.
     pub fn seats(&self, index: u64) -> Vec<BotSpec> {
-        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
-        lineup.iter().map(|&b| self.bots[b]).collect()
+        self.lineup(index).iter().map(|&b| self.bots[b]).collect()
     }
 
     /// Game `index` set up, with its seed.

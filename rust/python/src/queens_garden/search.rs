@@ -1,16 +1,19 @@
-//! The search for Queen's Garden: bots by spec, batches (`simulate(..., game="queens-garden")`)
-//! and the search-AI interface of `indigo.queens_garden.Game` (actions, observation,
-//! information strings, resampling, returns).
+//! Queen's Garden's bots by spec and its batches (`simulate(..., game="queens-garden")`,
+//! `self_play`).
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
+use indigo_core::Deal;
 use indigo_search::{Batch, BotSpec, Outcome, Samples, mix};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
+use crate::batch::{Simulation, game_range, run_batch, table};
 use crate::bots::SpecBot;
-use crate::queens_garden::{Game, Move, Rules};
-use crate::search::{Simulation, game_range, parse_spec, run_batch, search_batch_error};
-use crate::{IndigoError, Int, Real, extract_seed, os_seed};
+use crate::convert::{Int, Real, extract_seed, os_seed, parse_spec};
+use crate::errors::{IndigoError, batch_error};
+use crate::queens_garden::game::Game;
+use crate::queens_garden::moves::Move;
+use crate::queens_garden::rules::Rules;
 
 /// A Queen's Garden bot from a spec (the same specs as Indigo's: ``random``, ``greedy``,
 /// ``playout``, ``ismcts:N``, ...). Its choices are fixed by its seed. Threads sharing one bot
@@ -84,7 +87,7 @@ fn batch_of(
             .collect()
     });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(search_batch_error)?;
+    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(batch_error)?;
     let (range, threads) = game_range(games, start, threads)?;
     Ok((batch, range, threads))
 }
@@ -111,16 +114,23 @@ pub(crate) fn simulate(
         batch.run(range.clone(), threads, done, cancel)
     })?;
     let checksum = outcomes.iter().fold(0, fold);
-    Simulation::of_queens_garden(
-        py,
+    let (n, start) = (outcomes.len(), range.start);
+    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
+    Ok(Simulation {
         bots,
-        &outcomes,
-        players,
-        batch.lineups(),
-        range,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
+        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
+        seats: table(py, n, players, seat_of)?,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| indigo_search::game_seed(seed, g)))
+            .unbind(),
+        deal: Deal::Python,
         seed,
         checksum,
-    )
+        start,
+        games: n,
+        game: "queens-garden",
+    })
 }
 
 /// Folds one game's outcome into a checksum of a sequence of games.

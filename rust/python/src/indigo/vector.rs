@@ -14,10 +14,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
 
-use crate::search::{in_range, parse_spec};
+use crate::convert::{Int, extract_seed, in_range, parse_spec};
+use crate::errors::{IllegalMoveError, IndigoError};
+use crate::indigo::game::Game;
+use crate::indigo::rules::{Rules, parse_utility};
 use crate::shared::{Held, LostInFork, ProcessLock};
 use crate::watch::interruptible;
-use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.

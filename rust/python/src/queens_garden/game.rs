@@ -1,26 +1,23 @@
-//! `indigo._native.queens_garden`: the binding of the `queens-garden` crate. It converts types
-//! and errors (to the package's exception classes) and releases the GIL around record work;
-//! every rule lives in the crate.
+//! Queen's Garden's game: `indigo.queens_garden.Game`, its records, snapshots, pickles, explicit
+//! chance and the search-AI interface (actions, observation, information, resampling).
 
-use std::collections::HashMap;
 use std::sync::MutexGuard;
 
-use ::queens_garden::{Action, ChanceEvent, OBSERVATION_SIZE};
 use ::queens_garden::{
-    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
-    RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
+    Action, ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
+    RecordError as CoreRecordError, Rules as CoreRules,
 };
 use indigo_search::Game as _;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::PyBytes;
 
+use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text};
+use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
+use crate::queens_garden::moves::{Move, MoveArg};
+use crate::queens_garden::rules::Rules;
 use crate::shared::Locked;
-use crate::{
-    IllegalMoveError, IndigoError, Int, MoveError, RulesError, extract_seed, json_to_py, os_seed,
-    record_error_at, record_text,
-};
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     match &e.at {
@@ -38,222 +35,6 @@ fn not_json(py: Python<'_>, message: String) -> PyErr {
             message,
         },
     )
-}
-
-fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
-    RulesError::new_err(e.to_string())
-}
-
-/// The rules of a Queen's Garden game: players, scoring wheel and joker rewards.
-///
-/// ``wheel`` is 4 rounds of 3 different categories (colour codes ``"bl"`` .. ``"dp"`` or pattern
-/// values ``"1"`` .. ``"6"``); the default is a PLACEHOLDER, not the printed wheel (``bl dg 1``,
-/// ``ye 2 3``, ``lg lp 4``, ``dp 5 6``). ``jokers`` maps ``fountain``, ``statue``, ``bench``,
-/// ``pavilion`` to the jokers paid when that element is surrounded (0..12); the default
-/// fountain 1 / statue 2 / bench 2 / pavilion 3 is unverified printed data. Immutable and
-/// hashable; a bad value raises :class:`~indigo.RulesError`.
-#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Rules(pub(crate) CoreRules);
-
-impl Rules {
-    fn wheel_names(&self) -> Vec<Vec<String>> {
-        self.0
-            .wheel()
-            .rounds()
-            .iter()
-            .map(|round| round.iter().map(ToString::to_string).collect())
-            .collect()
-    }
-
-    fn joker_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let j = self.0.jokers();
-        let d = PyDict::new(py);
-        for (element, value) in Jokers::ELEMENTS
-            .into_iter()
-            .zip([j.fountain, j.statue, j.bench, j.pavilion])
-        {
-            d.set_item(element, value)?;
-        }
-        Ok(d)
-    }
-}
-
-#[pymethods]
-impl Rules {
-    #[new]
-    #[pyo3(signature = (players=Int(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
-    fn new(
-        players: Int,
-        wheel: Option<Vec<Vec<String>>>,
-        jokers: Option<HashMap<String, Int>>,
-    ) -> PyResult<Self> {
-        let Int(n) = players;
-        let players = u8::try_from(n)
-            .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
-        let wheel = wheel
-            .map_or(Ok(Wheel::PLACEHOLDER), |w| Wheel::from_names(&w))
-            .map_err(RulesError::new_err)?;
-        let jokers = jokers
-            .map_or(Ok(Jokers::DEFAULT), |j| {
-                Jokers::from_table(j.iter().map(|(k, &Int(n))| (k.as_str(), n)))
-            })
-            .map_err(RulesError::new_err)?;
-        CoreRules::new(players, wheel, jokers)
-            .map(Rules)
-            .map_err(|e| rules_error(&e))
-    }
-
-    #[getter]
-    fn players(&self) -> u8 {
-        self.0.players()
-    }
-
-    /// The 3 scoring categories of each round 1..4.
-    #[getter]
-    fn wheel(&self) -> Vec<Vec<String>> {
-        self.wheel_names()
-    }
-
-    /// Jokers paid per surrounded element: ``fountain``, ``statue``, ``bench``, ``pavilion``.
-    #[getter]
-    fn jokers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.joker_dict(py)
-    }
-
-    /// Expansions in each round's stack: 5, 7 or 8 for 2, 3 or 4 players.
-    #[getter]
-    fn stack_size(&self) -> u8 {
-        self.0.stack_size()
-    }
-
-    /// The record's ``rules`` object.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &::queens_garden::rules_to_json(&self.0))
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(
-        Bound<'py, pyo3::types::PyType>,
-        (u8, Vec<Vec<String>>, Bound<'py, PyDict>),
-    )> {
-        let rules = slf.get();
-        Ok((
-            slf.get_type(),
-            (
-                rules.0.players(),
-                rules.wheel_names(),
-                rules.joker_dict(slf.py())?,
-            ),
-        ))
-    }
-
-    fn __repr__(&self) -> String {
-        let j = self.0.jokers();
-        format!(
-            "Rules(players={}, wheel={:?}, jokers={{'fountain': {}, 'statue': {}, 'bench': {}, 'pavilion': {}}})",
-            self.0.players(),
-            self.wheel_names(),
-            j.fountain,
-            j.statue,
-            j.bench,
-            j.pavilion
-        )
-        .replace('"', "'")
-    }
-}
-
-/// A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
-///
-/// ``Move(text)`` is ``Move.parse(text)``. Two moves are equal exactly when their canonical
-/// forms are (token order is free when parsing). Whether it is legal depends on a position:
-/// see :attr:`Game.legal_moves`.
-#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Move(pub(crate) CoreMove);
-
-#[pymethods]
-impl Move {
-    #[new]
-    fn new(text: &str) -> PyResult<Self> {
-        Move::parse(text)
-    }
-
-    /// The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move.
-    #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        CoreMove::parse(text)
-            .map(Move)
-            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(text))))
-    }
-
-    /// ``take``, ``tile``, ``exp``, ``buy`` or ``pass``.
-    #[getter]
-    fn action(&self) -> &'static str {
-        match self.0 {
-            CoreMove::Take { .. } => "take",
-            CoreMove::Tile { .. } => "tile",
-            CoreMove::Exp { .. } => "exp",
-            CoreMove::Buy { .. } => "buy",
-            CoreMove::Pass { .. } => "pass",
-        }
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
-        (slf.get_type(), (slf.get().0.to_string(),))
-    }
-
-    fn __str__(&self) -> String {
-        self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Move.parse('{}')", self.0)
-    }
-}
-
-/// `text` quoted for a message, cut short when long.
-fn shown(text: &str) -> String {
-    const LIMIT: usize = 40;
-    if text.chars().count() > LIMIT {
-        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
-    } else {
-        format!("{text:?}")
-    }
-}
-
-/// A move given as a `Move` or as its text.
-enum MoveArg {
-    Move(CoreMove),
-    Text(String),
-}
-
-impl<'py> FromPyObject<'_, 'py> for MoveArg {
-    type Error = PyErr;
-
-    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(m) = obj.cast::<Move>() {
-            return Ok(MoveArg::Move(m.get().0));
-        }
-        if let Ok(text) = obj.cast::<PyString>() {
-            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
-        }
-        Err(PyTypeError::new_err(format!(
-            "a Queen's Garden move is a queens_garden.Move or its text such as \"take bl\", not {}",
-            obj.get_type().name()?
-        )))
-    }
-}
-
-impl MoveArg {
-    fn resolve(self) -> PyResult<CoreMove> {
-        match self {
-            MoveArg::Move(m) => Ok(m),
-            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
-        }
-    }
 }
 
 /// A Queen's Garden game: the position, its history, undo, records and snapshots.
@@ -824,44 +605,4 @@ fn next_outcomes(event: &ChanceEvent, chosen: &[i64]) -> PyResult<Vec<(u8, f64)>
         .outcomes(&kinds(chosen)?)
         .map(|o| o.into_iter().map(|(k, p)| (k.id(), p)).collect())
         .map_err(|e| IllegalMoveError::new_err(e.to_string()))
-}
-
-/// Adds the submodule `queens_garden` to `parent` and registers it as
-/// `indigo._native.queens_garden`, so that it can be imported by that name.
-pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = parent.py();
-    let m = PyModule::new(py, "queens_garden")?;
-    m.add("RECORD_FORMAT", RECORD_FORMAT)?;
-    m.add("SNAPSHOT_FORMAT", SNAPSHOT_FORMAT)?;
-    m.add(
-        "KINDS",
-        Kind::all().map(|k| k.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add(
-        "ATTRIBUTES",
-        Attribute::all().map(|a| a.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add(
-        "CELLS",
-        Cell::all().map(|c| c.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add_class::<Rules>()?;
-    m.add_class::<Move>()?;
-    m.add_class::<Game>()?;
-    m.add_class::<crate::qg_search::Bot>()?;
-    m.add_function(wrap_pyfunction!(crate::qg_search::make_bot, &m)?)?;
-    m.add_class::<crate::qg_search::SelfPlayBatch>()?;
-    m.add_function(wrap_pyfunction!(crate::qg_search::self_play, &m)?)?;
-    m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
-    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
-    let layout = PyDict::new(py);
-    for (name, offset, shape) in ::queens_garden::OBSERVATION_LAYOUT {
-        layout.set_item(name, (offset, shape.to_vec()))?;
-    }
-    m.add("OBSERVATION_LAYOUT", layout)?;
-    parent.add_submodule(&m)?;
-    py.import("sys")?
-        .getattr("modules")?
-        .set_item("indigo._native.queens_garden", &m)?;
-    Ok(())
 }
