@@ -12,8 +12,7 @@ use indigo_core::{
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{IntoPyDict, PyDict};
+use pyo3::types::PyDict;
 
 use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text, seats};
 use crate::errors::{IllegalMoveError, IndigoError, MoveError, record_error_at};
@@ -26,31 +25,6 @@ pub(crate) fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
         ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
         ErrorAt::Move(i) => record_error_at(py, e.to_string(), i),
     }
-}
-
-/// A value of `indigo._deprecation`'s class `class` (an attribute on its way to being a
-/// method, or the reverse), made from `value`.
-fn transitional<'py>(
-    py: Python<'py>,
-    class: &str,
-    value: impl IntoPyObject<'py>,
-) -> PyResult<Bound<'py, PyAny>> {
-    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    MODULE
-        .get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("indigo._deprecation")?.unbind())
-        })?
-        .bind(py)
-        .getattr(class)?
-        .call1((value,))
-}
-
-/// Warns that the old name `old` goes in the next release (`indigo._deprecation.warn`).
-fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
-    py.import("indigo._deprecation")?
-        .getattr("warn")?
-        .call((old, new), Some(&[("stacklevel", 2)].into_py_dict(py)?))?;
-    Ok(())
 }
 
 /// A game in progress: position, history and undo.
@@ -291,12 +265,6 @@ impl Game {
         self.lock().position().is_over()
     }
 
-    /// Deprecated: read `over`.
-    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
-        deprecated(py, "Game.is_over()", "Game.over")?;
-        Ok(self.lock().position().is_over())
-    }
-
     #[getter]
     fn winners(&self) -> Vec<u32> {
         let position = self.position();
@@ -356,12 +324,6 @@ impl Game {
         Clone::clone(self)
     }
 
-    /// Deprecated: call `clone()`.
-    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
-        deprecated(py, "Game.copy()", "Game.clone()")?;
-        Ok(Clone::clone(self))
-    }
-
     fn __copy__(&self) -> Self {
         Clone::clone(self)
     }
@@ -398,19 +360,15 @@ impl Game {
         Ok(())
     }
 
-    /// The board as SVG, for Jupyter: drawn by `indigo.render.svg.game_svg`.
     /// Whether draws are chance nodes that the caller applies.
     #[getter]
     fn explicit_chance(&self) -> bool {
         self.lock().position().is_explicit_chance()
     }
 
-    /// Whether a draw waits for its outcome (explicit chance only): `is_chance_node()`, as in
-    /// OpenSpiel (for one release the attribute also reads as a bool, with a warning).
-    #[getter]
-    fn is_chance_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let value = self.lock().position().is_chance_node();
-        transitional(py, "IsChanceNode", value)
+    /// Whether a draw waits for its outcome (explicit chance only).
+    fn is_chance_node(&self) -> bool {
+        self.lock().position().is_chance_node()
     }
 
     /// The seat that draws at a chance node, else `None`.
@@ -437,18 +395,10 @@ impl Game {
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
-    /// The legal action numbers, ascending (the order of `legal_moves`): `legal_actions()`, as
-    /// in OpenSpiel (for one release the attribute also reads as a list, with a warning).
-    #[getter]
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let actions: Vec<usize> = self
-            .lock()
-            .position()
-            .legal_actions()
-            .into_iter()
-            .map(Action::index)
-            .collect();
-        transitional(py, "LegalActions", actions)
+    /// The legal action numbers, ascending (the order of `legal_moves`).
+    fn legal_actions(&self) -> Vec<usize> {
+        let actions = self.lock().position().legal_actions();
+        actions.into_iter().map(Action::index).collect()
     }
 
     /// A boolean numpy array of `ACTION_COUNT` entries, true where the action is legal.
@@ -515,13 +465,11 @@ impl Game {
         Ok(position.returns(utility)[..players].to_vec())
     }
 
-    /// Points each seat gained with the last move (zeros before the first): `rewards()`, as in
-    /// OpenSpiel (for one release the attribute also reads as a list, with a warning).
-    #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// Points each seat gained with the last move (zeros before the first).
+    fn rewards(&self) -> Vec<u16> {
         let game = self.lock();
         let players = usize::from(game.rules().players());
-        transitional(py, "Rewards", game.last_points()[..players].to_vec())
+        game.last_points()[..players].to_vec()
     }
 
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {

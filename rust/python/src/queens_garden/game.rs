@@ -110,31 +110,6 @@ impl Game {
     fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.snapshot_value(false)[name])
     }
-
-    /// The game an older pickle's `(record, seed)` describes: its record, replayed from the
-    /// seed (so later refills come from it) when there is one, which must have dealt it.
-    fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
-        let listed = ::queens_garden::read_record(record)?;
-        let Some(seed) = seed else {
-            return Ok(listed);
-        };
-        let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
-        let given = listed.to_record();
-        if dealt["bag"] != given["bag"] || dealt["expansions"] != given["expansions"] {
-            return Err(CoreRecordError {
-                at: ErrorAt::Field("bag".into()),
-                message: format!("the record's set-up is not the one seed {seed} deals"),
-            });
-        }
-        let mut game = CoreGame::from_seed(*listed.rules(), seed);
-        for (i, mv) in listed.moves().iter().enumerate() {
-            game.play(mv).map_err(|e| CoreRecordError {
-                at: ErrorAt::Move(i),
-                message: format!("not legal from seed {seed}: {e}"),
-            })?;
-        }
-        Ok(game)
-    }
 }
 
 #[pymethods]
@@ -235,17 +210,9 @@ impl Game {
         PyBytes::new(py, state.as_bytes())
     }
 
-    /// Reads a state from ``__getstate__`` (or the ``(record, seed)`` pair of older pickles);
-    /// bad state raises :class:`~indigo.RecordError` and changes nothing.
+    /// Reads a state from ``__getstate__``; bad state raises :class:`~indigo.RecordError` and changes nothing.
     fn __setstate__(&self, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = state.py();
-        if let Ok((record, seed)) = state.extract::<(String, Option<u64>)>() {
-            let game = py
-                .detach(|| Game::restore(&record, seed))
-                .map_err(|e| record_error(py, &e))?;
-            *self.lock() = game;
-            return Ok(());
-        }
         let bytes = state
             .cast::<PyBytes>()
             .map_err(|_| PyTypeError::new_err("a Queen's Garden game's pickled state is bytes"))?;
