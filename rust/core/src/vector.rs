@@ -87,6 +87,28 @@ pub struct Opponents {
     pub bots: [Option<BotSpec>; MAX_PLAYERS],
 }
 
+impl Opponents {
+    /// `specs` at every seat of `players` but the `learner`'s, in seat order.
+    ///
+    /// # Errors
+    /// If `specs` is not one spec for each other seat.
+    pub fn around(learner: u8, players: u8, specs: &[BotSpec]) -> Result<Opponents, VectorError> {
+        let others = usize::from(players.saturating_sub(1));
+        if specs.len() != others {
+            return Err(VectorError::Opponents(format!(
+                "give one opponent spec or {others}, not {}",
+                specs.len()
+            )));
+        }
+        let mut bots = [None; MAX_PLAYERS];
+        let seats = (0..players).filter(|&s| s != learner);
+        for (seat, &spec) in seats.zip(specs) {
+            bots[usize::from(seat)] = Some(spec);
+        }
+        Ok(Opponents { learner, bots })
+    }
+}
+
 /// Why a step was refused; no game changed.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum VectorError {
@@ -863,6 +885,21 @@ mod tests {
         assert!(matches!(
             games.game(2),
             Err(VectorError::NoGame { env: 2, len: 2 })
+        ));
+    }
+
+    #[test]
+    fn opponents_sit_around_the_learner_in_seat_order() {
+        let specs = [BotSpec::Random, BotSpec::Greedy];
+        let seated = Opponents::around(1, 3, &specs).unwrap();
+        assert_eq!(seated.learner, 1);
+        assert_eq!(
+            seated.bots[..4],
+            [Some(BotSpec::Random), None, Some(BotSpec::Greedy), None]
+        );
+        assert!(matches!(
+            Opponents::around(0, 3, &specs[..1]),
+            Err(VectorError::Opponents(_))
         ));
     }
 

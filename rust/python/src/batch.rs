@@ -4,7 +4,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::Duration;
 
 use indigo_core::{Batch, Deal, game_seed};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -106,16 +105,6 @@ pub(crate) fn game_range(
     Batch::games(start.0, games.0, threads.0).map_err(batch_error)
 }
 
-pub(crate) fn positive(name: &str, Real(value): Real) -> PyResult<f64> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(IndigoError::new_err(format!(
-            "{name} must be a positive number, not {value}"
-        )))
-    }
-}
-
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`
 /// and watches for Ctrl-C.
 pub(crate) fn run_batch<T: Send>(
@@ -125,7 +114,7 @@ pub(crate) fn run_batch<T: Send>(
     interval: Real,
     work: impl FnOnce(&AtomicU64, &AtomicBool) -> Option<T> + Send,
 ) -> PyResult<T> {
-    let interval = Duration::from_secs_f64(positive("interval", interval)?.min(3600.0));
+    let interval = indigo_search::progress_interval(interval.0).map_err(batch_error)?;
     let total = games.end - games.start;
     let done = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);

@@ -127,7 +127,8 @@ pub use selfplay::{
     LegalLists, LegalMasks, LegalRows, Sampled, Samples, SelfPlayGame, SelfPlayOf, self_play_with,
 };
 pub use simulate::{
-    Batch, BatchError, Outcome, Setup, game_seed, mix, run_games, run_games_with, seatings,
+    Batch, BatchError, Outcome, Setup, game_seed, mix, progress_interval, run_games,
+    run_games_with, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 pub use watch::watched;

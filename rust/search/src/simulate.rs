@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -58,6 +59,19 @@ impl Outcome {
             moves: state.moves_played(),
         }
     }
+
+    /// Folds this outcome into a running checksum of a sequence of games (the batches'
+    /// `checksum`: equal runs give equal checksums).
+    pub fn fold_into(&self, checksum: u64) -> u64 {
+        let scores = self
+            .scores
+            .iter()
+            .fold(0u64, |acc, &s| acc << 16 ^ s as u64);
+        mix(
+            mix(checksum, scores),
+            u64::from(self.winners) << 32 | u64::from(self.moves),
+        )
+    }
 }
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
@@ -110,6 +124,23 @@ impl fmt::Display for BatchError {
 }
 
 impl std::error::Error for BatchError {}
+
+/// The longest wait between a batch's progress reports.
+const LONGEST_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// How often a batch's caller reports progress, given in `seconds` (at most an hour).
+///
+/// # Errors
+/// Unless `seconds` is a positive number.
+pub fn progress_interval(seconds: f64) -> Result<Duration, BatchError> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(Duration::from_secs_f64(seconds).min(LONGEST_INTERVAL))
+    } else {
+        Err(BatchError(format!(
+            "interval must be a positive number, not {seconds}"
+        )))
+    }
+}
 
 /// The seatings of a batch of `players`-seat games between `bots` bots: `lineups` checked (a
 /// bot index per seat; game `i` uses `lineups[i % lineups.len()]`), or without them the bots in

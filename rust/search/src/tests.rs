@@ -250,3 +250,19 @@ fn bad_specs_are_refused() {
     let spec: BotSpec = "ismcts:200,c=0.5,threads=2".parse().unwrap();
     assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec);
 }
+
+#[test]
+fn a_progress_interval_is_a_positive_number_of_at_most_an_hour() {
+    use std::time::Duration;
+    assert_eq!(
+        crate::progress_interval(0.25).unwrap(),
+        Duration::from_millis(250)
+    );
+    assert_eq!(
+        crate::progress_interval(1e9).unwrap(),
+        Duration::from_secs(3600)
+    );
+    for refused in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(crate::progress_interval(refused).is_err(), "{refused}");
+    }
+}

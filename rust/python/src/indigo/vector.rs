@@ -3,9 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use indigo_core::BotSpec;
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
-use indigo_core::{BotSpec, MAX_PLAYERS};
 use indigo_core::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
 };
@@ -235,30 +235,20 @@ fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
     games.lock().map_err(lost_in_fork)
 }
 
-/// `opponents` (one spec, or one per other seat in seat order) around the learner's `seat`.
+/// `opponents` (one spec for every other seat, or a sequence of one per other seat in seat
+/// order) around the learner's `seat`.
 fn opponents(rules: CoreRules, opponents: &Bound<'_, PyAny>, seat: u8) -> PyResult<Opponents> {
-    let others = usize::from(rules.players()) - 1;
     let specs: Vec<String> = match opponents.extract::<String>() {
-        Ok(spec) => vec![spec; others],
+        Ok(spec) => vec![spec; usize::from(rules.players()) - 1],
         Err(_) => opponents.extract().map_err(|_| {
             PyTypeError::new_err("opponents must be a bot spec or a sequence of bot specs")
         })?,
     };
-    if specs.len() != others {
-        return Err(IndigoError::new_err(format!(
-            "give one opponent spec or {others}, not {}",
-            specs.len()
-        )));
-    }
-    let mut bots = [None; MAX_PLAYERS];
-    let seats = (0..rules.players()).filter(|&s| s != seat);
-    for (other, spec) in seats.zip(&specs) {
-        bots[usize::from(other)] = Some(parse_spec::<BotSpec, _>(spec)?);
-    }
-    Ok(Opponents {
-        learner: seat,
-        bots,
-    })
+    let specs = specs
+        .iter()
+        .map(|s| parse_spec::<BotSpec, _>(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    Opponents::around(seat, rules.players(), &specs).map_err(|e| vector_error(&e))
 }
 
 fn vector_error(e: &VectorError) -> PyErr {

@@ -3,7 +3,7 @@
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
 use indigo_core::Deal;
-use indigo_search::{Batch, BotSpec, Outcome, Samples, mix};
+use indigo_search::{Batch, BotSpec, Samples};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
@@ -52,17 +52,19 @@ pub(crate) fn make_bot(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<
     Ok(Bot(SpecBot::new(spec, seed)))
 }
 
-/// The rules of a Queen's Garden batch: given ones, or 2 players.
+/// The rules of a Queen's Garden batch: given ones, or the crate's default.
 fn rules_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
-    match rules {
-        None => Ok(CoreRules::with_players(2).unwrap_or_else(|_| unreachable!("2 players"))),
-        Some(r) => r.extract::<Rules>().map(|r| r.0).map_err(|_| {
-            IndigoError::new_err(
-                "game=\"queens-garden\" takes rules=indigo.queens_garden.Rules(...), not Indigo's \
-                 rules",
-            )
-        }),
-    }
+    rules.map_or_else(
+        || Ok(CoreRules::default()),
+        |r| {
+            r.extract::<Rules>().map(|r| r.0).map_err(|_| {
+                IndigoError::new_err(
+                    "game=\"queens-garden\" takes rules=indigo.queens_garden.Rules(...), not \
+                     Indigo's rules",
+                )
+            })
+        },
+    )
 }
 
 /// A Queen's Garden batch and its games from `simulate`'s arguments.
@@ -113,7 +115,7 @@ pub(crate) fn simulate(
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)
     })?;
-    let checksum = outcomes.iter().fold(0, fold);
+    let checksum = outcomes.iter().fold(0, |c, o| o.fold_into(c));
     let (n, start) = (outcomes.len(), range.start);
     let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
     Ok(Simulation {
@@ -131,18 +133,6 @@ pub(crate) fn simulate(
         games: n,
         game: "queens-garden",
     })
-}
-
-/// Folds one game's outcome into a checksum of a sequence of games.
-fn fold(checksum: u64, outcome: &Outcome) -> u64 {
-    let scores = outcome
-        .scores
-        .iter()
-        .fold(0u64, |acc, &s| acc << 16 ^ s as u64);
-    mix(
-        mix(checksum, scores),
-        u64::from(outcome.winners) << 32 | u64::from(outcome.moves),
-    )
 }
 
 /// Queen's Garden self-play games: each game's record and one training sample per move, as
@@ -233,7 +223,7 @@ pub(crate) fn self_play(
             self_play_record(*batch.setup(), game, &batch.seats(index), index).to_string()
         })
         .collect();
-    let checksum = played.iter().map(|g| g.outcome).fold(0, |c, o| fold(c, &o));
+    let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
     let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
     drop(played);
     let rows = samples.len();
