@@ -721,7 +721,7 @@ def simulate(
     bots: Sequence[str],
     games: int,
     *,
-    rules: Rules | queens_garden.Rules | None = None,
+    rules: Rules | None = None,
     seed: int | None = None,
     lineups: Sequence[Sequence[int]] | None = None,
     start: int = 0,
@@ -729,7 +729,6 @@ def simulate(
     progress: Callable[[int, int], object] | None = None,
     interval: float = 0.2,
     deal: Literal["python", "pcg"] = "python",
-    game: str = "indigo",
 ) -> Simulation:
     """Play ``games`` complete games inside Rust on ``threads`` threads (0: every core), the GIL
     released. Game ``start + i`` seats ``lineups[(start + i) % len(lineups)]`` (bot indices per
@@ -737,10 +736,8 @@ def simulate(
     and its index. ``progress(done, total)`` is called every ``interval`` seconds and at the
     end; an exception in it, or Ctrl-C, stops the batch. ``deal="python"`` shuffles each pile
     as ``Game(rules, seed=game_seed)`` does; ``"pcg"`` is 25 times cheaper (about 0.15 us
-    against 4 us a game), for batches of fast bots such as ``"playout"``.
-    ``game="queens-garden"`` plays Queen's Garden (``rules``: :class:`queens_garden.Rules`;
-    game ``i`` is ``queens_garden.Game(rules, seed=game_seeds[i])``; ``placements`` counts
-    its moves); an unknown game raises :class:`IndigoError`."""
+    against 4 us a game), for batches of fast bots such as ``"playout"``. Queen's Garden's is
+    :func:`queens_garden.simulate`."""
 
 def self_play(
     bots: Sequence[str],

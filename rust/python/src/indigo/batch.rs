@@ -1,4 +1,4 @@
-//! Indigo's batches: `simulate` (which also plays Queen's Garden, by name) and `self_play`.
+//! Indigo's batches: `simulate` and `self_play`.
 
 use indigo_core::{ACTION_COUNT, Batch, Deal, GamesSummary, OBSERVATION_SIZE, Outcome, Samples};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -9,14 +9,6 @@ use crate::convert::{Int, Real, extract_seed, parse_spec};
 use crate::errors::{IndigoError, batch_error};
 use crate::indigo::rules::Rules;
 
-/// The error for a game name that is neither "indigo" nor "queens-garden".
-pub(crate) fn unknown_game(name: &str) -> PyErr {
-    IndigoError::new_err(format!(
-        "unknown game {name:?}: expected \"indigo\" or \"queens-garden\""
-    ))
-}
-
-/// A refused batch as the package's error.
 /// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the core.
 fn batch_of(
     bots: &[String],
@@ -47,12 +39,10 @@ fn batch_of(
 /// called about every `interval` seconds and at the end; an exception in it, or Ctrl-C,
 /// stops the batch. `deal` shuffles piles as `Game(rules, seed=...)` does ("python") or
 /// 25 times faster with PCG ("pcg": for batches of fast bots such as "playout").
-/// `game="queens-garden"` plays Queen's Garden (rules: `indigo.queens_garden.Rules`; each
-/// game is `queens_garden.Game(rules, seed=game_seeds[i])`; `placements` counts its moves).
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python", game="indigo"),
-    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python', game='indigo')"
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python"),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python')"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate(
@@ -67,29 +57,16 @@ pub(crate) fn simulate(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
     deal: &str,
-    game: &str,
 ) -> PyResult<Simulation> {
-    match game {
-        "indigo" => {}
-        "queens-garden" => {
-            if deal != "python" {
-                return Err(IndigoError::new_err(format!(
-                    "deal={deal:?} is for Indigo's piles; a Queen's Garden game is set up \
-                     from its seed only"
-                )));
-            }
-            return crate::queens_garden::simulate(
-                py, bots, games, rules, seed, lineups, start, threads, progress, interval,
-            );
-        }
-        other => return Err(unknown_game(other)),
-    }
     let rules = rules
         .map(|r| {
             r.extract::<Rules>().map_err(|_| {
-                IndigoError::new_err(
-                    "rules must be indigo.Rules (for Queen's Garden pass game=\"queens-garden\")",
-                )
+                IndigoError::new_err(format!(
+                    "rules must be indigo.Rules, not {}",
+                    r.get_type()
+                        .name()
+                        .map_or_else(|_| "that".into(), |n| n.to_string())
+                ))
             })
         })
         .transpose()?;

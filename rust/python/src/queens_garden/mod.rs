@@ -10,8 +10,6 @@ mod moves;
 mod rules;
 mod search;
 
-pub(crate) use search::simulate;
-
 use game::Game;
 use moves::Move;
 use rules::Rules;
@@ -41,6 +39,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::Bot>()?;
     m.add_function(wrap_pyfunction!(search::make_bot, &m)?)?;
     m.add_class::<search::SelfPlayBatch>()?;
+    m.add_function(wrap_pyfunction!(search::simulate, &m)?)?;
     m.add_function(wrap_pyfunction!(search::self_play, &m)?)?;
     m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;

@@ -58,10 +58,12 @@ fn rules_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
         || Ok(CoreRules::default()),
         |r| {
             r.extract::<Rules>().map(|r| r.0).map_err(|_| {
-                IndigoError::new_err(
-                    "game=\"queens-garden\" takes rules=indigo.queens_garden.Rules(...), not \
-                     Indigo's rules",
-                )
+                IndigoError::new_err(format!(
+                    "rules must be indigo.queens_garden.Rules, not {}",
+                    r.get_type()
+                        .name()
+                        .map_or_else(|_| "that".into(), |n| n.to_string())
+                ))
             })
         },
     )
@@ -94,9 +96,15 @@ fn batch_of(
     Ok((batch, range, threads))
 }
 
-/// [`crate::search::simulate`] for Queen's Garden: the same arguments and results
-/// (`placements` holds each game's moves; there is no deal: `deal` must be "python").
-#[allow(clippy::too_many_arguments)]
+/// Plays `games` Queen's Garden games inside Rust as Indigo's `simulate` does (the same
+/// arguments but `deal`, and the same results: `placements` holds each game's moves; game
+/// `i` is `queens_garden.Game(rules, seed=game_seeds[i])`).
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
 pub(crate) fn simulate(
     py: Python<'_>,
     bots: Vec<String>,
