@@ -47,6 +47,8 @@ struct Slot<T> {
     idle: Option<T>,
     /// While a thread has it: that thread's process and the bot as it was taken.
     lent: Option<(u32, T)>,
+    /// Threads waiting for the bot: it is handed on with a wake-up (a system call) only then.
+    waiting: usize,
 }
 
 impl<T: Clone> Slot<T> {
@@ -96,8 +98,11 @@ impl<T: Clone + Send> Drop for Turn<'_, T> {
         let mut slot = self.shared.lock();
         slot.idle = self.bot.take();
         slot.lent = None;
+        let waiting = slot.waiting > 0;
         drop(slot);
-        self.shared.returned.notify_one();
+        if waiting {
+            self.shared.returned.notify_one();
+        }
     }
 }
 
@@ -107,6 +112,7 @@ impl<T: Clone + Send> SharedBot<T> {
             slot: Mutex::new(Slot {
                 idle: Some(bot),
                 lent: None,
+                waiting: 0,
             }),
             returned: Condvar::new(),
         }
@@ -121,16 +127,26 @@ impl<T: Clone + Send> SharedBot<T> {
     /// # Errors
     /// A signal handler's exception (Ctrl-C) while waiting.
     pub(crate) fn take(&self, py: Python<'_>) -> PyResult<Turn<'_, T>> {
+        // An idle bot is taken at once: the slot is only ever locked for a moment, never while
+        // its holder waits for the GIL, so locking it with the GIL held cannot deadlock.
+        if let Some(bot) = self.lock().take() {
+            return Ok(Turn {
+                shared: self,
+                bot: Some(bot),
+            });
+        }
         loop {
             let bot = py.detach(|| {
                 let mut slot = self.lock();
                 if let Some(bot) = slot.take() {
                     return Some(bot);
                 }
+                slot.waiting += 1;
                 let (mut slot, _) = self
                     .returned
                     .wait_timeout(slot, WATCH_EVERY)
                     .unwrap_or_else(PoisonError::into_inner);
+                slot.waiting -= 1;
                 slot.take()
             });
             if let Some(bot) = bot {
