@@ -1,9 +1,10 @@
 """Games and bots from many threads at once, and after ``fork``.
 
-Each workload is a function ``seed -> str`` (a record or a snapshot as JSON) that must give the
-same answer whether it runs sequentially, on many threads at once (``Game.from_record`` and the
-bots release the GIL), in a child process after ``os.fork()``, or in a ``multiprocessing`` pool
-with the fork start method. To cover a new engine feature, add one ``Workload`` to ``WORKLOADS``.
+Each workload, of either game, is a function ``seed -> str`` (a record, a snapshot or results as
+JSON) that must give the same answer whether it runs sequentially, on many threads at once
+(``Game.from_record`` and the bots release the GIL), in a child process after ``os.fork()``, or
+in a ``multiprocessing`` pool with the fork start method. To cover a new engine feature, add
+one ``Workload`` to ``WORKLOADS``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -23,7 +25,7 @@ from typing import Any
 import pytest
 
 import indigo
-import indigo.queens_garden
+import indigo.queens_garden as qg
 from conftest import GAME_FILES, load_vector
 from indigo import (
     Game,
@@ -115,6 +117,48 @@ def self_play_batch(seed: int) -> str:
     return json.dumps([data.records, data.visit_counts.tolist(), float(data.observation.sum())])
 
 
+def qg_bot_game(seed: int) -> str:
+    """A whole Queen's Garden game, greedy against random, with 2 to 4 players."""
+    game = qg.Game(qg.Rules(2 + seed % 3), seed=seed)
+    bots = [qg.make_bot("greedy" if s % 2 == 0 else "random", seed=seed + s) for s in range(4)]
+    while not game.over:
+        game.play(bots[game.to_move or 0].choose(game))
+    return game.record_json()
+
+
+def qg_play_undo_pickle(seed: int) -> str:
+    """Random Queen's Garden play with undos, clones and a pickle round trip along the way."""
+    game = qg.Game(qg.Rules(3), seed=seed)
+    bot = qg.make_bot("random", seed=seed)
+    step = 0
+    while not game.over:
+        step += 1
+        game.play(bot.choose(game))
+        if step % 7 == 0:
+            game.undo()
+        if step % 11 == 0:
+            game = pickle.loads(pickle.dumps(game.clone()))
+    return game.record_json()
+
+
+def qg_ismcts_choice(seed: int) -> str:
+    """One Queen's Garden ISMCTS search on two threads."""
+    game = qg.Game(qg.Rules(2 + seed % 3), seed=seed)
+    return str(qg.make_bot("ismcts:100,threads=2", seed=seed).choose(game))
+
+
+def qg_batch(seed: int) -> str:
+    """A batch of Queen's Garden games on two threads."""
+    result = simulate(["greedy", "ismcts:10"], 2, seed=seed, threads=2, game="queens-garden")
+    return json.dumps([result.scores.tolist(), result.placements.tolist()])
+
+
+def qg_self_play_batch(seed: int) -> str:
+    """Queen's Garden self-play games on two threads: records and samples."""
+    data = qg.self_play(["greedy", "ismcts:10"], 2, seed=seed, threads=2)
+    return json.dumps([data.records, data.visit_counts.tolist(), float(data.observation.sum())])
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
@@ -129,6 +173,11 @@ WORKLOADS = [
     Workload("batch", batch),
     Workload("vector-steps", vector_steps),
     Workload("self-play", self_play_batch),
+    Workload("qg-bot-game", qg_bot_game),
+    Workload("qg-play-undo-pickle", qg_play_undo_pickle),
+    Workload("qg-ismcts-choice", qg_ismcts_choice),
+    Workload("qg-batch", qg_batch),
+    Workload("qg-self-play", qg_self_play_batch),
 ]
 IDS = [w.name for w in WORKLOADS]
 
