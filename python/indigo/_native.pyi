@@ -557,8 +557,9 @@ class Simulation:
         """Each game's seed: with deal ``"python"``, ``Game(rules, seed=...)`` deals the same
         pile."""
     @property
-    def deal(self) -> Literal["python", "pcg"]:
-        """How piles were shuffled from game seeds."""
+    def deal(self) -> Literal["python", "pcg"] | None:
+        """How piles were shuffled from game seeds; ``None`` for Queen's Garden, whose games are
+        set up from their seeds alone."""
     @property
     def checksum(self) -> int:
         """A 64-bit fingerprint of every game's outcome in order: equal runs, equal checksums."""

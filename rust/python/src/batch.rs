@@ -34,8 +34,8 @@ pub(crate) struct Simulation {
     /// does; `pile(i)` gives game i's pile with either deal.
     #[pyo3(get)]
     pub(crate) game_seeds: Py<PyArray1<u64>>,
-    /// How piles were shuffled from game seeds.
-    pub(crate) deal: Deal,
+    /// How piles were shuffled from game seeds; `None` for a game without a pile.
+    pub(crate) deal: Option<Deal>,
     /// The batch seed.
     pub(crate) seed: u64,
     /// A fingerprint of every game's outcome in order: equal runs give equal checksums.
@@ -60,26 +60,26 @@ impl Simulation {
         format!("<Simulation games={} bots={:?}>", self.games, self.bots)
     }
 
-    /// How piles were shuffled from game seeds: "python" or "pcg".
+    /// How piles were shuffled from game seeds: "python" or "pcg"; `None` for Queen's Garden,
+    /// whose games are set up from their seeds alone.
     #[getter]
-    fn deal(&self) -> &'static str {
-        self.deal.as_str()
+    fn deal(&self) -> Option<&'static str> {
+        self.deal.map(Deal::as_str)
     }
 
     /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
     fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
-        if self.game != "indigo" {
+        let Some(deal) = self.deal else {
             return Err(IndigoError::new_err(
                 "a Queen's Garden game has no pile: indigo.queens_garden.Game(rules, \
                  seed=simulation.game_seeds[i]) sets game i up",
             ));
-        }
+        };
         let last = self.games.checked_sub(1).ok_or_else(|| {
             IndigoError::new_err("this simulation holds no games: there is no pile")
         })?;
         let i = in_range("index", index, 0, last as u64)? as usize;
-        Ok(self
-            .deal
+        Ok(deal
             .pile(game_seed(self.seed, self.start + i as u64))
             .map(|t| u32::from(t.index()))
             .to_vec())

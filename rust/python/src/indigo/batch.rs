@@ -89,7 +89,7 @@ pub(crate) fn simulate(
             .unbind(),
         seats: table(py, n, players, seat_of)?,
         game_seeds: PyArray1::from_iter(py, range.map(|g| batch.game_seed(g))).unbind(),
-        deal: batch.deal(),
+        deal: Some(batch.deal()),
         seed: batch.seed(),
         checksum: GamesSummary::of(&outcomes).checksum,
         start,

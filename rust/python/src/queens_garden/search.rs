@@ -2,7 +2,6 @@
 //! `self_play`).
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_core::Deal;
 use indigo_search::{Batch, BotSpec, Samples};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
@@ -134,7 +133,7 @@ pub(crate) fn simulate(
         seats: table(py, n, players, seat_of)?,
         game_seeds: PyArray1::from_iter(py, range.map(|g| indigo_search::game_seed(seed, g)))
             .unbind(),
-        deal: Deal::Python,
+        deal: None,
         seed,
         checksum,
         start,
