@@ -128,7 +128,7 @@ pub use selfplay::{
 };
 pub use simulate::{
     Batch, BatchError, Outcome, Setup, game_seed, mix, progress_interval, run_games,
-    run_games_with, seatings,
+    run_games_with, seat_seed, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, SearchBot};
 pub use watch::watched;

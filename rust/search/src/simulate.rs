@@ -76,7 +76,12 @@ impl Outcome {
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
 pub fn seat_bots<G: Game>(seats: &[BotSpec], game: u64) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
-    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
+    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(seat_seed(game, s))))
+}
+
+/// The seed of seat `seat`'s bot in the game seeded with `game` ([`seat_bots`]).
+pub fn seat_seed(game: u64, seat: usize) -> u64 {
+    mix(game, seat as u64)
 }
 
 /// Plays `state` to the end with `bots[s]` for seat `s`, or until `stop` is set. Chance nodes

@@ -207,5 +207,8 @@ pub(crate) fn normalize_bot_spec(spec: &str) -> PyResult<String> {
 #[pyfunction]
 pub(crate) fn seat_seed(game_seed: &Bound<'_, PyAny>, seat: Int) -> PyResult<u64> {
     let seat = in_range("seat", seat, 0, indigo_core::MAX_PLAYERS as u64 - 1)?;
-    Ok(indigo_core::mix(extract_seed(game_seed)?, seat))
+    Ok(indigo_search::seat_seed(
+        extract_seed(game_seed)?,
+        seat as usize,
+    ))
 }
