@@ -266,3 +266,27 @@ fn a_progress_interval_is_a_positive_number_of_at_most_an_hour() {
         assert!(crate::progress_interval(refused).is_err(), "{refused}");
     }
 }
+
+#[test]
+fn watched_work_stops_once_cancelled_and_returns_its_result() {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    let mut asked = 0;
+    let spun = crate::watched(
+        Duration::from_millis(1),
+        || {
+            asked += 1;
+            asked == 3
+        },
+        |stop: &AtomicBool| {
+            let mut spins = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                spins += 1;
+                std::thread::yield_now();
+            }
+            spins
+        },
+    );
+    assert!(matches!(spun, Ok(n) if n > 0));
+    assert_eq!(asked, 3, "not asked again once it said stop");
+}
