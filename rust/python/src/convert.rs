@@ -1,20 +1,23 @@
 //! Conversions shared by every game's classes: integers and numbers as Python gives them,
 //! seeds, JSON values and record text, bot specs.
 
+use std::hash::BuildHasher;
+
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyString};
-use std::hash::BuildHasher;
 
 use crate::errors::{IndigoError, batch_error};
 
+/// Python's `json` module, imported once.
 pub(crate) fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static JSON: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     JSON.get_or_try_init(py, || Ok(py.import("json")?.unbind()))
         .map(|m| m.bind(py))
 }
 
+/// A JSON value as the Python data `json.loads` makes of it.
 pub(crate) fn json_to_py<'py>(
     py: Python<'py>,
     value: &serde_json::Value,
@@ -87,6 +90,7 @@ pub(crate) fn seats(mask: u8, players: u8) -> Vec<u32> {
         .collect()
 }
 
+/// A seed from 0 to 2**64 - 1: an `IndigoError` outside it, a `TypeError` for what is not an int.
 pub(crate) fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.extract::<u64>().or_else(|_| {
         if let Ok(seed) = as_int(seed) {
@@ -106,6 +110,7 @@ pub(crate) fn extract_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     })
 }
 
+/// A seed from the operating system, for a caller who gives none.
 pub(crate) fn os_seed() -> u64 {
     // RandomState is seeded from the operating system's entropy source.
     std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
@@ -142,6 +147,8 @@ pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyRe
     indigo_core::in_range(name, value, low, high).map_err(batch_error)
 }
 
+/// A bot spec (or anything parsed from text) as the core reads it; its refusal as an
+/// `IndigoError`.
 pub(crate) fn parse_spec<S: std::str::FromStr<Err = E>, E: std::fmt::Display>(
     spec: &str,
 ) -> PyResult<S> {
