@@ -161,18 +161,10 @@ def simulate(
     }
     if _all_specs(bots):  # the native fast path
         specs: list[str] = list(bots)  # type: ignore[arg-type]
-        if game == "queens-garden":
-            if deal != "python":
-                raise IndigoError(
-                    f"deal={deal!r} is for Indigo's piles; a Queen's Garden game is set up from "
-                    "its seed only"
-                )
-            return _qg.simulate(specs, games, progress=progress, interval=interval, **arguments)
-        if game != "indigo":
-            raise IndigoError(f'unknown game {game!r}: expected "indigo" or "queens-garden"')
-        return _native.simulate(
+        simulation: Simulation = find_game(game).simulate(
             specs, games, progress=progress, interval=interval, deal=deal, **arguments
         )
+        return simulation
     _python_path(bots, game, rules, deal, interval)
     plan = _native.simulate([_STAND_IN] * len(bots), games, **arguments)
     rules = cast(Rules, rules) if rules is not None else Rules()  # Indigo's: checked

@@ -532,10 +532,10 @@ impl Game {
         PyArray1::from_vec(py, mask)
     }
 
-    /// The position as SVG, for Jupyter (``indigo.render.qg_svg.game_svg``).
+    /// The position as SVG, for Jupyter (``indigo.queens_garden.svg.game_svg``).
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
-            .import("indigo.render.qg_svg")?
+            .import("indigo.queens_garden.svg")?
             .call_method1("game_svg", (slf,))
     }
 
