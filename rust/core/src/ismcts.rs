@@ -281,18 +281,16 @@ mod tests {
     }
 
     #[test]
-    fn a_budget_is_given_as_simulations_or_time() {
+    fn a_budget_is_given_as_simulations_time_or_both() {
         assert_eq!(
             Budget::given(None, None),
             Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS))
         );
         assert_eq!(Budget::given(Some(5), None), Budget::simulations(5));
         assert_eq!(Budget::given(None, Some(0.5)), Budget::seconds(0.5));
-        assert!(
-            Budget::given(Some(5), Some(0.5))
-                .unwrap_err()
-                .0
-                .contains("not both")
+        assert_eq!(
+            Budget::given(Some(5), Some(0.5)),
+            Budget::simulations(5).and_then(|b| b.or_time(0.5))
         );
         assert!(Budget::given(Some(0), None).is_err());
     }

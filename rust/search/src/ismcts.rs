@@ -6,8 +6,8 @@
 //! child's availability counts the samples in which it was legal), adds one node, finishes
 //! the game with the playout policy ([`Game::playout`]) and backs up each seat's result
 //! ([`Game::returns`]). Several threads grow separate trees (root parallelism) whose root
-//! visits are summed; with a simulation budget the result depends only on the seed and the
-//! thread count.
+//! visits are summed; with a simulation budget (and no time) the result depends only on the seed
+//! and the thread count.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -27,6 +27,9 @@ pub enum Budget {
     Simulations(u64),
     /// Until this much time has passed (each thread searches for the whole time).
     Time(Duration),
+    /// This many simulations in all, or until this much time has passed, whichever comes
+    /// first (each thread stops at its share of the simulations or at the deadline).
+    SimulationsOrTime(u64, Duration),
 }
 
 impl Budget {
@@ -66,28 +69,62 @@ impl Budget {
         }
     }
 
-    /// The budget a caller asked for: a simulation count or a time, not both; neither is
+    /// The budget a caller asked for: a simulation count, a time, or both (whichever comes
+    /// first, [`Budget::SimulationsOrTime`]); neither is
     /// [`IsmctsConfig::DEFAULT_SIMULATIONS`] simulations.
     ///
     /// # Errors
-    /// Both given, or the one given out of its bounds.
+    /// One given out of its bounds.
     pub fn given(simulations: Option<i64>, seconds: Option<f64>) -> Result<Budget, SettingsError> {
         match (simulations, seconds) {
-            (Some(_), Some(_)) => Err(SettingsError("give simulations or time, not both".into())),
+            (Some(n), Some(t)) => Budget::simulations(n)?.or_time(t),
             (Some(n), None) => Budget::simulations(n),
             (None, Some(t)) => Budget::seconds(t),
             (None, None) => Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS)),
         }
     }
 
+    /// This budget, also stopped after `seconds` (the shorter time, if it has one already).
+    ///
+    /// # Errors
+    /// As [`Budget::seconds`].
+    pub fn or_time(self, seconds: f64) -> Result<Budget, SettingsError> {
+        let Budget::Time(limit) = Budget::seconds(seconds)? else {
+            unreachable!("Budget::seconds is a time")
+        };
+        let limit = self.time_limit().map_or(limit, |t| t.min(limit));
+        Ok(match self.simulation_limit() {
+            Some(n) => Budget::SimulationsOrTime(n, limit),
+            None => Budget::Time(limit),
+        })
+    }
+
+    /// The most simulations, if the budget counts them.
+    pub const fn simulation_limit(self) -> Option<u64> {
+        match self {
+            Budget::Simulations(n) | Budget::SimulationsOrTime(n, _) => Some(n),
+            Budget::Time(_) => None,
+        }
+    }
+
+    /// The longest time, if the budget has a deadline.
+    pub const fn time_limit(self) -> Option<Duration> {
+        match self {
+            Budget::Time(t) | Budget::SimulationsOrTime(_, t) => Some(t),
+            Budget::Simulations(_) => None,
+        }
+    }
+
     /// Whether this budget is within the bounds of [`IsmctsConfig`].
     fn check(self) -> Result<Budget, SettingsError> {
-        match self {
-            Budget::Simulations(n) => Budget::simulations(i64::try_from(n).unwrap_or(i64::MAX)),
-            Budget::Time(t) if (IsmctsConfig::MIN_TIME..=IsmctsConfig::MAX_TIME).contains(&t) => {
-                Ok(self)
+        if let Some(n) = self.simulation_limit() {
+            Budget::simulations(i64::try_from(n).unwrap_or(i64::MAX))?;
+        }
+        match self.time_limit() {
+            Some(t) if !(IsmctsConfig::MIN_TIME..=IsmctsConfig::MAX_TIME).contains(&t) => {
+                Budget::seconds(t.as_secs_f64()).map(|_| self)
             }
-            Budget::Time(t) => Budget::seconds(t.as_secs_f64()),
+            _ => Ok(self),
         }
     }
 }
@@ -623,7 +660,8 @@ struct Root<G: Game> {
 /// Simulations between two looks at the clock and at the stop flag.
 const POLL_EVERY: u64 = 32;
 
-/// Grows one tree for the budget, or until `stop` is set.
+/// Grows one tree for `simulations` simulations or the budget's time, whichever comes first,
+/// or until `stop` is set.
 fn grow<G: Game>(
     info: &G::Information,
     root: &Root<G>,
@@ -646,35 +684,29 @@ fn grow<G: Game>(
             tree.simulate::<G>(info, config.exploration, &mut rng, &mut scratch);
         }
     };
-    match config.budget {
-        Budget::Simulations(_) => {
-            // The first round runs even when stopped, so that every result holds a search.
-            let mut left = simulations;
-            loop {
-                let n = left.min(POLL_EVERY);
-                run(&mut tree, n);
-                left -= n;
-                if left == 0 || stop.load(Ordering::Relaxed) {
-                    break;
-                }
-            }
-        }
-        Budget::Time(limit) => {
-            // The bounds on `limit` keep this sum far from overflow; none means no deadline.
-            let deadline = Instant::now().checked_add(limit);
-            loop {
-                run(&mut tree, POLL_EVERY);
-                if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-            }
+    // The bounds on the time keep this sum far from overflow; `None` means no deadline.
+    let deadline = config
+        .budget
+        .time_limit()
+        .and_then(|limit| Instant::now().checked_add(limit));
+    // The first round runs even when stopped, so that every result holds a search.
+    let mut left = simulations;
+    loop {
+        let n = left.min(POLL_EVERY);
+        run(&mut tree, n);
+        left -= n;
+        if left == 0
+            || stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            break;
         }
     }
     tree
 }
 
-/// An ISMCTS player for any game. With a simulation budget and a seed, its choices are
-/// reproducible for a given thread count.
+/// An ISMCTS player for any game. With a simulation budget (and no time) and a seed, its
+/// choices are reproducible for a given thread count.
 pub struct Ismcts {
     config: IsmctsConfig,
     rng: Rng,
@@ -760,12 +792,12 @@ impl Ismcts {
         };
         let seed = rand::Rng::next_u64(&mut self.rng);
         let threads = self.config.threads;
-        let total = match self.config.budget {
-            Budget::Simulations(n) => n.max(1),
-            Budget::Time(_) => 0,
+        // Without a simulation limit each tree runs until the deadline.
+        let limit = self.config.budget.simulation_limit();
+        let share = |t: usize| match limit {
+            Some(total) => total / threads as u64 + u64::from((t as u64) < total % threads as u64),
+            None => u64::MAX,
         };
-        let share =
-            |t: usize| total / threads as u64 + u64::from((t as u64) < total % threads as u64);
         let tree_seed = |t: usize| mix(seed, t as u64);
         let config = self.config;
         let grow_tree = |t: usize| grow::<G>(info, &root, &config, share(t), tree_seed(t), stop);
@@ -801,7 +833,11 @@ impl Ismcts {
         cancel: impl FnMut() -> bool,
     ) -> Option<SearchResult<G::Action>> {
         let unstopped = AtomicBool::new(false);
-        if matches!(self.config.budget, Budget::Simulations(n) if n <= Self::UNWATCHED_SIMULATIONS)
+        if self
+            .config
+            .budget
+            .simulation_limit()
+            .is_some_and(|n| n <= Self::UNWATCHED_SIMULATIONS)
         {
             return self.search_information::<G>(info, &unstopped);
         }

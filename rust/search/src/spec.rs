@@ -10,7 +10,8 @@ use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
 
 /// A bot by name and settings, as written on command lines, the same for every game:
 /// `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
-/// `ismcts:2000,c=0.5,threads=2`.
+/// `ismcts:2000,c=0.5,threads=2`. A simulation count and a time together
+/// (`ismcts:200000,time=5`) stop the search at whichever comes first.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum BotSpec {
     /// [`crate::RandomBot`].
@@ -54,7 +55,7 @@ impl FromStr for BotSpec {
             "greedy" => Ok(BotSpec::Greedy),
             "playout" => Ok(BotSpec::Playout),
             "ismcts" => {
-                let mut budget = Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS);
+                let (mut simulations, mut seconds) = (None, None);
                 let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
                 let mut threads = 1;
                 for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
@@ -71,15 +72,14 @@ impl FromStr for BotSpec {
                             .ok_or_else(|| fail(format!("{key} must be a whole number")))
                     };
                     match key {
-                        "simulations" | "sims" => {
-                            budget = Budget::simulations(whole()?).map_err(|e| fail(e.0))?;
-                        }
-                        "time" => budget = Budget::seconds(number).map_err(|e| fail(e.0))?,
+                        "simulations" | "sims" => simulations = Some(whole()?),
+                        "time" => seconds = Some(number),
                         "c" | "exploration" => exploration = number,
                         "threads" => threads = whole()?,
                         other => return Err(fail(format!("unknown setting {other:?}"))),
                     }
                 }
+                let budget = Budget::given(simulations, seconds).map_err(|e| fail(e.0))?;
                 IsmctsConfig::new(budget, exploration, threads)
                     .map(BotSpec::Ismcts)
                     .map_err(|e| fail(e.0))
@@ -100,6 +100,9 @@ impl fmt::Display for BotSpec {
                 match config.budget() {
                     Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
                     Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
+                    Budget::SimulationsOrTime(n, t) => {
+                        write!(f, "ismcts:{n},time={}", t.as_secs_f64())?;
+                    }
                 }
                 if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
                     write!(f, ",c={}", config.exploration())?;

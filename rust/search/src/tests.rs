@@ -169,6 +169,61 @@ fn threads_split_the_simulations_and_are_reproducible() {
 }
 
 #[test]
+fn simulations_and_time_stop_at_whichever_comes_first() {
+    use std::time::Duration;
+    let both = |n: u64, t: Duration| IsmctsConfig::new(Budget::SimulationsOrTime(n, t), 0.7, 2);
+    // A time never reached changes nothing: the same search as the simulations alone.
+    let counted = IsmctsConfig::new(Budget::Simulations(501), 0.7, 2).unwrap();
+    let unreached = both(501, IsmctsConfig::MAX_TIME).unwrap();
+    assert_eq!(
+        Ismcts::new(unreached, 5).search(&dealt(9)),
+        Ismcts::new(counted, 5).search(&dealt(9))
+    );
+    // A time reached first stops the search far below its simulations.
+    let timed = both(IsmctsConfig::MAX_SIMULATIONS, Duration::from_millis(20)).unwrap();
+    let found = Ismcts::new(timed, 5).search(&dealt(9)).unwrap();
+    assert!(found.simulations >= 2 * 32, "{}", found.simulations);
+    assert!(found.simulations < IsmctsConfig::MAX_SIMULATIONS);
+    // Both limits are checked.
+    assert!(both(0, Duration::from_secs(1)).is_err());
+    assert!(both(5, Duration::ZERO).is_err());
+    assert!(both(5, Duration::MAX).is_err());
+}
+
+#[test]
+fn a_budget_is_given_as_simulations_time_or_both() {
+    use std::time::Duration;
+    assert_eq!(
+        Budget::given(None, None),
+        Ok(Budget::Simulations(IsmctsConfig::DEFAULT_SIMULATIONS))
+    );
+    assert_eq!(Budget::given(Some(5), None), Ok(Budget::Simulations(5)));
+    assert_eq!(
+        Budget::given(None, Some(0.5)),
+        Ok(Budget::Time(Duration::from_millis(500)))
+    );
+    assert_eq!(
+        Budget::given(Some(5), Some(0.5)),
+        Ok(Budget::SimulationsOrTime(5, Duration::from_millis(500)))
+    );
+    assert!(Budget::given(Some(0), Some(0.5)).is_err());
+    assert!(Budget::given(Some(5), Some(-1.0)).is_err());
+    // A time added to a budget keeps the shorter one.
+    let timed = Budget::given(Some(5), Some(0.5)).unwrap();
+    assert_eq!(timed.or_time(2.0), Ok(timed));
+    assert_eq!(
+        timed.or_time(0.25),
+        Ok(Budget::SimulationsOrTime(5, Duration::from_millis(250)))
+    );
+    assert_eq!(
+        Budget::Time(Duration::from_secs(3)).or_time(1.0),
+        Ok(Budget::Time(Duration::from_secs(1)))
+    );
+    assert_eq!(timed.simulation_limit(), Some(5));
+    assert_eq!(timed.time_limit(), Some(Duration::from_millis(500)));
+}
+
+#[test]
 fn no_search_unless_a_seat_is_to_move() {
     let mut bot = Ismcts::new(IsmctsConfig::simulations(10), 1);
     assert_eq!(bot.search(&Nim::new(5)), None); // a chance node
@@ -249,6 +304,24 @@ fn bad_specs_are_refused() {
     }
     let spec: BotSpec = "ismcts:200,c=0.5,threads=2".parse().unwrap();
     assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec);
+}
+
+#[test]
+fn a_spec_keeps_simulations_and_time_together_canonically() {
+    for (text, canonical) in [
+        ("ismcts:200000,time=5", "ismcts:200000,time=5"),
+        ("ismcts:time=5,200000", "ismcts:200000,time=5"),
+        ("ismcts:time=0.5,sims=10,c=0.5", "ismcts:10,time=0.5,c=0.5"),
+        ("ismcts:200000", "ismcts:200000"),
+        ("ismcts:time=5", "ismcts:time=5"),
+    ] {
+        let spec: BotSpec = text.parse().unwrap();
+        assert_eq!(spec.to_string(), canonical, "{text}");
+        assert_eq!(canonical.parse::<BotSpec>().unwrap(), spec);
+    }
+    for bad in ["ismcts:0,time=5", "ismcts:10,time=0", "ismcts:10,time=1e7"] {
+        assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+    }
 }
 
 #[test]
