@@ -353,9 +353,22 @@ def test_bot_settings_beyond_their_bounds_are_refused(
         simulate([spec], 1)
 
 
+def test_simulations_and_time_together_stop_at_whichever_comes_first() -> None:
+    """``ismcts:N,time=S`` keeps both limits (it read as ``ismcts:time=S``): the time stops a
+    search of 10^12 simulations early, and simulations stop one with an hour to spare."""
+    assert normalize_bot_spec("ismcts:200000,time=5") == "ismcts:200000,time=5"
+    assert normalize_bot_spec("ismcts:time=5,200000") == "ismcts:200000,time=5"
+    assert IsmctsBot(200000, time=5.0).spec == make_bot("ismcts:200000,time=5").spec
+    game = Game(Rules.indigo(2), seed=1)
+    timed = IsmctsBot(10**12, time=0.05, seed=1).search(game)
+    assert 0 < timed.simulations < 10**12
+    counted = IsmctsBot(300, time=3600.0, seed=1).search(game)
+    assert counted.simulations == 300
+    with pytest.raises(IndigoError, match="time must be"):
+        IsmctsBot(10, time=0.0)
+
+
 def test_ismcts_rejects_bad_settings() -> None:
-    with pytest.raises(IndigoError, match="not both"):
-        IsmctsBot(10, time=1.0)
     finished = Game(seed=1)
     while not finished.over:
         finished.play(finished.legal_moves[0])

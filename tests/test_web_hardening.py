@@ -29,6 +29,7 @@ from starlette.testclient import TestClient
 import indigo
 from indigo import Game, IndigoError, Move, RecordError
 from indigo.cli import build_parser, main
+from indigo.games import GAMES
 from indigo.records import MAX_RECORD_BYTES, parse_record, read_record
 from indigo.web.app import MAX_BODY, TOKEN_HEADER, ApiError, GameStore, SearchPool, create_app
 from indigo.web.limits import ServerLimits, limits_from_args
@@ -481,6 +482,26 @@ def test_an_advance_stops_when_its_client_leaves() -> None:
         bots[1].release.set()
         moved = _post(base, f"/api/games/{made[0]['id']}/advance", made[0]["token"], {"max": 2})
         assert moved["state"]["moves"] == 2
+
+
+@pytest.mark.parametrize("game", [entry.name for entry in GAMES])
+def test_every_search_stops_at_the_search_time_limit(game: str) -> None:
+    """On a real server with ``--max-search-time 1``, a seat ``ismcts:200000`` (within
+    ``--max-simulations``; 24 s a move of Queen's Garden before) searches with that time as
+    well and answers its move within a few times the limit, in every game."""
+    limit = 1.0
+    app = create_app(max_search_time=limit)
+    store: GameStore = app.state.store
+    with live_server(app) as base:
+        seats = {"seats": ["ismcts:200000", "human"], "game": game, "seed": 1}
+        made = _post(base, "/api/games", "", seats)
+        bot = store.peek(made["id"]).bots[0]
+        assert bot.spec == "ismcts:200000,time=1"
+        started = time.monotonic()
+        moved = _post(base, f"/api/games/{made['id']}/advance", made["token"], {"max": 1})
+        took = time.monotonic() - started
+    assert moved["state"]["moves"] == 1
+    assert took < 3 * limit, f"{game}: a move took {took:.1f} s"
 
 
 def _cpu_seconds(pid: int) -> float:

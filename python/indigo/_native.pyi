@@ -440,10 +440,11 @@ class SearchResult:
 @final
 class IsmctsBot:
     """Information-set MCTS: each simulation samples the hidden tiles from what the mover has
-    not seen, so it never reads the pile. ``simulations`` (default 1000) or ``time`` in
-    seconds; ``threads`` grow separate trees whose root visits are summed. With a seed and a
-    simulation budget its choices are reproducible for a given thread count. Settings are
-    checked with the same bounds as specs (docs/search.md); a search answers Ctrl-C."""
+    not seen, so it never reads the pile. ``simulations`` (default 1000), ``time`` in
+    seconds, or both (it stops at whichever comes first: ``"ismcts:N,time=S"``); ``threads``
+    grow separate trees whose root visits are summed. With a seed and a simulation budget (no
+    time) its choices are reproducible for a given thread count. Settings are checked with the
+    same bounds as specs (docs/search.md); a search answers Ctrl-C."""
 
     def __new__(
         cls,
@@ -712,7 +713,8 @@ def make_bot(
     spec: str, *, seed: int | None = None
 ) -> RandomBot | GreedyBot | PlayoutBot | IsmctsBot:
     """A bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts``, ``ismcts:1000``,
-    ``ismcts:time=0.5`` or ``ismcts:1000,c=0.7,threads=2``. Raises :class:`IndigoError`."""
+    ``ismcts:time=0.5``, ``ismcts:1000,time=0.5`` (whichever comes first) or
+    ``ismcts:1000,c=0.7,threads=2``. Raises :class:`IndigoError`."""
 
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed :func:`simulate` gives seat ``seat``'s bot in the game seeded ``game_seed`` (an

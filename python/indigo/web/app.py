@@ -13,7 +13,8 @@ unchanged. Request bodies over :data:`MAX_BODY` bytes get 413; bodies are decode
 :mod:`indigo.records` (UTF-8 only, strict JSON).
 
 The server's limits (:class:`~indigo.web.limits.ServerLimits`) bound what a seat's bot may ask
-for, how many games are held (in all and per client address) and for how long they may idle.
+for and how long any of its searches runs, how many games are held (in all and per client
+address) and for how long they may idle.
 Searching bots (a spec with settings, such as ``ismcts:1000``) choose on a :class:`SearchPool`
 of a few daemon threads, on a copy of the game; one-step bots (``random``, ``greedy``,
 ``playout``) choose at once. The game itself is only touched on the event loop, between awaits,
@@ -176,7 +177,9 @@ class GameStore:
         make = find_game(game).make_bot
         try:
             bots: dict[int, Bot | QgBot] = {
-                s: make(spec, seed=seed + s) for s, spec in enumerate(seats) if spec != HUMAN
+                s: make(_timed(spec, limits), seed=seed + s)
+                for s, spec in enumerate(seats)
+                if spec != HUMAN
             }
         except ValueError as exc:  # the specs were checked; only if the factory disagrees
             raise ApiError(400, f"seats: {exc}") from None
@@ -412,6 +415,15 @@ def _check_bot(seat: int, spec: str, limits: ServerLimits) -> str:
                 f"at most {most:g} (indigo serve --{flag})",
             )
     return spec
+
+
+def _timed(spec: str, limits: ServerLimits) -> str:
+    """``spec`` (normalised) stopped after ``--max-search-time`` a move if it searches: a
+    simulation count without a time (``ismcts:200000``) gets that time too, the search
+    stopping at whichever comes first, in every game (the specs are the same for all)."""
+    if not _searches(spec) or "time=" in spec:
+        return spec
+    return normalize_bot_spec(f"{spec},time={limits.max_search_time!r}")
 
 
 def _seats(body: dict[str, Any], limits: ServerLimits, players: int | None = None) -> list[str]:

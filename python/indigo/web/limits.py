@@ -29,7 +29,8 @@ class ServerLimits:
     max_simulations: int = 200_000
     """Most simulations a bot seat may ask for (``ismcts:N``)."""
     max_search_time: float = 5.0
-    """Most seconds a bot seat may ask to search for (``ismcts:time=S``)."""
+    """Most seconds a bot seat may ask to search for (``ismcts:time=S``), and the most any
+    searching seat's move takes: ``ismcts:N`` stops at N simulations or this time."""
     max_bot_threads: int = 2
     """Most threads a bot seat may ask for (``threads=T``)."""
     search_workers: int = 2
