@@ -103,7 +103,8 @@
 //! ```
 //!
 //! [`Batch`] plays many such games in parallel, reproducibly; `docs/search.md` in the
-//! repository describes the search and its settings.
+//! repository describes the search and its settings, and `docs/architecture.md` ("Adding a
+//! game") plays this Nim through a [`Batch`] as a crate, binding, package and registry entry.
 
 mod bots;
 mod clock;
@@ -135,6 +136,11 @@ pub use simulate::{
 };
 pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
 pub use watch::watched;
+
+// The guide to adding a game runs as a doctest, so it cannot drift from the crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/architecture.md")]
+struct AddingAGame;
 
 #[cfg(test)]
 mod tests;
