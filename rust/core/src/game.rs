@@ -55,6 +55,16 @@ impl Game {
         })
     }
 
+    /// A game that starts at `position`, with no moves before it: a position read from text
+    /// ([`Position::from_text`]), a puzzle, an endgame.
+    pub fn from_position(position: Position) -> Game {
+        Game {
+            position,
+            seed: None,
+            last: None,
+        }
+    }
+
     /// A new game in explicit-chance mode: every draw, the deal included, waits for
     /// [`Game::apply_draw`] (see [`Position::new_explicit`]).
     pub fn explicit_chance(rules: Rules) -> Game {
