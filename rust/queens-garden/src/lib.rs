@@ -88,6 +88,7 @@ mod kind;
 mod moves;
 mod observation;
 mod position;
+mod position_text;
 mod record;
 mod rules;
 mod search;
@@ -129,5 +130,7 @@ mod tests;
 mod tests_chance;
 #[cfg(test)]
 mod tests_observation;
+#[cfg(test)]
+mod tests_position_text;
 #[cfg(test)]
 mod tests_search;
