@@ -216,6 +216,10 @@ struct ApiDocs;
 struct SearchDocs;
 
 #[cfg(doctest)]
+#[doc = include_str!("../../../docs/notation.md")]
+struct NotationDocs;
+
+#[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDocs;
 

@@ -99,6 +99,11 @@ mod state;
 #[doc = include_str!("../README.md")]
 struct ReadmeDocs;
 
+// So do those of docs/queens-garden.md.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/queens-garden.md")]
+struct GuideDocs;
+
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
 };
