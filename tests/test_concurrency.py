@@ -1,9 +1,10 @@
 """Games and bots from many threads at once, and after ``fork``.
 
-Each workload is a function ``seed -> str`` (a record or a snapshot as JSON) that must give the
-same answer whether it runs sequentially, on many threads at once (``Game.from_record`` and the
-bots release the GIL), in a child process after ``os.fork()``, or in a ``multiprocessing`` pool
-with the fork start method. To cover a new engine feature, add one ``Workload`` to ``WORKLOADS``.
+Each workload, of either game, is a function ``seed -> str`` (a record, a snapshot or results as
+JSON) that must give the same answer whether it runs sequentially, on many threads at once
+(``Game.from_record`` and the bots release the GIL), in a child process after ``os.fork()``, or
+in a ``multiprocessing`` pool with the fork start method. To cover a new engine feature, add
+one ``Workload`` to ``WORKLOADS``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -18,9 +20,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
+import indigo
+import indigo.queens_garden as qg
 from conftest import GAME_FILES, load_vector
 from indigo import (
     Game,
@@ -36,6 +41,14 @@ from indigo import (
 )
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
+
+# Every game's module: the tests below that take `game` run over each of them.
+GAMES = [indigo, indigo.queens_garden]
+GAME_IDS = [game.__name__ for game in GAMES]
+# The games whose rules `VectorGames` takes (Queen's Garden's is issue 30).
+VECTOR_GAMES = [indigo]
+# Specs of searches that would run for minutes: each must stop soon after Ctrl-C.
+LONG_SEARCHES = ["ismcts:time=30", "ismcts:1000000000", "ismcts:1000000000,threads=2"]
 
 THREADS = 8
 SEEDS = list(range(12))
@@ -104,6 +117,48 @@ def self_play_batch(seed: int) -> str:
     return json.dumps([data.records, data.visit_counts.tolist(), float(data.observation.sum())])
 
 
+def qg_bot_game(seed: int) -> str:
+    """A whole Queen's Garden game, greedy against random, with 2 to 4 players."""
+    game = qg.Game(qg.Rules(2 + seed % 3), seed=seed)
+    bots = [qg.make_bot("greedy" if s % 2 == 0 else "random", seed=seed + s) for s in range(4)]
+    while not game.over:
+        game.play(bots[game.to_move or 0].choose(game))
+    return game.record_json()
+
+
+def qg_play_undo_pickle(seed: int) -> str:
+    """Random Queen's Garden play with undos, clones and a pickle round trip along the way."""
+    game = qg.Game(qg.Rules(3), seed=seed)
+    bot = qg.make_bot("random", seed=seed)
+    step = 0
+    while not game.over:
+        step += 1
+        game.play(bot.choose(game))
+        if step % 7 == 0:
+            game.undo()
+        if step % 11 == 0:
+            game = pickle.loads(pickle.dumps(game.clone()))
+    return game.record_json()
+
+
+def qg_ismcts_choice(seed: int) -> str:
+    """One Queen's Garden ISMCTS search on two threads."""
+    game = qg.Game(qg.Rules(2 + seed % 3), seed=seed)
+    return str(qg.make_bot("ismcts:100,threads=2", seed=seed).choose(game))
+
+
+def qg_batch(seed: int) -> str:
+    """A batch of Queen's Garden games on two threads."""
+    result = simulate(["greedy", "ismcts:10"], 2, seed=seed, threads=2, game="queens-garden")
+    return json.dumps([result.scores.tolist(), result.placements.tolist()])
+
+
+def qg_self_play_batch(seed: int) -> str:
+    """Queen's Garden self-play games on two threads: records and samples."""
+    data = qg.self_play(["greedy", "ismcts:10"], 2, seed=seed, threads=2)
+    return json.dumps([data.records, data.visit_counts.tolist(), float(data.observation.sum())])
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
@@ -118,6 +173,11 @@ WORKLOADS = [
     Workload("batch", batch),
     Workload("vector-steps", vector_steps),
     Workload("self-play", self_play_batch),
+    Workload("qg-bot-game", qg_bot_game),
+    Workload("qg-play-undo-pickle", qg_play_undo_pickle),
+    Workload("qg-ismcts-choice", qg_ismcts_choice),
+    Workload("qg-batch", qg_batch),
+    Workload("qg-self-play", qg_self_play_batch),
 ]
 IDS = [w.name for w in WORKLOADS]
 
@@ -277,25 +337,26 @@ def test_one_vector_shared_by_threads() -> None:
 
 
 @pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
-def test_fork_while_another_thread_searches_with_a_shared_bot() -> None:
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_fork_while_another_thread_searches_with_a_shared_bot(game: Any) -> None:
     """The child of a fork taken while another thread had the bot can still use it: it starts
     again from the bot as that thread took it, instead of waiting for a thread that is not
     there. The parent gives the child 60 s, then kills it, so a regression fails, not hangs."""
-    game = Game(Rules.indigo(2), seed=4)
-    bot = IsmctsBot(time=1.0, seed=3)
-    searching = threading.Thread(target=bot.choose, args=(game,))
+    state = game.Game(seed=4)
+    bot = game.make_bot("ismcts:time=1", seed=3)
+    searching = threading.Thread(target=bot.choose, args=(state,))
     searching.start()
     time.sleep(0.2)  # the thread has the bot now (a search of 1 s)
     pid = os.fork()
     if pid == 0:
         status = 1
         try:
-            status = 0 if game.is_legal(bot.choose(game)) else 3
+            status = 0 if state.is_legal(bot.choose(state)) else 3
         finally:
             os._exit(status)
     searching.join()
     assert _child_status(pid) == 0
-    assert game.is_legal(bot.choose(game))  # the parent's bot came back too
+    assert state.is_legal(bot.choose(state))  # the parent's bot came back too
 
 
 def _child_status(pid: int, seconds: float = 60) -> int:
@@ -344,13 +405,19 @@ def test_fork_while_another_thread_steps_vector_games() -> None:
     assert _child_status(pid) == 0
 
 
-def test_reads_and_writes_of_one_game_from_two_threads() -> None:
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_reads_and_writes_of_one_game_from_two_threads(game: Any) -> None:
     """`to_record`/`snapshot` (which build Python objects) on one thread while another plays
     and undoes: each call sees the game whole, before or after a move, and none fails."""
-    game = Game(Rules.tactical(3), seed=6)
+    state = game.Game(seed=6)
     for _ in range(10):
-        game.play(game.legal_moves[0])
-    lengths = {10, 11}
+        state.play(state.legal_moves[0])
+    records = [state.to_record()]
+    snapshots = [state.snapshot(legal=True)]
+    state.play(state.legal_moves[0])
+    records.append(state.to_record())
+    snapshots.append(state.snapshot(legal=True))
+    state.undo()
     errors: list[BaseException] = []
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as possible
@@ -358,16 +425,16 @@ def test_reads_and_writes_of_one_game_from_two_threads() -> None:
     def write() -> None:
         try:
             for _ in range(3000):
-                game.play(game.legal_moves[0])
-                game.undo()
+                state.play(state.legal_moves[0])
+                state.undo()
         except BaseException as exc:
             errors.append(exc)
 
     def read() -> None:
         try:
             for _ in range(1500):
-                assert len(game.to_record()["moves"]) in lengths
-                assert game.snapshot(legal=True)["placed"] in lengths
+                assert state.to_record() in records
+                assert state.snapshot(legal=True) in snapshots
         except BaseException as exc:
             errors.append(exc)
 
@@ -380,4 +447,121 @@ def test_reads_and_writes_of_one_game_from_two_threads() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
-    assert len(game.moves) == 10
+    assert len(state.moves) == 10
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_game_unpickled_into_while_other_threads_read_it(game: Any) -> None:
+    """`__setstate__` (which reads the state without the GIL) on a game other threads read:
+    every read sees the game before or after, and none fails."""
+    state = game.Game(seed=2)
+    later = state.clone()
+    for _ in range(6):
+        later.play(later.legal_moves[0])
+    states = [state.__getstate__(), later.__getstate__()]
+    records = [state.to_record(), later.to_record()]
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            for i in range(2000):
+                state.__setstate__(states[i % 2])
+        except BaseException as exc:
+            errors.append(exc)
+
+    def read() -> None:
+        try:
+            for _ in range(1000):
+                assert state.to_record() in records
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=f) for f in (write, read)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C
+
+
+def _interrupt_soon(delay: float = 0.3) -> threading.Timer:
+    """Sends SIGINT to the main thread (this one) after ``delay`` seconds, from a timer thread."""
+    main = threading.main_thread().ident
+    assert main == threading.get_ident()
+    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _stops_on_ctrl_c(call: Callable[[], object]) -> None:
+    """``call()`` raises KeyboardInterrupt soon after SIGINT. The bound is a check against a
+    hang (the work alone would take minutes), not a timing target."""
+    start = time.monotonic()
+    timer = _interrupt_soon()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.join()
+    assert time.monotonic() - start < 3
+
+
+@pytest.mark.parametrize("spec", LONG_SEARCHES)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_search_stops_on_ctrl_c(game: Any, spec: str) -> None:
+    state = game.Game(seed=1)
+    bot = game.make_bot(spec, seed=1)
+    _stops_on_ctrl_c(lambda: bot.choose(state))
+    _stops_on_ctrl_c(lambda: bot.choose(state))  # the bot came back and searches again
+
+
+@pytest.mark.parametrize("kwargs", [{"time": 30}, {"simulations": 10**8, "threads": 2}])
+def test_ismcts_bot_search_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
+    """`IsmctsBot.search` (Indigo's bot class, whose result has the root visits) as well."""
+    state = Game(seed=1)
+    bot = IsmctsBot(**kwargs, seed=1)
+    _stops_on_ctrl_c(lambda: bot.search(state))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_waiting_for_a_shared_bot_stops_on_ctrl_c(game: Any) -> None:
+    """A thread waiting for a bot that another thread searches with also answers Ctrl-C."""
+    state = game.Game(seed=1)
+    bot = game.make_bot("ismcts:time=4", seed=1)
+    other = threading.Thread(target=bot.choose, args=(state,))
+    other.start()
+    time.sleep(0.2)
+    try:
+        _stops_on_ctrl_c(lambda: bot.choose(state))
+    finally:
+        other.join()
+
+
+BATCHES: dict[str, Callable[..., object]] = {
+    "indigo-simulate": simulate,
+    "indigo-self-play": self_play,
+    "queens_garden-simulate": lambda *a, **k: simulate(*a, **k, game="queens-garden"),
+    "queens_garden-self-play": indigo.queens_garden.self_play,
+}
+
+
+@pytest.mark.parametrize("run", BATCHES.values(), ids=BATCHES.keys())
+def test_batches_of_long_searches_stop_on_ctrl_c(run: Callable[..., object]) -> None:
+    """Ctrl-C also ends a batch's searches under way, not only the games not yet begun."""
+    _stops_on_ctrl_c(lambda: run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2))
+
+
+@pytest.mark.parametrize("game", VECTOR_GAMES, ids=[g.__name__ for g in VECTOR_GAMES])
+def test_vector_games_opponents_stop_on_ctrl_c(game: Any) -> None:
+    """The opponents' searches inside `VectorGames` answer Ctrl-C: while it is made (seat 0's
+    opponent moves first), on a reset (which starts again from seat 0's move) and on a step."""
+    _stops_on_ctrl_c(lambda: game.VectorGames(1, opponents="ismcts:time=30", seat=1))
+    games = game.VectorGames(1, opponents="ismcts:time=5", seat=1)  # made in 5 s
+    _stops_on_ctrl_c(lambda: games.reset())
+    learner_first = game.VectorGames(1, opponents="ismcts:time=30", seat=0)
+    _, masks, _ = learner_first.reset()
+    _stops_on_ctrl_c(lambda: learner_first.step(masks.argmax(axis=1)))

@@ -67,6 +67,7 @@ def test_simulate_plays_queens_garden_reproducibly() -> None:
     one = indigo.simulate(["greedy", "random"], 12, threads=1, **args)  # type: ignore[arg-type]
     two = indigo.simulate(["greedy", "random"], 12, threads=2, **args)  # type: ignore[arg-type]
     assert one.game == "queens-garden"
+    assert one.deal is None  # set up from seeds alone: no pile, no deal
     assert len(one) == 12
     assert one.scores.shape == one.winners.shape == one.seats.shape == (12, 3)
     assert one.checksum == two.checksum

@@ -7,9 +7,7 @@ import collections
 import json
 import math
 import random
-import signal
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -593,61 +591,3 @@ def test_play_game_rejects_illegal_choices() -> None:
         play_game([Cheat(), FirstLegal()], seed=1)
     with pytest.raises(IndigoError, match="one bot per seat"):
         play_game([FirstLegal()], rules=Rules.indigo(2))
-
-
-def _interrupt_soon(delay: float = 0.3) -> threading.Timer:
-    """Sends SIGINT to the main thread (this one) after ``delay`` seconds, from a timer thread."""
-    main = threading.main_thread().ident
-    assert main == threading.get_ident()
-    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
-    timer.start()
-    return timer
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [{"time": 30}, {"simulations": 10**8}, {"simulations": 10**8, "threads": 2}],
-    ids=["time-30", "simulations-1e8", "simulations-1e8-2-threads"],
-)
-def test_ismcts_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
-    """A search raises KeyboardInterrupt soon after SIGINT, as ``simulate`` does. The bound is
-    a check against a hang (the search alone would take minutes), not a timing target."""
-    game = Game(seed=1)
-    bot = IsmctsBot(**kwargs, seed=1)
-    start = time.monotonic()
-    timer = _interrupt_soon()
-    with pytest.raises(KeyboardInterrupt):
-        bot.choose(game)
-    timer.join()
-    assert time.monotonic() - start < 3
-    timer = _interrupt_soon()
-    with pytest.raises(KeyboardInterrupt):  # the bot came back and searches again
-        bot.search(game)
-    timer.join()
-
-
-def test_waiting_for_a_shared_bot_stops_on_ctrl_c() -> None:
-    """A thread waiting for a bot that another thread searches with also answers Ctrl-C."""
-    game = Game(seed=1)
-    bot = IsmctsBot(time=4.0, seed=1)
-    other = threading.Thread(target=bot.choose, args=(game,))
-    other.start()
-    time.sleep(0.2)
-    start = time.monotonic()
-    timer = _interrupt_soon()
-    with pytest.raises(KeyboardInterrupt):
-        bot.choose(game)
-    assert time.monotonic() - start < 3
-    timer.join()
-    other.join()
-
-
-@pytest.mark.parametrize("run", [simulate, indigo.self_play], ids=["simulate", "self-play"])
-def test_batches_of_long_searches_stop_on_ctrl_c(run: Any) -> None:
-    """Ctrl-C also ends a batch's searches under way, not only the games not yet begun."""
-    start = time.monotonic()
-    timer = _interrupt_soon()
-    with pytest.raises(KeyboardInterrupt):
-        run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2)
-    timer.join()
-    assert time.monotonic() - start < 3

@@ -7,8 +7,6 @@ and for Azul: Queen's Garden (:mod:`indigo.queens_garden`).
 >>> garden = indigo.queens_garden.Game(indigo.queens_garden.Rules(players=2), seed=1)
 """
 
-from typing import TYPE_CHECKING, Any
-
 from indigo import queens_garden
 from indigo._native import (
     ACTION_COUNT,
@@ -113,15 +111,3 @@ __all__ = [
     "self_play",
     "simulate",
 ]
-
-if TYPE_CHECKING:
-    from indigo.types import Outcome as Outcome  # deprecated until 0.3.0: GemOutcome
-else:
-
-    def __getattr__(name: str) -> Any:
-        if name == "Outcome":
-            from indigo._deprecation import warn
-
-            warn("indigo.Outcome", "indigo.GemOutcome")
-            return GemOutcome
-        raise AttributeError(f"module 'indigo' has no attribute {name!r}")

@@ -11,7 +11,6 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from indigo._deprecation import IsChanceNode, LegalActions, Rewards
 from indigo._native import queens_garden as queens_garden
 from indigo.types import ChanceMode, GateVariant, GemName, GemOutcome, ThemeName, TieBreak, Utility
 
@@ -325,8 +324,6 @@ class Game:
     @property
     def over(self) -> bool:
         """Whether the game has ended."""
-    def is_over(self) -> bool:
-        """Deprecated (until 0.3.0): read :attr:`over`."""
     @property
     def winners(self) -> list[int]:
         """Winning seats, ascending; empty until the game is over."""
@@ -349,8 +346,6 @@ class Game:
     def last_result(self) -> MoveResult | None: ...
     def clone(self) -> Game:
         """An independent copy (also ``copy.copy`` and ``copy.deepcopy``)."""
-    def copy(self) -> Game:
-        """Deprecated (until 0.3.0): call :meth:`clone`."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object) -> Game: ...
     def __eq__(self, value: object, /) -> bool: ...
@@ -360,10 +355,8 @@ class Game:
     @property
     def explicit_chance(self) -> bool:
         """Whether draws are chance nodes the caller applies (``chance="explicit"``)."""
-    @property
-    def is_chance_node(self) -> IsChanceNode:
-        """``is_chance_node()``: whether a draw waits for :meth:`apply_chance` (OpenSpiel's
-        method; until 0.3.0 the attribute also reads as a ``bool``, with a warning)."""
+    def is_chance_node(self) -> bool:
+        """Whether a draw waits for :meth:`apply_chance` (explicit chance only)."""
     @property
     def chance_seat(self) -> int | None:
         """The seat that draws at a chance node, else ``None``."""
@@ -371,11 +364,8 @@ class Game:
         """At a chance node, each tile type in the pile with its probability (count / pile)."""
     def apply_chance(self, tile: int) -> None:
         """Give the drawing seat a tile of this type. Raises :class:`IllegalMoveError`."""
-    @property
-    def legal_actions(self) -> LegalActions:
-        """``legal_actions()``: the legal action numbers, ascending (the order of
-        :attr:`legal_moves`); OpenSpiel's method (until 0.3.0 the attribute also reads as a
-        list, with a warning)."""
+    def legal_actions(self) -> list[int]:
+        """The legal action numbers, ascending (the order of :attr:`legal_moves`)."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A boolean array of ``ACTION_COUNT`` entries, true where the action is legal."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
@@ -398,11 +388,8 @@ class Game:
         (share of opponents beaten, ties half) or ``"zero-sum"`` (+1 / -1, 0 for a shared
         result; with more players each loser gets ``-1 / (players - 1)`` and the winners share
         what the losers give up). All but points are 0 until the game is over."""
-    @property
-    def rewards(self) -> Rewards:
-        """``rewards()``: the points each seat gained with the last move (zeros before the
-        first); OpenSpiel's method (until 0.3.0 the attribute also reads as a list, with a
-        warning)."""
+    def rewards(self) -> list[int]:
+        """The points each seat gained with the last move (zeros before the first)."""
     def _repr_svg_(self) -> str:
         """The board as SVG (for Jupyter), drawn by ``indigo.render.svg.game_svg``."""
 
@@ -570,8 +557,9 @@ class Simulation:
         """Each game's seed: with deal ``"python"``, ``Game(rules, seed=...)`` deals the same
         pile."""
     @property
-    def deal(self) -> Literal["python", "pcg"]:
-        """How piles were shuffled from game seeds."""
+    def deal(self) -> Literal["python", "pcg"] | None:
+        """How piles were shuffled from game seeds; ``None`` for Queen's Garden, whose games are
+        set up from their seeds alone."""
     @property
     def checksum(self) -> int:
         """A 64-bit fingerprint of every game's outcome in order: equal runs, equal checksums."""
@@ -737,7 +725,7 @@ def simulate(
     bots: Sequence[str],
     games: int,
     *,
-    rules: Rules | queens_garden.Rules | None = None,
+    rules: Rules | None = None,
     seed: int | None = None,
     lineups: Sequence[Sequence[int]] | None = None,
     start: int = 0,
@@ -745,7 +733,6 @@ def simulate(
     progress: Callable[[int, int], object] | None = None,
     interval: float = 0.2,
     deal: Literal["python", "pcg"] = "python",
-    game: str = "indigo",
 ) -> Simulation:
     """Play ``games`` complete games inside Rust on ``threads`` threads (0: every core), the GIL
     released. Game ``start + i`` seats ``lineups[(start + i) % len(lineups)]`` (bot indices per
@@ -753,10 +740,8 @@ def simulate(
     and its index. ``progress(done, total)`` is called every ``interval`` seconds and at the
     end; an exception in it, or Ctrl-C, stops the batch. ``deal="python"`` shuffles each pile
     as ``Game(rules, seed=game_seed)`` does; ``"pcg"`` is 25 times cheaper (about 0.15 us
-    against 4 us a game), for batches of fast bots such as ``"playout"``.
-    ``game="queens-garden"`` plays Queen's Garden (``rules``: :class:`queens_garden.Rules`;
-    game ``i`` is ``queens_garden.Game(rules, seed=game_seeds[i])``; ``placements`` counts
-    its moves); an unknown game raises :class:`IndigoError`."""
+    against 4 us a game), for batches of fast bots such as ``"playout"``. Queen's Garden's is
+    :func:`queens_garden.simulate`."""
 
 def self_play(
     bots: Sequence[str],

@@ -86,6 +86,9 @@ class GameEntry(Generic[G, R, M]):
     """The rules a table's options name (``players, theme, hand_size, gates``, as
     ``indigo demo``, ``indigo play`` and the web page give them); a game without themes,
     hand sizes or gate variants takes only ``players``."""
+    simulate: Callable[..., Any]
+    """``simulate(specs, games, *, rules, seed, lineups, start, threads, progress, interval,
+    deal)``: its games between native bots in Rust (:func:`indigo.simulate`'s fast path)."""
     make_bot: Callable[..., Any]
     """``make_bot(spec, *, seed=None)``: its native bot of a spec (``random``, ``greedy``,
     ``ismcts:N``, ...); a bad spec raises :class:`~indigo.IndigoError`."""
@@ -136,6 +139,7 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     puct=True,
     default_rules=_native.Rules.indigo,
     table_rules=_hook("indigo.table:demo_rules"),
+    simulate=_native.simulate,
     make_bot=_native.make_bot,
     game_svg=_hook("indigo.render.svg:game_svg"),
     demo=_hook("indigo.play:demo"),
@@ -166,6 +170,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     puct=False,
     default_rules=_garden.Rules,
     table_rules=_hook("indigo.queens_garden:table_rules"),
+    simulate=_hook("indigo.queens_garden:simulate"),
     make_bot=_garden.make_bot,
     game_svg=_hook("indigo.queens_garden.svg:game_svg"),
     demo=_hook("indigo.queens_garden.play:demo"),

@@ -160,15 +160,11 @@ def simulate(
         "threads": threads,
     }
     if _all_specs(bots):  # the native fast path
-        return _native.simulate(
-            list(bots),  # type: ignore[arg-type]
-            games,
-            progress=progress,
-            interval=interval,
-            deal=deal,
-            game=game,
-            **arguments,
+        specs: list[str] = list(bots)  # type: ignore[arg-type]
+        simulation: Simulation = find_game(game).simulate(
+            specs, games, progress=progress, interval=interval, deal=deal, **arguments
         )
+        return simulation
     _python_path(bots, game, rules, deal, interval)
     plan = _native.simulate([_STAND_IN] * len(bots), games, **arguments)
     rules = cast(Rules, rules) if rules is not None else Rules()  # Indigo's: checked

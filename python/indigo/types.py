@@ -1,6 +1,6 @@
 """Names of the literal string types used across the API."""
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Literal
 
 GemName = Literal["amber", "emerald", "sapphire"]
 GateVariant = Literal["shared", "exclusive"]
@@ -23,16 +23,3 @@ __all__ = [
     "TieBreak",
     "Utility",
 ]
-
-if TYPE_CHECKING:
-    Outcome = GemOutcome
-    """Deprecated (until 0.3.0): :data:`GemOutcome`."""
-else:
-
-    def __getattr__(name: str) -> Any:
-        if name == "Outcome":
-            from indigo._deprecation import warn
-
-            warn(f"{__name__}.Outcome", f"{__name__}.GemOutcome")
-            return GemOutcome
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

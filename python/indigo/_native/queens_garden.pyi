@@ -10,6 +10,7 @@ from typing import Any, Literal, final
 import numpy as np
 import numpy.typing as npt
 
+from indigo._native import Simulation
 from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "SelfPlayBatch",
     "make_bot",
     "self_play",
+    "simulate",
 ]
 
 RECORD_FORMAT: str
@@ -300,6 +302,22 @@ class SelfPlayBatch:
     def points(self) -> npt.NDArray[np.uint16]:
         """The mover's final points."""
     def __len__(self) -> int: ...
+
+def simulate(
+    bots: Sequence[str],
+    games: int,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
+    start: int = 0,
+    threads: int = 0,
+    progress: Callable[[int, int], object] | None = None,
+    interval: float = 0.2,
+) -> Simulation:
+    """Play Queen's Garden games inside Rust as :func:`indigo._native.simulate` plays Indigo's
+    (the same arguments but ``deal``, the same results: ``placements`` counts each game's
+    moves; game ``i`` is ``Game(rules, seed=game_seeds[i])``)."""
 
 def self_play(
     bots: Sequence[str],

@@ -25,9 +25,9 @@ board), ``aAc`` and ``aAP`` (area ``A``'s centre and petal ``P``); moves in the 
 from __future__ import annotations
 
 import random
-from typing import Final, Literal, TypedDict
+from typing import Any, Final, Literal, TypedDict
 
-from indigo._native import IllegalMoveError
+from indigo._native import IllegalMoveError, IndigoError, Simulation
 from indigo._native import queens_garden as _qg
 from indigo._native.queens_garden import (
     Bot,
@@ -70,6 +70,7 @@ __all__ = [
     "kind_value",
     "make_bot",
     "self_play",
+    "simulate",
     "table_rules",
 ]
 
@@ -116,6 +117,18 @@ def kind_colour(kind: str) -> str:
 def kind_value(kind: str) -> int:
     """The pattern value of a kind (its cost and points): ``kind_value("lg4") == 4``."""
     return int(kind[2])
+
+
+def simulate(bots: list[str], games: int, *, deal: str = "python", **arguments: Any) -> Simulation:
+    """:func:`indigo._native.queens_garden.simulate` in the form :func:`indigo.simulate` calls
+    every game's: ``deal`` chooses Indigo's pile shuffle, and a Queen's Garden game is set up
+    from its seed only (``"python"``, CPython's ``random.Random``)."""
+    if deal != "python":
+        raise IndigoError(
+            f"deal={deal!r} is for Indigo's piles; a Queen's Garden game is set up from its seed "
+            "only"
+        )
+    return _qg.simulate(bots, games, **arguments)
 
 
 def table_rules(players: int, theme: str, hand_size: int | None, gates: str) -> Rules:

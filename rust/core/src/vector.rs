@@ -14,9 +14,9 @@
 //!   terminated).
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use crate::action::{ACTION_COUNT, Action, ActionSet};
-use crate::bots::Bot;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{
@@ -60,14 +60,15 @@ impl Slot {
     }
 
     /// Lets the bots move until a seat without one is to move or the game ends; then the
-    /// view is `learner`'s (the seat to move's in self-play, else `mover`'s).
-    fn settle(&mut self, learner: Option<u8>, mover: u8) {
+    /// view is `learner`'s (the seat to move's in self-play, else `mover`'s). Once `stop` is
+    /// set, searches end at once with the move they have found so far.
+    fn settle(&mut self, learner: Option<u8>, mover: u8, stop: &AtomicBool) {
         while let Some(seat) = self.position.to_move() {
             let Some(bot) = &mut self.bots[usize::from(seat)] else {
                 break;
             };
-            let mv = bot
-                .choose_in(&self.position)
+            let (mv, _) = bot
+                .decide(&self.position, stop)
                 .unwrap_or_else(|| unreachable!("a bot moves when it is to move"));
             self.play(mv);
         }
@@ -84,6 +85,28 @@ pub struct Opponents {
     pub learner: u8,
     /// The bot at each other seat (`None` at the learner's).
     pub bots: [Option<BotSpec>; MAX_PLAYERS],
+}
+
+impl Opponents {
+    /// `specs` at every seat of `players` but the `learner`'s, in seat order.
+    ///
+    /// # Errors
+    /// If `specs` is not one spec for each other seat.
+    pub fn around(learner: u8, players: u8, specs: &[BotSpec]) -> Result<Opponents, VectorError> {
+        let others = usize::from(players.saturating_sub(1));
+        if specs.len() != others {
+            return Err(VectorError::Opponents(format!(
+                "give one opponent spec or {others}, not {}",
+                specs.len()
+            )));
+        }
+        let mut bots = [None; MAX_PLAYERS];
+        let seats = (0..players).filter(|&s| s != learner);
+        for (seat, &spec) in seats.zip(specs) {
+            bots[usize::from(seat)] = Some(spec);
+        }
+        Ok(Opponents { learner, bots })
+    }
 }
 
 /// Why a step was refused; no game changed.
@@ -213,7 +236,7 @@ impl VectorGames {
             slots: Vec::new(),
         };
         games.slots = (0..num_envs)
-            .map(|env| games.start(num_envs, env, 0))
+            .map(|env| games.start(num_envs, env, 0, &AtomicBool::new(false)))
             .collect();
         games
     }
@@ -222,10 +245,17 @@ impl VectorGames {
     /// again from its first move, and the bots move until the learner is to move (seeded
     /// from the episode's seed mixed with their seat, as a batch seeds its bots).
     ///
+    /// Once `stop` is set, the bots' searches end at once with the move found so far (for a
+    /// caller that must answer Ctrl-C: every call that lets bots move takes such a flag).
+    ///
     /// # Errors
     /// If the learner's seat is not a seat of the rules, or the bots are not exactly one at
     /// each other seat.
-    pub fn against(mut self, opponents: Opponents) -> Result<VectorGames, VectorError> {
+    pub fn against(
+        mut self,
+        opponents: Opponents,
+        stop: &AtomicBool,
+    ) -> Result<VectorGames, VectorError> {
         let players = self.rules.players();
         if opponents.learner >= players {
             return Err(VectorError::Opponents(format!(
@@ -248,7 +278,7 @@ impl VectorGames {
         }
         self.opponents = Some(opponents);
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, self.slots[env].episode, None);
+            self.slots[env] = self.restart(env, self.slots[env].episode, None, stop);
         }
         Ok(self)
     }
@@ -259,13 +289,13 @@ impl VectorGames {
     }
 
     /// A fresh slot for game `env`'s episode `episode`, of `num_envs` games.
-    fn start(&self, num_envs: usize, env: usize, episode: u64) -> Slot {
+    fn start(&self, num_envs: usize, env: usize, episode: u64, stop: &AtomicBool) -> Slot {
         let seed = episode_seed(self.seed, num_envs, env, episode);
-        self.start_with(seed, episode, &shuffled_pile(seed))
+        self.start_with(seed, episode, &shuffled_pile(seed), stop)
     }
 
     /// A fresh slot for episode `episode`, of seed `seed`, whose pile is `pile`.
-    fn start_with(&self, seed: u64, episode: u64, pile: &Pile) -> Slot {
+    fn start_with(&self, seed: u64, episode: u64, pile: &Pile, stop: &AtomicBool) -> Slot {
         let position =
             Position::new(self.rules, pile).unwrap_or_else(|_| unreachable!("the box is valid"));
         let specs = self.opponents.map_or([None; MAX_PLAYERS], |o| o.bots);
@@ -282,7 +312,7 @@ impl VectorGames {
                 specs[seat].map(|spec| NativeBot::new(spec, mix(seed, seat as u64)))
             }),
         };
-        slot.settle(self.opponents.map(|o| o.learner), 0);
+        slot.settle(self.opponents.map(|o| o.learner), 0, stop);
         slot
     }
 
@@ -315,12 +345,13 @@ impl VectorGames {
         &mut self,
         restart: &[bool],
         out: &mut Outputs<'_>,
+        stop: &AtomicBool,
     ) -> Result<(), VectorError> {
         self.check_sizes(out)?;
         expect_len("the reset mask", restart.len(), self.len())?;
         for (env, &again) in restart.iter().enumerate() {
             if again {
-                self.slots[env] = self.restart(env, self.slots[env].episode + 1, None);
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, None, stop);
             }
         }
         self.write_all(out);
@@ -374,11 +405,16 @@ impl VectorGames {
     ///
     /// # Errors
     /// If a buffer has the wrong size; then nothing changed.
-    pub fn reset(&mut self, seed: u64, out: &mut Outputs<'_>) -> Result<(), VectorError> {
+    pub fn reset(
+        &mut self,
+        seed: u64,
+        out: &mut Outputs<'_>,
+        stop: &AtomicBool,
+    ) -> Result<(), VectorError> {
         self.check_sizes(out)?;
         self.seed = seed;
         for env in 0..self.len() {
-            self.slots[env] = self.restart(env, 0, None);
+            self.slots[env] = self.restart(env, 0, None, stop);
         }
         self.write_all(out);
         Ok(())
@@ -389,7 +425,12 @@ impl VectorGames {
     ///
     /// # Errors
     /// If a buffer has the wrong size or an action is not legal; then no game changed.
-    pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<(), VectorError> {
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        out: &mut Outputs<'_>,
+        stop: &AtomicBool,
+    ) -> Result<(), VectorError> {
         self.check_sizes(out)?;
         expect_len("actions", actions.len(), self.len())?;
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
@@ -405,8 +446,12 @@ impl VectorGames {
         let piles = deal(&next_seeds);
         let contents = out.contents;
         match rows(out, usize::from(self.rules.players())) {
-            (RowsOf::F32(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
-            (RowsOf::U8(rows), rest) => self.step_rows(actions, &piles, rows.zip(rest), contents),
+            (RowsOf::F32(rows), rest) => {
+                self.step_rows(actions, &piles, rows.zip(rest), contents, stop);
+            }
+            (RowsOf::U8(rows), rest) => {
+                self.step_rows(actions, &piles, rows.zip(rest), contents, stop);
+            }
         }
         Ok(())
     }
@@ -420,20 +465,21 @@ impl VectorGames {
         piles: &[Pile],
         rows: impl Iterator<Item = (ViewRow<'a, V>, ResultRow<'a>)>,
         contents: Contents,
+        stop: &AtomicBool,
     ) {
         let learner = self.opponents.map(|o| o.learner);
         let mut piles = piles.iter();
         for (env, (&action, (view, mut result))) in actions.iter().zip(rows).enumerate() {
             if self.slots[env].ended {
                 let pile = piles.next();
-                self.slots[env] = self.restart(env, self.slots[env].episode + 1, pile);
+                self.slots[env] = self.restart(env, self.slots[env].episode + 1, pile, stop);
             } else {
                 let slot = &mut self.slots[env];
                 let (seat, mv) = slot
                     .legal_move(action)
                     .unwrap_or_else(|| unreachable!("every action was checked"));
                 slot.play(mv);
-                slot.settle(learner, seat);
+                slot.settle(learner, seat, stop);
             }
             let slot = &mut self.slots[env];
             slot.write_view(view, contents);
@@ -443,7 +489,7 @@ impl VectorGames {
 
     /// Game `env`'s episode `episode`, its buffer rows' record kept; `pile` is its pile when
     /// already dealt.
-    fn restart(&self, env: usize, episode: u64, pile: Option<&Pile>) -> Slot {
+    fn restart(&self, env: usize, episode: u64, pile: Option<&Pile>, stop: &AtomicBool) -> Slot {
         let old = &self.slots[env];
         let mut shown = old.shown;
         shown.new_game();
@@ -452,8 +498,9 @@ impl VectorGames {
                 episode_seed(self.seed, self.len(), env, episode),
                 episode,
                 pile,
+                stop,
             ),
-            None => self.start(self.len(), env, episode),
+            None => self.start(self.len(), env, episode, stop),
         };
         Slot {
             shown,
@@ -688,7 +735,9 @@ mod tests {
         let n = 3;
         let mut games = VectorGames::new(rules, n, Utility::Rank, 5);
         let mut buffers = Buffers::new(n, 3);
-        games.reset(5, &mut buffers.outputs()).unwrap();
+        games
+            .reset(5, &mut buffers.outputs(), &AtomicBool::new(false))
+            .unwrap();
         let mut mirror: Vec<Position> = (0..n)
             .map(|env| Position::new(rules, &shuffled_pile(game_seed(5, env as u64))).unwrap())
             .collect();
@@ -698,7 +747,9 @@ mod tests {
         for _ in 0..400 {
             let actions = random_actions(mirror.iter(), &mut rng, -1);
             let movers: Vec<Option<u8>> = mirror.iter().map(Position::to_move).collect();
-            games.step(&actions, &mut buffers.outputs()).unwrap();
+            games
+                .step(&actions, &mut buffers.outputs(), &AtomicBool::new(false))
+                .unwrap();
             for env in 0..n {
                 if ended[env] {
                     episodes[env] += 1;
@@ -756,18 +807,22 @@ mod tests {
             stale.masks.fill(true);
             let mut out = stale.outputs();
             out.contents = Contents::Unknown;
-            full.step(&actions, &mut out).unwrap();
+            full.step(&actions, &mut out, &AtomicBool::new(false))
+                .unwrap();
             let mut fresh = Buffers::new(n, 4);
             let mut bytes = vec![0u8; n * OBSERVATION_SIZE];
             let mut out = fresh.outputs();
             out.observations = Observations::U8(&mut bytes);
             out.contents = Contents::Zeros;
-            compact.step(&actions, &mut out).unwrap();
+            compact
+                .step(&actions, &mut out, &AtomicBool::new(false))
+                .unwrap();
             let widened: Vec<f32> = bytes.iter().map(|&b| f32::from(b)).collect();
             assert_eq!(widened, stale.observations);
             let mut out = kept_buffers.outputs();
             out.observations = Observations::U8(&mut kept_bytes);
-            kept.step(&actions, &mut out).unwrap();
+            kept.step(&actions, &mut out, &AtomicBool::new(false))
+                .unwrap();
             assert_eq!(kept_bytes, bytes);
             assert_eq!(kept_buffers.masks, stale.masks);
             assert_eq!(fresh.masks, stale.masks);
@@ -787,16 +842,22 @@ mod tests {
         bots[2] = Some(BotSpec::Random);
         let games = VectorGames::new(rules, 2, Utility::Win, 4);
         for learner in [0, 3] {
-            let refused = games.clone().against(Opponents { learner, bots });
+            let refused = games
+                .clone()
+                .against(Opponents { learner, bots }, &AtomicBool::new(false));
             assert!(matches!(refused, Err(VectorError::Opponents(_))));
         }
-        let mut games = games.against(Opponents { learner: 1, bots }).unwrap();
+        let mut games = games
+            .against(Opponents { learner: 1, bots }, &AtomicBool::new(false))
+            .unwrap();
         let mut buffers = Buffers::new(2, 3);
         let mut rng = Rng::seed_from_u64(3);
         let mut finished = 0;
         for _ in 0..60 {
             let actions = random_actions(games.positions(), &mut rng, 0);
-            games.step(&actions, &mut buffers.outputs()).unwrap();
+            games
+                .step(&actions, &mut buffers.outputs(), &AtomicBool::new(false))
+                .unwrap();
             for env in 0..2 {
                 assert_eq!(buffers.to_play[env], 1);
                 let game = games.game(env).unwrap();
@@ -811,7 +872,11 @@ mod tests {
         let kept = games.slots[0].position;
         let episode = games.slots[1].episode;
         games
-            .reset_some(&[false, true], &mut buffers.outputs())
+            .reset_some(
+                &[false, true],
+                &mut buffers.outputs(),
+                &AtomicBool::new(false),
+            )
             .unwrap();
         assert_eq!(games.slots[0].position, kept);
         assert_eq!(games.slots[1].episode, episode + 1);
@@ -823,6 +888,21 @@ mod tests {
     }
 
     #[test]
+    fn opponents_sit_around_the_learner_in_seat_order() {
+        let specs = [BotSpec::Random, BotSpec::Greedy];
+        let seated = Opponents::around(1, 3, &specs).unwrap();
+        assert_eq!(seated.learner, 1);
+        assert_eq!(
+            seated.bots[..4],
+            [Some(BotSpec::Random), None, Some(BotSpec::Greedy), None]
+        );
+        assert!(matches!(
+            Opponents::around(0, 3, &specs[..1]),
+            Err(VectorError::Opponents(_))
+        ));
+    }
+
+    #[test]
     fn an_illegal_action_steps_no_game() {
         let rules = Rules::indigo(2).unwrap();
         let mut games = VectorGames::new(rules, 2, Utility::Win, 9);
@@ -830,13 +910,17 @@ mod tests {
         let before: Vec<Position> = games.positions().copied().collect();
         let legal = before[0].legal_actions()[0].index() as i64;
         for bad in [-1, ACTION_COUNT as i64, i64::MAX] {
-            let err = games.step(&[legal, bad], &mut buffers.outputs());
+            let err = games.step(
+                &[legal, bad],
+                &mut buffers.outputs(),
+                &AtomicBool::new(false),
+            );
             assert!(
                 matches!(err, Err(VectorError::Illegal { env: 1, .. })),
                 "{err:?}"
             );
         }
-        let err = games.step(&[legal], &mut buffers.outputs());
+        let err = games.step(&[legal], &mut buffers.outputs(), &AtomicBool::new(false));
         assert!(matches!(
             err,
             Err(VectorError::Size {
@@ -846,7 +930,15 @@ mod tests {
             })
         ));
         let mut small = Buffers::new(1, 2);
-        assert!(games.step(&[legal, legal], &mut small.outputs()).is_err());
+        assert!(
+            games
+                .step(
+                    &[legal, legal],
+                    &mut small.outputs(),
+                    &AtomicBool::new(false)
+                )
+                .is_err()
+        );
         assert_eq!(games.positions().copied().collect::<Vec<_>>(), before);
     }
 
@@ -857,7 +949,9 @@ mod tests {
         let first = games.game_seeds();
         assert_eq!(first, vec![game_seed(9, 0), game_seed(9, 1)]);
         let mut buffers = Buffers::new(2, 2);
-        games.reset(10, &mut buffers.outputs()).unwrap();
+        games
+            .reset(10, &mut buffers.outputs(), &AtomicBool::new(false))
+            .unwrap();
         assert_eq!(games.game_seeds(), vec![game_seed(10, 0), game_seed(10, 1)]);
         assert!(buffers.masks.iter().any(|&m| m));
         assert_eq!(buffers.to_play, vec![0, 0]);

@@ -1,4 +1,5 @@
-//! State that Python threads share, one at a time, and that `fork` cannot leave locked forever.
+//! State that Python threads share, one at a time, and that `fork` cannot leave locked forever:
+//! every game's and every bot's Python class keeps its Rust value in one of these.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
@@ -6,8 +7,31 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-/// How often a thread waiting for a shared bot looks for Ctrl-C.
+/// How often a thread waiting for a shared bot or for a search looks for Ctrl-C.
 pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// A game behind a lock, for a `frozen` Python class that threads share: each call locks it
+/// only while Rust works on it, never while Python code runs or the GIL is released (a
+/// thread waiting for the lock holds the GIL), so threads take turns call by call.
+pub(crate) struct Locked<T>(Mutex<T>);
+
+impl<T> Locked<T> {
+    pub(crate) fn new(value: T) -> Self {
+        Locked(Mutex::new(value))
+    }
+
+    /// The value, locked until the guard is dropped: never hold it across a call into Python,
+    /// a release of the GIL or a second `lock` (the lock is not reentrant).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<T: Clone> Clone for Locked<T> {
+    fn clone(&self) -> Self {
+        Locked::new(self.lock().clone())
+    }
+}
 
 /// A bot that threads take turns with. A thread takes the bot out for its turn and leaves a
 /// copy of it as it was; a process forked while another thread had the bot finds that copy
@@ -23,6 +47,8 @@ struct Slot<T> {
     idle: Option<T>,
     /// While a thread has it: that thread's process and the bot as it was taken.
     lent: Option<(u32, T)>,
+    /// Threads waiting for the bot: it is handed on with a wake-up (a system call) only then.
+    waiting: usize,
 }
 
 impl<T: Clone> Slot<T> {
@@ -72,8 +98,11 @@ impl<T: Clone + Send> Drop for Turn<'_, T> {
         let mut slot = self.shared.lock();
         slot.idle = self.bot.take();
         slot.lent = None;
+        let waiting = slot.waiting > 0;
         drop(slot);
-        self.shared.returned.notify_one();
+        if waiting {
+            self.shared.returned.notify_one();
+        }
     }
 }
 
@@ -83,6 +112,7 @@ impl<T: Clone + Send> SharedBot<T> {
             slot: Mutex::new(Slot {
                 idle: Some(bot),
                 lent: None,
+                waiting: 0,
             }),
             returned: Condvar::new(),
         }
@@ -97,16 +127,26 @@ impl<T: Clone + Send> SharedBot<T> {
     /// # Errors
     /// A signal handler's exception (Ctrl-C) while waiting.
     pub(crate) fn take(&self, py: Python<'_>) -> PyResult<Turn<'_, T>> {
+        // An idle bot is taken at once: the slot is only ever locked for a moment, never while
+        // its holder waits for the GIL, so locking it with the GIL held cannot deadlock.
+        if let Some(bot) = self.lock().take() {
+            return Ok(Turn {
+                shared: self,
+                bot: Some(bot),
+            });
+        }
         loop {
             let bot = py.detach(|| {
                 let mut slot = self.lock();
                 if let Some(bot) = slot.take() {
                     return Some(bot);
                 }
+                slot.waiting += 1;
                 let (mut slot, _) = self
                     .returned
                     .wait_timeout(slot, WATCH_EVERY)
                     .unwrap_or_else(PoisonError::into_inner);
+                slot.waiting -= 1;
                 slot.take()
             });
             if let Some(bot) = bot {

@@ -798,38 +798,19 @@ impl Ismcts {
         &mut self,
         info: &G::Information,
         every: Duration,
-        mut cancel: impl FnMut() -> bool,
+        cancel: impl FnMut() -> bool,
     ) -> Option<SearchResult<G::Action>> {
         let unstopped = AtomicBool::new(false);
         if matches!(self.config.budget, Budget::Simulations(n) if n <= Self::UNWATCHED_SIMULATIONS)
         {
             return self.search_information::<G>(info, &unstopped);
         }
-        let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
-        let caller = std::thread::current();
-        std::thread::scope(|scope| {
-            let worker = std::thread::Builder::new().spawn_scoped(scope, || {
-                let found = self.search_information::<G>(info, &stop);
-                done.store(true, Ordering::Release);
-                caller.unpark();
-                found
-            });
-            let Ok(worker) = worker else {
-                return None;
-            };
-            while !done.load(Ordering::Acquire) {
-                std::thread::park_timeout(every);
-                if !done.load(Ordering::Acquire) && !stop.load(Ordering::Relaxed) && cancel() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            Some(
-                worker
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            )
-        })
-        .unwrap_or_else(|| self.search_information::<G>(info, &unstopped))
+        match crate::watch::watched(every, cancel, |stop| {
+            self.search_information::<G>(info, stop)
+        }) {
+            Ok(found) => found,
+            Err(unwatched) => unwatched(&unstopped),
+        }
     }
 
     /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;

@@ -116,6 +116,7 @@ mod random;
 mod selfplay;
 mod simulate;
 mod spec;
+mod watch;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
 pub use clock::Instant;
@@ -128,8 +129,12 @@ pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visi
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};
 pub use selfplay::{Samples, SelfPlayGame, SelfPlayOf, self_play_with};
-pub use simulate::{Batch, BatchError, Outcome, Setup, run_games, run_games_with, seatings};
+pub use simulate::{
+    Batch, BatchError, Outcome, Setup, progress_interval, run_games, run_games_with, seat_seed,
+    seatings,
+};
 pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
+pub use watch::watched;
 
 #[cfg(test)]
 mod tests;

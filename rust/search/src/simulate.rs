@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -45,6 +46,19 @@ impl Outcome {
             moves: state.moves_played(),
         }
     }
+
+    /// Folds this outcome into a running checksum of a sequence of games (the batches'
+    /// `checksum`: equal runs give equal checksums).
+    pub fn fold_into(&self, checksum: u64) -> u64 {
+        let scores = self
+            .scores
+            .iter()
+            .fold(0u64, |acc, &s| acc << 16 ^ s as u64);
+        mix(
+            mix(checksum, scores),
+            u64::from(self.winners) << 32 | u64::from(self.moves),
+        )
+    }
 }
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
@@ -52,7 +66,12 @@ pub(crate) fn seat_bots<G: Game>(
     seats: &[BotSpec],
     game: u64,
 ) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
-    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(mix(game, s as u64))))
+    std::array::from_fn(|s| seats.get(s).map(|spec| spec.build(seat_seed(game, s))))
+}
+
+/// The seed of seat `seat`'s bot in the game seeded with `game`: a batch's and self-play's seats.
+pub fn seat_seed(game: u64, seat: usize) -> u64 {
+    mix(game, seat as u64)
 }
 
 /// Plays `state` to the end with `bots[s]` for seat `s`, or until `stop` is set. Chance nodes
@@ -100,6 +119,23 @@ impl fmt::Display for BatchError {
 }
 
 impl std::error::Error for BatchError {}
+
+/// The longest wait between a batch's progress reports.
+const LONGEST_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// How often a batch's caller reports progress, given in `seconds` (at most an hour).
+///
+/// # Errors
+/// Unless `seconds` is a positive number.
+pub fn progress_interval(seconds: f64) -> Result<Duration, BatchError> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(Duration::from_secs_f64(seconds).min(LONGEST_INTERVAL))
+    } else {
+        Err(BatchError(format!(
+            "interval must be a positive number, not {seconds}"
+        )))
+    }
+}
 
 /// The seatings of a batch of `players`-seat games between `bots` bots: `lineups` checked (a
 /// bot index per seat; game `i` uses `lineups[i % lineups.len()]`), or without them the bots in
@@ -204,10 +240,14 @@ impl<S: Setup> Batch<S> {
         self.seed
     }
 
+    /// Game `index`'s seating: the index in [`Batch::bots`] of each seat's bot.
+    pub fn lineup(&self, index: u64) -> &[usize] {
+        &self.lineups[(index % self.lineups.len() as u64) as usize]
+    }
+
     /// Game `index`'s bot per seat.
     pub fn seats(&self, index: u64) -> Vec<BotSpec> {
-        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
-        lineup.iter().map(|&b| self.bots[b]).collect()
+        self.lineup(index).iter().map(|&b| self.bots[b]).collect()
     }
 
     /// Game `index` set up, with its seed.

@@ -250,3 +250,43 @@ fn bad_specs_are_refused() {
     let spec: BotSpec = "ismcts:200,c=0.5,threads=2".parse().unwrap();
     assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec);
 }
+
+#[test]
+fn a_progress_interval_is_a_positive_number_of_at_most_an_hour() {
+    use std::time::Duration;
+    assert_eq!(
+        crate::progress_interval(0.25).unwrap(),
+        Duration::from_millis(250)
+    );
+    assert_eq!(
+        crate::progress_interval(1e9).unwrap(),
+        Duration::from_secs(3600)
+    );
+    for refused in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(crate::progress_interval(refused).is_err(), "{refused}");
+    }
+}
+
+#[test]
+fn watched_work_stops_once_cancelled_and_returns_its_result() {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    let mut asked = 0;
+    let spun = crate::watched(
+        Duration::from_millis(1),
+        || {
+            asked += 1;
+            asked == 3
+        },
+        |stop: &AtomicBool| {
+            let mut spins = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                spins += 1;
+                std::thread::yield_now();
+            }
+            spins
+        },
+    );
+    assert!(matches!(spun, Ok(n) if n > 0));
+    assert_eq!(asked, 3, "not asked again once it said stop");
+}

@@ -7,8 +7,9 @@ use indigo_core::{MAX_COST_GAMES, call_costs, playouts};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::search::in_range;
-use crate::{IndigoError, Int, Rules, extract_seed};
+use crate::convert::{Int, extract_seed, in_range};
+use crate::errors::IndigoError;
+use crate::indigo::rules::Rules;
 
 /// Plays games `start .. start + games` of random playouts (every seat a `playout` bot, piles
 /// dealt with "pcg": the games `simulate(["playout"], ..., deal="pcg")` plays) in a plain Rust

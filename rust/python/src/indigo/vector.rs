@@ -1,9 +1,11 @@
 //! The vectorised games: numpy arrays in and out around `indigo_core::vector`, one call into
 //! Rust per step with the GIL released.
 
+use std::sync::atomic::AtomicBool;
+
+use indigo_core::BotSpec;
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
-use indigo_core::{BotSpec, MAX_PLAYERS};
 use indigo_core::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
 };
@@ -12,9 +14,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
 
-use crate::search::{in_range, parse_spec};
+use crate::convert::{Int, extract_seed, in_range, parse_spec};
+use crate::errors::{IllegalMoveError, IndigoError};
+use crate::indigo::game::Game;
+use crate::indigo::rules::{Rules, parse_utility};
 use crate::shared::{Held, LostInFork, ProcessLock};
-use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse_utility};
+use crate::watch::interruptible;
 
 /// `num_envs` games stepped together; see docs/envs.md for the semantics. Threads sharing
 /// one take turns on its lock, which is only taken without the GIL or for a moment.
@@ -22,6 +27,8 @@ use crate::{Game, IllegalMoveError, IndigoError, Int, Rules, extract_seed, parse
 #[pyclass(module = "indigo", frozen, subclass)]
 pub(crate) struct VectorGames {
     games: ProcessLock<CoreVector>,
+    /// Whether bots search in the games' steps, which then answer Ctrl-C.
+    searching: bool,
     /// Fixed at construction, so arrays are made without the lock.
     num_envs: usize,
     rules: CoreRules,
@@ -131,13 +138,15 @@ impl<'py> Arrays<'py> {
     }
 
     /// Runs `fill` on the vector and the arrays' memory, which holds `contents`, without the
-    /// GIL.
+    /// GIL; answering Ctrl-C if bots search in it (`searching`).
     fn fill(
         &self,
         py: Python<'_>,
         games: &ProcessLock<CoreVector>,
+        searching: bool,
         contents: Contents,
-        fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
+        fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>, &AtomicBool) -> Result<(), VectorError>
+        + Send,
     ) -> PyResult<()> {
         let (mut floats, mut bytes) = match &self.observations {
             ObservationArray::F32(array) => (Some(array.try_readwrite().map_err(busy)?), None),
@@ -160,12 +169,20 @@ impl<'py> Arrays<'py> {
             terminations: terminations.as_slice_mut()?,
             to_play: to_play.as_slice_mut()?,
         };
-        py.detach(|| games.lock().map(|mut games| fill(&mut games, &mut out)))
-            .map_err(lost_in_fork)?
-            .map_err(|e| match e {
-                VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
-                _ => IndigoError::new_err(e.to_string()),
-            })
+        let work = |stop: &AtomicBool| {
+            games
+                .lock()
+                .map(|mut games| fill(&mut games, &mut out, stop))
+        };
+        let done = if searching {
+            interruptible(py, work)?
+        } else {
+            py.detach(|| work(&AtomicBool::new(false)))
+        };
+        done.map_err(lost_in_fork)?.map_err(|e| match e {
+            VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
+            _ => IndigoError::new_err(e.to_string()),
+        })
     }
 
     fn into_tuple(self) -> StepArrays<'py> {
@@ -218,30 +235,20 @@ fn lock(games: &ProcessLock<CoreVector>) -> PyResult<Held<'_, CoreVector>> {
     games.lock().map_err(lost_in_fork)
 }
 
-/// `opponents` (one spec, or one per other seat in seat order) around the learner's `seat`.
+/// `opponents` (one spec for every other seat, or a sequence of one per other seat in seat
+/// order) around the learner's `seat`.
 fn opponents(rules: CoreRules, opponents: &Bound<'_, PyAny>, seat: u8) -> PyResult<Opponents> {
-    let others = usize::from(rules.players()) - 1;
     let specs: Vec<String> = match opponents.extract::<String>() {
-        Ok(spec) => vec![spec; others],
+        Ok(spec) => vec![spec; usize::from(rules.players()) - 1],
         Err(_) => opponents.extract().map_err(|_| {
             PyTypeError::new_err("opponents must be a bot spec or a sequence of bot specs")
         })?,
     };
-    if specs.len() != others {
-        return Err(IndigoError::new_err(format!(
-            "give one opponent spec or {others}, not {}",
-            specs.len()
-        )));
-    }
-    let mut bots = [None; MAX_PLAYERS];
-    let seats = (0..rules.players()).filter(|&s| s != seat);
-    for (other, spec) in seats.zip(&specs) {
-        bots[usize::from(other)] = Some(parse_spec::<BotSpec, _>(spec)?);
-    }
-    Ok(Opponents {
-        learner: seat,
-        bots,
-    })
+    let specs = specs
+        .iter()
+        .map(|s| parse_spec::<BotSpec, _>(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    Opponents::around(seat, rules.players(), &specs).map_err(|e| vector_error(&e))
 }
 
 fn vector_error(e: &VectorError) -> PyErr {
@@ -254,7 +261,8 @@ impl VectorGames {
     fn run<'py>(
         &self,
         py: Python<'py>,
-        fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>) -> Result<(), VectorError> + Send,
+        fill: impl FnOnce(&mut CoreVector, &mut Outputs<'_>, &AtomicBool) -> Result<(), VectorError>
+        + Send,
     ) -> PyResult<StepArrays<'py>> {
         let Some(kept) = &self.kept else {
             let arrays = Arrays::new(
@@ -263,10 +271,16 @@ impl VectorGames {
                 usize::from(self.rules.players()),
                 self.compact,
             );
-            arrays.fill(py, &self.games, Contents::Zeros, fill)?;
+            arrays.fill(py, &self.games, self.searching, Contents::Zeros, fill)?;
             return Ok(arrays.into_tuple());
         };
-        Arrays::bind(py, kept, self.compact)?.fill(py, &self.games, Contents::Previous, fill)?;
+        Arrays::bind(py, kept, self.compact)?.fill(
+            py,
+            &self.games,
+            self.searching,
+            Contents::Previous,
+            fill,
+        )?;
         let [observations, masks, rewards, terminations, to_play] =
             kept.views.each_ref().map(|view| view.bind(py).clone());
         Ok((
@@ -315,8 +329,12 @@ impl VectorGames {
             .map(|o| self::opponents(rules, o, seat))
             .transpose()?;
         let mut games = CoreVector::new(rules, num_envs, parse_utility(utility)?, seed);
+        let searching =
+            opponents.is_some_and(|o| o.bots.iter().any(|b| matches!(b, Some(BotSpec::Ismcts(_)))));
         if let Some(opponents) = opponents {
-            games = games.against(opponents).map_err(|e| vector_error(&e))?;
+            // The opponents make their first moves here.
+            games = interruptible(py, move |stop| games.against(opponents, stop))?
+                .map_err(|e| vector_error(&e))?;
         }
         // The core's record of the kept arrays starts as zeros, as they do.
         let kept = (!copy)
@@ -324,6 +342,7 @@ impl VectorGames {
             .transpose()?;
         Ok(VectorGames {
             games: ProcessLock::new(games),
+            searching,
             num_envs,
             rules,
             compact,
@@ -416,10 +435,10 @@ impl VectorGames {
             let mask: Vec<bool> = mask.extract().map_err(|_| {
                 PyTypeError::new_err("mask must be a sequence of booleans, one per game")
             })?;
-            self.run(py, |games, out| games.reset_some(&mask, out))?
+            self.run(py, |games, out, stop| games.reset_some(&mask, out, stop))?
         } else {
-            self.run(py, |games, out| {
-                games.reset(seed.unwrap_or_else(|| games.seed()), out)
+            self.run(py, |games, out, stop| {
+                games.reset(seed.unwrap_or_else(|| games.seed()), out, stop)
             })?
         };
         Ok((observations, masks, to_play))
@@ -431,7 +450,7 @@ impl VectorGames {
     fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepArrays<'py>> {
         let actions = int_array(actions)?;
         let actions = actions.as_slice()?;
-        self.run(py, |games, out| games.step(actions, out))
+        self.run(py, |games, out, stop| games.step(actions, out, stop))
     }
 
     fn __repr__(&self) -> PyResult<String> {

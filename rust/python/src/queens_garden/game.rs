@@ -1,24 +1,23 @@
-//! `indigo._native.queens_garden`: the binding of the `queens-garden` crate. It converts types
-//! and errors (to the package's exception classes) and releases the GIL around record work;
-//! every rule lives in the crate.
+//! Queen's Garden's game: `indigo.queens_garden.Game`, its records, snapshots, pickles, explicit
+//! chance and the search-AI interface (actions, observation, information, resampling).
 
-use std::collections::HashMap;
+use std::sync::MutexGuard;
 
-use ::queens_garden::{Action, ChanceEvent, OBSERVATION_SIZE};
 use ::queens_garden::{
-    Attribute, Cell, ErrorAt, Game as CoreGame, Jokers, Kind, Move as CoreMove, RECORD_FORMAT,
-    RecordError as CoreRecordError, Rules as CoreRules, SNAPSHOT_FORMAT, Wheel,
+    Action, ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
+    RecordError as CoreRecordError, Rules as CoreRules,
 };
 use indigo_search::Game as _;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::PyBytes;
 
-use crate::{
-    IllegalMoveError, IndigoError, Int, MoveError, RulesError, extract_seed, json_to_py, os_seed,
-    record_error_at, record_text,
-};
+use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text};
+use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
+use crate::queens_garden::moves::{Move, MoveArg};
+use crate::queens_garden::rules::Rules;
+use crate::shared::Locked;
 
 fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
     match &e.at {
@@ -38,244 +37,38 @@ fn not_json(py: Python<'_>, message: String) -> PyErr {
     )
 }
 
-fn rules_error(e: &::queens_garden::RulesError) -> PyErr {
-    RulesError::new_err(e.to_string())
-}
-
-/// The rules of a Queen's Garden game: players, scoring wheel and joker rewards.
-///
-/// ``wheel`` is 4 rounds of 3 different categories (colour codes ``"bl"`` .. ``"dp"`` or pattern
-/// values ``"1"`` .. ``"6"``); the default is a PLACEHOLDER, not the printed wheel (``bl dg 1``,
-/// ``ye 2 3``, ``lg lp 4``, ``dp 5 6``). ``jokers`` maps ``fountain``, ``statue``, ``bench``,
-/// ``pavilion`` to the jokers paid when that element is surrounded (0..12); the default
-/// fountain 1 / statue 2 / bench 2 / pavilion 3 is unverified printed data. Immutable and
-/// hashable; a bad value raises :class:`~indigo.RulesError`.
-#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Rules(pub(crate) CoreRules);
-
-impl Rules {
-    fn wheel_names(&self) -> Vec<Vec<String>> {
-        self.0
-            .wheel()
-            .rounds()
-            .iter()
-            .map(|round| round.iter().map(ToString::to_string).collect())
-            .collect()
-    }
-
-    fn joker_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let j = self.0.jokers();
-        let d = PyDict::new(py);
-        for (element, value) in Jokers::ELEMENTS
-            .into_iter()
-            .zip([j.fountain, j.statue, j.bench, j.pavilion])
-        {
-            d.set_item(element, value)?;
-        }
-        Ok(d)
-    }
-}
-
-#[pymethods]
-impl Rules {
-    #[new]
-    #[pyo3(signature = (players=Int(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
-    fn new(
-        players: Int,
-        wheel: Option<Vec<Vec<String>>>,
-        jokers: Option<HashMap<String, Int>>,
-    ) -> PyResult<Self> {
-        let Int(n) = players;
-        let players = u8::try_from(n)
-            .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
-        let wheel = wheel
-            .map_or(Ok(Wheel::PLACEHOLDER), |w| Wheel::from_names(&w))
-            .map_err(RulesError::new_err)?;
-        let jokers = jokers
-            .map_or(Ok(Jokers::DEFAULT), |j| {
-                Jokers::from_table(j.iter().map(|(k, &Int(n))| (k.as_str(), n)))
-            })
-            .map_err(RulesError::new_err)?;
-        CoreRules::new(players, wheel, jokers)
-            .map(Rules)
-            .map_err(|e| rules_error(&e))
-    }
-
-    #[getter]
-    fn players(&self) -> u8 {
-        self.0.players()
-    }
-
-    /// The 3 scoring categories of each round 1..4.
-    #[getter]
-    fn wheel(&self) -> Vec<Vec<String>> {
-        self.wheel_names()
-    }
-
-    /// Jokers paid per surrounded element: ``fountain``, ``statue``, ``bench``, ``pavilion``.
-    #[getter]
-    fn jokers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.joker_dict(py)
-    }
-
-    /// Expansions in each round's stack: 5, 7 or 8 for 2, 3 or 4 players.
-    #[getter]
-    fn stack_size(&self) -> u8 {
-        self.0.stack_size()
-    }
-
-    /// The record's ``rules`` object.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &::queens_garden::rules_to_json(&self.0))
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(
-        Bound<'py, pyo3::types::PyType>,
-        (u8, Vec<Vec<String>>, Bound<'py, PyDict>),
-    )> {
-        let rules = slf.get();
-        Ok((
-            slf.get_type(),
-            (
-                rules.0.players(),
-                rules.wheel_names(),
-                rules.joker_dict(slf.py())?,
-            ),
-        ))
-    }
-
-    fn __repr__(&self) -> String {
-        let j = self.0.jokers();
-        format!(
-            "Rules(players={}, wheel={:?}, jokers={{'fountain': {}, 'statue': {}, 'bench': {}, 'pavilion': {}}})",
-            self.0.players(),
-            self.wheel_names(),
-            j.fountain,
-            j.statue,
-            j.bench,
-            j.pavilion
-        )
-        .replace('"', "'")
-    }
-}
-
-/// A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
-///
-/// ``Move(text)`` is ``Move.parse(text)``. Two moves are equal exactly when their canonical
-/// forms are (token order is free when parsing). Whether it is legal depends on a position:
-/// see :attr:`Game.legal_moves`.
-#[pyclass(module = "indigo.queens_garden", frozen, eq, hash, from_py_object)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Move(pub(crate) CoreMove);
-
-#[pymethods]
-impl Move {
-    #[new]
-    fn new(text: &str) -> PyResult<Self> {
-        Move::parse(text)
-    }
-
-    /// The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move.
-    #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        CoreMove::parse(text)
-            .map(Move)
-            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(text))))
-    }
-
-    /// ``take``, ``tile``, ``exp``, ``buy`` or ``pass``.
-    #[getter]
-    fn action(&self) -> &'static str {
-        match self.0 {
-            CoreMove::Take { .. } => "take",
-            CoreMove::Tile { .. } => "tile",
-            CoreMove::Exp { .. } => "exp",
-            CoreMove::Buy { .. } => "buy",
-            CoreMove::Pass { .. } => "pass",
-        }
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
-        (slf.get_type(), (slf.get().0.to_string(),))
-    }
-
-    fn __str__(&self) -> String {
-        self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Move.parse('{}')", self.0)
-    }
-}
-
-/// `text` quoted for a message, cut short when long.
-fn shown(text: &str) -> String {
-    const LIMIT: usize = 40;
-    if text.chars().count() > LIMIT {
-        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
-    } else {
-        format!("{text:?}")
-    }
-}
-
-/// A move given as a `Move` or as its text.
-enum MoveArg {
-    Move(CoreMove),
-    Text(String),
-}
-
-impl<'py> FromPyObject<'_, 'py> for MoveArg {
-    type Error = PyErr;
-
-    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(m) = obj.cast::<Move>() {
-            return Ok(MoveArg::Move(m.get().0));
-        }
-        if let Ok(text) = obj.cast::<PyString>() {
-            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
-        }
-        Err(PyTypeError::new_err(format!(
-            "a Queen's Garden move is a queens_garden.Move or its text such as \"take bl\", not {}",
-            obj.get_type().name()?
-        )))
-    }
-}
-
-impl MoveArg {
-    fn resolve(self) -> PyResult<CoreMove> {
-        match self {
-            MoveArg::Move(m) => Ok(m),
-            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
-        }
-    }
-}
-
 /// A Queen's Garden game: the position, its history, undo, records and snapshots.
 ///
 /// ``Game(rules, seed=S)`` sets up from CPython's ``random.Random(S)`` (see
 /// ``docs/queens-garden.md``); without a seed the operating system picks one.
-#[pyclass(module = "indigo.queens_garden")]
+/// Threads may share one: each call locks it only while Rust works on it.
+#[pyclass(module = "indigo.queens_garden", frozen)]
 #[derive(Clone)]
-pub(crate) struct Game(CoreGame);
+pub(crate) struct Game(Locked<CoreGame>);
 
 impl Game {
-    /// The current position.
-    pub(crate) fn position(&self) -> &::queens_garden::Position {
-        self.0.position()
+    fn wrap(game: CoreGame) -> Self {
+        Game(Locked::new(game))
+    }
+
+    /// The game, locked until the guard is dropped ([`Locked::lock`]).
+    fn lock(&self) -> MutexGuard<'_, CoreGame> {
+        self.0.lock()
+    }
+
+    /// A copy of the current position.
+    pub(crate) fn position(&self) -> ::queens_garden::Position {
+        self.lock().position().clone()
     }
 
     /// A game starting at `position`, with no history.
     pub(crate) fn from_position(position: ::queens_garden::Position) -> Game {
-        Game(CoreGame::from_position(position))
+        Game::wrap(CoreGame::from_position(position))
     }
 
     /// Plays a trusted-or-not move: illegal ones raise and change nothing.
-    fn play_move(&mut self, mv: CoreMove) -> PyResult<Move> {
-        self.0
+    fn play_move(&self, mv: CoreMove) -> PyResult<Move> {
+        self.lock()
             .play(&mv)
             .map(|()| Move(mv))
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
@@ -290,14 +83,15 @@ impl Game {
 
     /// The move's chance event, an illegal move raising.
     fn event(&self, mv: &CoreMove) -> PyResult<ChanceEvent> {
-        self.position()
+        self.lock()
+            .position()
             .chance_event(mv)
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
     }
 
     /// `seat` checked against the game's seats.
     fn seat(&self, seat: Int) -> PyResult<u8> {
-        let players = self.0.rules().players();
+        let players = self.lock().rules().players();
         u8::try_from(seat.0)
             .ok()
             .filter(|&s| s < players)
@@ -309,37 +103,12 @@ impl Game {
 
 impl Game {
     fn snapshot_value(&self, legal: bool) -> serde_json::Value {
-        self.0.snapshot(legal)
+        self.lock().snapshot(legal)
     }
 
     /// One field of the position's snapshot, as Python data.
     fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.snapshot_value(false)[name])
-    }
-
-    /// The game an older pickle's `(record, seed)` describes: its record, replayed from the
-    /// seed (so later refills come from it) when there is one, which must have dealt it.
-    fn restore(record: &str, seed: Option<u64>) -> Result<CoreGame, CoreRecordError> {
-        let listed = ::queens_garden::read_record(record)?;
-        let Some(seed) = seed else {
-            return Ok(listed);
-        };
-        let dealt = CoreGame::from_seed(*listed.rules(), seed).to_record();
-        let given = listed.to_record();
-        if dealt["bag"] != given["bag"] || dealt["expansions"] != given["expansions"] {
-            return Err(CoreRecordError {
-                at: ErrorAt::Field("bag".into()),
-                message: format!("the record's set-up is not the one seed {seed} deals"),
-            });
-        }
-        let mut game = CoreGame::from_seed(*listed.rules(), seed);
-        for (i, mv) in listed.moves().iter().enumerate() {
-            game.play(mv).map_err(|e| CoreRecordError {
-                at: ErrorAt::Move(i),
-                message: format!("not legal from seed {seed}: {e}"),
-            })?;
-        }
-        Ok(game)
     }
 }
 
@@ -350,7 +119,7 @@ impl Game {
     fn new(rules: Option<Rules>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-        Ok(Game(CoreGame::from_seed(rules, seed)))
+        Ok(Game::wrap(CoreGame::from_seed(rules, seed)))
     }
 
     /// The game a ``queens-garden-record/1`` describes (JSON text, UTF-8 bytes or parsed);
@@ -359,49 +128,50 @@ impl Game {
     fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = record_text(record, |message| not_json(py, message))?;
         py.detach(|| ::queens_garden::read_record(&text))
-            .map(Game)
+            .map(Game::wrap)
             .map_err(|e| record_error(py, &e))
     }
 
     #[getter]
     fn rules(&self) -> Rules {
-        Rules(*self.0.rules())
+        Rules(*self.lock().rules())
     }
 
     /// The seed that deals the game's chance, ``None`` for a game read from a record.
     #[getter]
     fn seed(&self) -> Option<u64> {
-        self.0.seed()
+        self.lock().seed()
     }
 
     /// The moves played so far, canonical.
     #[getter]
     fn moves(&self) -> Vec<Move> {
-        self.0.moves().into_iter().map(Move).collect()
+        self.lock().moves().into_iter().map(Move).collect()
     }
 
     /// Every distinct legal move of the seat to move in canonical order, ``pass`` once
     /// (without discards); empty when the game is over.
     #[getter]
     fn legal_moves(&self) -> Vec<Move> {
-        self.0.legal_moves().into_iter().map(Move).collect()
+        self.lock().legal_moves().into_iter().map(Move).collect()
     }
 
     fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        Ok(self.0.position().is_legal(&r#move.resolve()?))
+        let mv = r#move.resolve()?;
+        Ok(self.lock().position().is_legal(&mv))
     }
 
     /// Plays ``move`` for the seat to move and returns it (canonical). An illegal move raises
     /// :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`; either way
     /// nothing changes.
-    fn play(&mut self, r#move: MoveArg) -> PyResult<Move> {
+    fn play(&self, r#move: MoveArg) -> PyResult<Move> {
         let mv = r#move.resolve()?;
         self.play_move(mv)
     }
 
     /// Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start.
-    fn undo(&mut self) -> PyResult<Move> {
-        self.0
+    fn undo(&self) -> PyResult<Move> {
+        self.lock()
             .undo()
             .map(Move)
             .ok_or_else(|| IndigoError::new_err("no move to undo: the game is at its start"))
@@ -423,7 +193,8 @@ impl Game {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let py = other.py();
         match other.cast::<Game>() {
-            Ok(other) => Ok((self.0.position() == other.borrow().0.position())
+            // A copy first: `other` may be `self`, and the lock is not reentrant.
+            Ok(other) => Ok((self.position() == *other.get().lock().position())
                 .into_pyobject(py)?
                 .to_owned()
                 .into_any()
@@ -435,24 +206,20 @@ impl Game {
     /// The game's full state (``queens-garden-state/1`` as UTF-8 JSON): a pickle restores it
     /// exactly, hidden information, source of refills and undo history included.
     fn __getstate__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.to_state().to_string().as_bytes())
+        let state = self.lock().to_state().to_string();
+        PyBytes::new(py, state.as_bytes())
     }
 
-    /// Reads a state from ``__getstate__`` (or the ``(record, seed)`` pair of older pickles);
-    /// bad state raises :class:`~indigo.RecordError` and changes nothing.
-    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Reads a state from ``__getstate__``; bad state raises :class:`~indigo.RecordError` and changes nothing.
+    fn __setstate__(&self, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = state.py();
-        if let Ok((record, seed)) = state.extract::<(String, Option<u64>)>() {
-            self.0 = py
-                .detach(|| Game::restore(&record, seed))
-                .map_err(|e| record_error(py, &e))?;
-            return Ok(());
-        }
         let bytes = state
             .cast::<PyBytes>()
             .map_err(|_| PyTypeError::new_err("a Queen's Garden game's pickled state is bytes"))?;
         let bytes = bytes.as_bytes().to_vec();
-        self.0 = py
+        // Read without the GIL and without the lock, which a thread waiting with the GIL
+        // would then never see released; put in place after.
+        let game = py
             .detach(|| {
                 let value = serde_json::from_slice(&bytes).map_err(|e| CoreRecordError {
                     at: ErrorAt::Field("state".into()),
@@ -461,16 +228,19 @@ impl Game {
                 CoreGame::from_state(&value)
             })
             .map_err(|e| record_error(py, &e))?;
+        *self.lock() = game;
         Ok(())
     }
 
     /// The ``queens-garden-record/1`` of the game so far (refills used so far included).
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.0.to_record())
+        // The record is made under the lock, turned into Python objects after it.
+        let record = self.lock().to_record();
+        json_to_py(py, &record)
     }
 
     fn record_json(&self) -> String {
-        self.0.to_record().to_string()
+        self.lock().to_record().to_string()
     }
 
     /// The ``queens-garden-snapshot/1`` of the position, with ``legal`` when asked.
@@ -487,28 +257,28 @@ impl Game {
     /// 1..4 (4 after the end).
     #[getter]
     fn round(&self) -> u8 {
-        self.0.position().round()
+        self.lock().position().round()
     }
 
     #[getter]
     fn phase(&self) -> &'static str {
-        self.0.position().phase().as_str()
+        self.lock().position().phase().as_str()
     }
 
     #[getter]
     fn moves_played(&self) -> u32 {
-        self.0.position().moves_played()
+        self.lock().position().moves_played()
     }
 
     /// The seat to move, ``None`` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        self.0.position().to_move()
+        self.lock().position().to_move()
     }
 
     #[getter]
     fn scores(&self) -> Vec<u32> {
-        self.0.position().scores().to_vec()
+        self.lock().position().scores().to_vec()
     }
 
     #[getter]
@@ -535,45 +305,49 @@ impl Game {
 
     #[getter]
     fn bag_size(&self) -> usize {
-        self.0.position().bag_len()
+        self.lock().position().bag_len()
     }
 
     /// The tiles in the tower (discard pile), sorted by kind id.
     #[getter]
     fn tower(&self) -> Vec<String> {
-        self.0.position().tower().map(|k| k.to_string()).collect()
+        self.lock()
+            .position()
+            .tower()
+            .map(|k| k.to_string())
+            .collect()
     }
 
     /// Face-down expansions in the supply.
     #[getter]
     fn supply_size(&self) -> usize {
-        self.0.position().supply()
+        self.lock().position().supply()
     }
 
     #[getter]
     fn refills_used(&self) -> usize {
-        self.0.position().refills_used()
+        self.lock().position().refills_used()
     }
 
     #[getter]
     fn passed(&self) -> Vec<bool> {
-        self.0.position().passed().to_vec()
+        self.lock().position().passed().to_vec()
     }
 
     #[getter]
     fn start_player(&self) -> u8 {
-        self.0.position().start_player()
+        self.lock().position().start_player()
     }
 
     #[getter]
     fn first_passer(&self) -> Option<u8> {
-        self.0.position().first_passer()
+        self.lock().position().first_passer()
     }
 
     /// Per finished round, each seat's round-scoring points.
     #[getter]
     fn round_points(&self) -> Vec<Vec<u32>> {
-        self.0
+        self.lock()
             .position()
             .round_points()
             .into_iter()
@@ -590,14 +364,14 @@ impl Game {
 
     #[getter]
     fn over(&self) -> bool {
-        self.0.position().is_over()
+        self.lock().position().is_over()
     }
 
     /// The seats with the highest score, ascending; empty until the game is over.
     #[getter]
     fn winners(&self) -> Vec<u32> {
         // Not `Vec<u8>`, which pyo3 turns into `bytes`.
-        self.0
+        self.lock()
             .position()
             .winners()
             .into_iter()
@@ -608,7 +382,8 @@ impl Game {
     /// The legal actions of the fixed encoding (``docs/queens-garden.md``), ascending: the
     /// legal-move list's order; empty once over.
     fn legal_actions(&self) -> Vec<u32> {
-        self.position()
+        self.lock()
+            .position()
             .legal_actions()
             .iter()
             .map(|a| a.index())
@@ -639,7 +414,7 @@ impl Game {
 
     /// Plays the move that ``action`` names; an action that names no move or an illegal one
     /// raises a typed error and changes nothing.
-    fn apply_action(&mut self, action: Int) -> PyResult<Move> {
+    fn apply_action(&self, action: Int) -> PyResult<Move> {
         let mv = Action::new(action.0)
             .map_err(|e| IndigoError::new_err(e.to_string()))?
             .to_move();
@@ -650,7 +425,7 @@ impl Game {
     /// public snapshot): equal exactly when the seat cannot tell two positions apart.
     fn information_string(&self, seat: Int) -> PyResult<String> {
         let seat = self.seat(seat)?;
-        Ok(self.position().information_string(seat))
+        Ok(self.lock().position().information_string(seat))
     }
 
     /// A position drawn from what ``seat`` knows: the bag's order, the expansions nobody has
@@ -662,7 +437,7 @@ impl Game {
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         let mut rng = <indigo_search::Rng as rand::SeedableRng>::seed_from_u64(seed);
         Ok(Game::from_position(
-            self.position().determinize(seat, &mut rng),
+            self.lock().position().determinize(seat, &mut rng),
         ))
     }
 
@@ -671,7 +446,7 @@ impl Game {
     fn observation<'py>(&self, py: Python<'py>, seat: Int) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat(seat)?;
         let mut out = vec![0f32; OBSERVATION_SIZE];
-        self.position().observation(seat, &mut out);
+        self.lock().position().observation(seat, &mut out);
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -699,7 +474,7 @@ impl Game {
     fn successor(&self, action: Int, outcomes: Vec<i64>) -> PyResult<Game> {
         let mv = Game::action_move(action)?;
         let outcomes = kinds(&outcomes)?;
-        let mut position = self.position().clone();
+        let mut position = self.position();
         position
             .play_with_outcomes(&mv, &outcomes)
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} with those outcomes: {e}")))?;
@@ -728,42 +503,44 @@ impl Game {
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         let position = ::queens_garden::Position::with_first_draws(rules.0, seed, &kinds(&draws)?)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
-        Ok(Game(
+        Ok(Game::wrap(
             CoreGame::from_position(position).with_seed(Some(seed)),
         ))
     }
 
     /// Each seat's result once over (the winners share 1), zeros before.
     fn returns(&self) -> Vec<f64> {
-        let players = usize::from(self.position().rules().players());
-        indigo_search::Game::returns(self.position())[..players].to_vec()
+        let position = self.position();
+        let players = usize::from(position.rules().players());
+        indigo_search::Game::returns(&position)[..players].to_vec()
     }
 
     /// Each seat's points as the ``greedy`` bot values them.
     fn greedy_points(&self) -> Vec<i64> {
-        let players = usize::from(self.position().rules().players());
-        self.position().greedy_points()[..players].to_vec()
+        let game = self.lock();
+        let players = usize::from(game.rules().players());
+        game.position().greedy_points()[..players].to_vec()
     }
 
     /// A boolean mask over the ``ACTION_COUNT`` actions (about 8 MB: prefer
     /// :meth:`legal_actions`).
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; ::queens_garden::ACTION_COUNT as usize];
-        for a in self.position().legal_actions() {
+        for a in self.lock().position().legal_actions() {
             mask[a.index() as usize] = true;
         }
         PyArray1::from_vec(py, mask)
     }
 
-    /// The position as SVG, for Jupyter (``indigo.render.qg_svg.game_svg``).
+    /// The position as SVG, for Jupyter (``indigo.queens_garden.svg.game_svg``).
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
-            .import("indigo.render.qg_svg")?
+            .import("indigo.queens_garden.svg")?
             .call_method1("game_svg", (slf,))
     }
 
     fn __repr__(&self) -> String {
-        let p = self.0.position();
+        let p = self.position();
         format!(
             "<queens_garden.Game players={} round={} moves_played={} to_move={} scores={:?}>",
             p.rules().players(),
@@ -795,44 +572,4 @@ fn next_outcomes(event: &ChanceEvent, chosen: &[i64]) -> PyResult<Vec<(u8, f64)>
         .outcomes(&kinds(chosen)?)
         .map(|o| o.into_iter().map(|(k, p)| (k.id(), p)).collect())
         .map_err(|e| IllegalMoveError::new_err(e.to_string()))
-}
-
-/// Adds the submodule `queens_garden` to `parent` and registers it as
-/// `indigo._native.queens_garden`, so that it can be imported by that name.
-pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = parent.py();
-    let m = PyModule::new(py, "queens_garden")?;
-    m.add("RECORD_FORMAT", RECORD_FORMAT)?;
-    m.add("SNAPSHOT_FORMAT", SNAPSHOT_FORMAT)?;
-    m.add(
-        "KINDS",
-        Kind::all().map(|k| k.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add(
-        "ATTRIBUTES",
-        Attribute::all().map(|a| a.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add(
-        "CELLS",
-        Cell::all().map(|c| c.to_string()).collect::<Vec<_>>(),
-    )?;
-    m.add_class::<Rules>()?;
-    m.add_class::<Move>()?;
-    m.add_class::<Game>()?;
-    m.add_class::<crate::qg_search::Bot>()?;
-    m.add_function(wrap_pyfunction!(crate::qg_search::make_bot, &m)?)?;
-    m.add_class::<crate::qg_search::SelfPlayBatch>()?;
-    m.add_function(wrap_pyfunction!(crate::qg_search::self_play, &m)?)?;
-    m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
-    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
-    let layout = PyDict::new(py);
-    for (name, offset, shape) in ::queens_garden::OBSERVATION_LAYOUT {
-        layout.set_item(name, (offset, shape.to_vec()))?;
-    }
-    m.add("OBSERVATION_LAYOUT", layout)?;
-    parent.add_submodule(&m)?;
-    py.import("sys")?
-        .getattr("modules")?
-        .set_item("indigo._native.queens_garden", &m)?;
-    Ok(())
 }

@@ -1,52 +1,43 @@
-//! The search for Queen's Garden: bots by spec, batches (`simulate(..., game="queens-garden")`)
-//! and the search-AI interface of `indigo.queens_garden.Game` (actions, observation,
-//! information strings, resampling, returns).
-
-use std::sync::Mutex;
+//! Queen's Garden's bots by spec and its batches (`simulate(..., game="queens-garden")`,
+//! `self_play`).
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_search::{Batch, Bot as _, BotSpec, Outcome, Samples, SearchBot, mix};
+use indigo_search::{Batch, BotSpec, Samples};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
-use crate::queens_garden::{Game, Move, Rules};
-use crate::search::{Simulation, game_range, parse_spec, run_batch, search_batch_error};
-use crate::{IllegalMoveError, IndigoError, Int, Real, extract_seed, os_seed};
+use crate::batch::{Simulation, game_range, run_batch, table};
+use crate::bots::SpecBot;
+use crate::convert::{Int, Real, extract_seed, os_seed, parse_spec};
+use crate::errors::{IndigoError, batch_error};
+use crate::queens_garden::game::Game;
+use crate::queens_garden::moves::Move;
+use crate::queens_garden::rules::Rules;
 
 /// A Queen's Garden bot from a spec (the same specs as Indigo's: ``random``, ``greedy``,
-/// ``playout``, ``ismcts:N``, ...). Its choices are fixed by its seed.
+/// ``playout``, ``ismcts:N``, ...). Its choices are fixed by its seed. Threads sharing one bot
+/// take turns with it, waiting without the GIL.
 #[pyclass(module = "indigo.queens_garden", frozen)]
-pub(crate) struct Bot {
-    spec: BotSpec,
-    bot: Mutex<SearchBot<Position>>,
-}
+pub(crate) struct Bot(SpecBot<Position>);
 
 #[pymethods]
 impl Bot {
     /// The bot's spec, canonical.
     #[getter]
     fn spec(&self) -> String {
-        self.spec.to_string()
+        self.0.spec().to_string()
     }
 
     /// The move for the seat to move (the GIL released while it thinks);
     /// :class:`~indigo.IllegalMoveError` once the game is over.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
-        let position = game.borrow().position().clone();
-        let chosen = py.detach(|| {
-            let mut bot = self
-                .bot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            bot.choose(&position)
-        });
-        chosen.map(|a| Move(a.to_move())).ok_or_else(|| {
-            IllegalMoveError::new_err("the game is over: there is no move to choose")
-        })
+        // A copy: the game is not locked while the bot thinks.
+        let position = game.get().position();
+        self.0.choose(py, &position).map(|a| Move(a.to_move()))
     }
 
     fn __repr__(&self) -> String {
-        format!("<queens_garden.Bot {}>", self.spec)
+        format!("<queens_garden.Bot {}>", self.0.spec())
     }
 }
 
@@ -57,23 +48,24 @@ impl Bot {
 pub(crate) fn make_bot(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Bot> {
     let spec: BotSpec = parse_spec(spec)?;
     let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-    Ok(Bot {
-        spec,
-        bot: Mutex::new(spec.build(seed)),
-    })
+    Ok(Bot(SpecBot::new(spec, seed)))
 }
 
-/// The rules of a Queen's Garden batch: given ones, or 2 players.
+/// The rules of a Queen's Garden batch: given ones, or the crate's default.
 fn rules_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
-    match rules {
-        None => Ok(CoreRules::with_players(2).unwrap_or_else(|_| unreachable!("2 players"))),
-        Some(r) => r.extract::<Rules>().map(|r| r.0).map_err(|_| {
-            IndigoError::new_err(
-                "game=\"queens-garden\" takes rules=indigo.queens_garden.Rules(...), not Indigo's \
-                 rules",
-            )
-        }),
-    }
+    rules.map_or_else(
+        || Ok(CoreRules::default()),
+        |r| {
+            r.extract::<Rules>().map(|r| r.0).map_err(|_| {
+                IndigoError::new_err(format!(
+                    "rules must be indigo.queens_garden.Rules, not {}",
+                    r.get_type()
+                        .name()
+                        .map_or_else(|_| "that".into(), |n| n.to_string())
+                ))
+            })
+        },
+    )
 }
 
 /// A Queen's Garden batch and its games from `simulate`'s arguments.
@@ -98,14 +90,20 @@ fn batch_of(
             .collect()
     });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(search_batch_error)?;
+    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(batch_error)?;
     let (range, threads) = game_range(games, start, threads)?;
     Ok((batch, range, threads))
 }
 
-/// [`crate::search::simulate`] for Queen's Garden: the same arguments and results
-/// (`placements` holds each game's moves; there is no deal: `deal` must be "python").
-#[allow(clippy::too_many_arguments)]
+/// Plays `games` Queen's Garden games inside Rust as Indigo's `simulate` does (the same
+/// arguments but `deal`, and the same results: `placements` holds each game's moves; game
+/// `i` is `queens_garden.Game(rules, seed=game_seeds[i])`).
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
 pub(crate) fn simulate(
     py: Python<'_>,
     bots: Vec<String>,
@@ -124,29 +122,24 @@ pub(crate) fn simulate(
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)
     })?;
-    let checksum = outcomes.iter().fold(0, fold);
-    Simulation::of_queens_garden(
-        py,
+    let checksum = outcomes.iter().fold(0, |c, o| o.fold_into(c));
+    let (n, start) = (outcomes.len(), range.start);
+    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
+    Ok(Simulation {
         bots,
-        &outcomes,
-        players,
-        batch.lineups(),
-        range,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
+        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
+        seats: table(py, n, players, seat_of)?,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| indigo_search::game_seed(seed, g)))
+            .unbind(),
+        deal: None,
         seed,
         checksum,
-    )
-}
-
-/// Folds one game's outcome into a checksum of a sequence of games.
-fn fold(checksum: u64, outcome: &Outcome) -> u64 {
-    let scores = outcome
-        .scores
-        .iter()
-        .fold(0u64, |acc, &s| acc << 16 ^ s as u64);
-    mix(
-        mix(checksum, scores),
-        u64::from(outcome.winners) << 32 | u64::from(outcome.moves),
-    )
+        start,
+        games: n,
+        game: "queens-garden",
+    })
 }
 
 /// Queen's Garden self-play games: each game's record and one training sample per move, as
@@ -237,7 +230,7 @@ pub(crate) fn self_play(
             self_play_record(*batch.setup(), game, &batch.seats(index), index).to_string()
         })
         .collect();
-    let checksum = played.iter().map(|g| g.outcome).fold(0, |c, o| fold(c, &o));
+    let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
     let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
     drop(played);
     let rows = samples.len();

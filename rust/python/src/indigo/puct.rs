@@ -13,17 +13,15 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::search::{SelfPlayBatch, game_range, visit_policy};
+use crate::batch::game_range;
+use crate::convert::{Int, Real, extract_seed, os_seed};
+use crate::errors::{EvaluatorError, IllegalMoveError, IndigoError};
+use crate::indigo::batch::SelfPlayBatch;
+use crate::indigo::bots::visit_policy;
+use crate::indigo::game::Game;
+use crate::indigo::moves::Move;
+use crate::indigo::rules::Rules;
 use crate::shared::SharedBot;
-use crate::{Game, IllegalMoveError, IndigoError, Int, Move, Real, Rules, extract_seed, os_seed};
-
-pyo3::create_exception!(
-    indigo,
-    EvaluatorError,
-    IndigoError,
-    "An evaluator's answer that the search cannot use: not (priors, values), a wrong shape, \
-     a negative or non-finite prior, or a value outside [-1, 1]."
-);
 
 /// A Python callable `f(observations, masks) -> (priors, values)` as the search's evaluator.
 struct PyEvaluator<'a> {
@@ -314,6 +312,5 @@ impl PuctBot {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PuctBot>()?;
     m.add_class::<PuctSearchResult>()?;
-    m.add("EvaluatorError", m.py().get_type::<EvaluatorError>())?;
     Ok(())
 }

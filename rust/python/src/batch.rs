@@ -1,0 +1,167 @@
+//! What every game's batches share: the results class (`Simulation`), the range of games
+//! and the worker that plays them while the calling thread reports progress and answers
+//! Ctrl-C.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use indigo_core::{Batch, Deal};
+use indigo_search::game_seed;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use crate::convert::{Int, Real, in_range};
+use crate::errors::{IndigoError, batch_error};
+
+/// Results of a batch, one row per game.
+#[pyclass(module = "indigo", frozen)]
+pub(crate) struct Simulation {
+    /// The bot specs, as given.
+    #[pyo3(get)]
+    pub(crate) bots: Vec<String>,
+    /// Points per game and seat (int32, games x players).
+    #[pyo3(get)]
+    pub(crate) scores: Py<PyArray2<i32>>,
+    /// Whether each seat won each game (bool, games x players); shared wins mark several.
+    #[pyo3(get)]
+    pub(crate) winners: Py<PyArray2<bool>>,
+    /// Tiles placed per game (int32).
+    #[pyo3(get)]
+    pub(crate) placements: Py<PyArray1<i32>>,
+    /// Which bot sat in each seat (int32 index into `bots`, games x players).
+    #[pyo3(get)]
+    pub(crate) seats: Py<PyArray2<i32>>,
+    /// Each game's seed: with deal "python" it shuffled the pile as `Game(rules, seed=...)`
+    /// does; `pile(i)` gives game i's pile with either deal.
+    #[pyo3(get)]
+    pub(crate) game_seeds: Py<PyArray1<u64>>,
+    /// How piles were shuffled from game seeds; `None` for a game without a pile.
+    pub(crate) deal: Option<Deal>,
+    /// The batch seed.
+    pub(crate) seed: u64,
+    /// A fingerprint of every game's outcome in order: equal runs give equal checksums.
+    #[pyo3(get)]
+    pub(crate) checksum: u64,
+    /// Index of the first game.
+    #[pyo3(get)]
+    pub(crate) start: u64,
+    pub(crate) games: usize,
+    /// The game played: "indigo" or "queens-garden".
+    #[pyo3(get)]
+    pub(crate) game: &'static str,
+}
+
+#[pymethods]
+impl Simulation {
+    fn __len__(&self) -> usize {
+        self.games
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Simulation games={} bots={:?}>", self.games, self.bots)
+    }
+
+    /// How piles were shuffled from game seeds: "python" or "pcg"; `None` for Queen's Garden,
+    /// whose games are set up from their seeds alone.
+    #[getter]
+    fn deal(&self) -> Option<&'static str> {
+        self.deal.map(Deal::as_str)
+    }
+
+    /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
+    fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
+        let Some(deal) = self.deal else {
+            return Err(IndigoError::new_err(
+                "a Queen's Garden game has no pile: indigo.queens_garden.Game(rules, \
+                 seed=simulation.game_seeds[i]) sets game i up",
+            ));
+        };
+        let last = self.games.checked_sub(1).ok_or_else(|| {
+            IndigoError::new_err("this simulation holds no games: there is no pile")
+        })?;
+        let i = in_range("index", index, 0, last as u64)? as usize;
+        Ok(deal
+            .pile(game_seed(self.seed, self.start + i as u64))
+            .map(|t| u32::from(t.index()))
+            .to_vec())
+    }
+}
+
+pub(crate) fn table<T: numpy::Element + Copy>(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    cell: impl Fn(usize, usize) -> T,
+) -> PyResult<Py<PyArray2<T>>> {
+    let flat: Vec<T> = (0..rows * cols).map(|i| cell(i / cols, i % cols)).collect();
+    Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.unbind())
+}
+
+/// The games `start..start + games` and the thread count, checked by the core.
+pub(crate) fn game_range(
+    games: Int,
+    start: Int,
+    threads: Int,
+) -> PyResult<(std::ops::Range<u64>, usize)> {
+    Batch::games(start.0, games.0, threads.0).map_err(batch_error)
+}
+
+/// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`
+/// and watches for Ctrl-C.
+pub(crate) fn run_batch<T: Send>(
+    py: Python<'_>,
+    games: std::ops::Range<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+    work: impl FnOnce(&AtomicU64, &AtomicBool) -> Option<T> + Send,
+) -> PyResult<T> {
+    let interval = indigo_search::progress_interval(interval.0).map_err(batch_error)?;
+    let total = games.end - games.start;
+    let done = AtomicU64::new(0);
+    let cancel = AtomicBool::new(false);
+    // The worker says when it is done, so a short batch returns at once, not at a tick.
+    let finished = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = work(&done, &cancel);
+            *finished.0.lock().unwrap_or_else(PoisonError::into_inner) = true;
+            finished.1.notify_all();
+            result
+        });
+        let mut failure = None;
+        loop {
+            let flagged = py.detach(|| {
+                let flag = finished.0.lock().unwrap_or_else(PoisonError::into_inner);
+                let (flag, _) = finished
+                    .1
+                    .wait_timeout_while(flag, interval, |done| !*done)
+                    .unwrap_or_else(PoisonError::into_inner);
+                *flag
+            });
+            // A worker that panicked never sets the flag, but it has finished.
+            let finished = flagged || worker.is_finished();
+            let reported = match progress {
+                Some(callback) => callback
+                    .call1((done.load(Ordering::Relaxed), total))
+                    .map(drop),
+                None => Ok(()),
+            };
+            if let Err(e) = reported.and_then(|()| py.check_signals()) {
+                cancel.store(true, Ordering::Relaxed);
+                failure = Some(e);
+            }
+            if finished || failure.is_some() {
+                break;
+            }
+        }
+        let result = py.detach(|| worker.join());
+        match (failure, result) {
+            (Some(e), _) => Err(e),
+            (None, Ok(Some(result))) => Ok(result),
+            (None, Ok(None)) => Err(IndigoError::new_err("the batch was cancelled")),
+            (None, Err(_)) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "a simulation thread failed; please report this as a bug",
+            )),
+        }
+    })
+}

@@ -1,0 +1,67 @@
+//! The bots of every game, as their Python classes hold them: a bot that a spec names
+//! ([`SearchBot`]) shared by threads ([`SharedBot`]), thinking without the GIL and answering
+//! Ctrl-C, on a copy of the game's state.
+
+use indigo_search::{Bot as _, BotSpec, Game, SearchBot, SearchResult};
+use pyo3::prelude::*;
+
+use crate::errors::IllegalMoveError;
+use crate::shared::SharedBot;
+use crate::watch;
+
+/// A bot of game `G` from its spec.
+pub(crate) struct SpecBot<G: Game> {
+    spec: BotSpec,
+    bot: SharedBot<SearchBot<G>>,
+}
+
+impl<G> SpecBot<G>
+where
+    G: Game + Sync,
+    G::Information: Sync,
+    SearchBot<G>: Send,
+{
+    /// The bot `spec` names, its choices fixed by `seed`.
+    pub(crate) fn new(spec: BotSpec, seed: u64) -> Self {
+        SpecBot {
+            spec,
+            bot: SharedBot::new(spec.build(seed)),
+        }
+    }
+
+    pub(crate) const fn spec(&self) -> BotSpec {
+        self.spec
+    }
+
+    /// The action for the seat to move in `state`; `IllegalMoveError` if none is.
+    pub(crate) fn choose(&self, py: Python<'_>, state: &G) -> PyResult<G::Action> {
+        let mut bot = self.bot.take(py)?;
+        let chosen = match &mut *bot {
+            SearchBot::Ismcts(ismcts) => watch::search(py, ismcts, state)?.map(|r| r.best),
+            quick => py.detach(|| quick.choose(state)),
+        };
+        chosen.ok_or_else(no_move)
+    }
+
+    /// The whole search for the seat to move in `state`, for a bot that searches (`None` for
+    /// one that does not); `IllegalMoveError` if no seat is to move.
+    pub(crate) fn search(
+        &self,
+        py: Python<'_>,
+        state: &G,
+    ) -> PyResult<Option<SearchResult<G::Action>>> {
+        let mut bot = self.bot.take(py)?;
+        match &mut *bot {
+            SearchBot::Ismcts(ismcts) => watch::search(py, ismcts, state)?
+                .map(Some)
+                .ok_or_else(no_move),
+            _ => Ok(None),
+        }
+    }
+}
+
+fn no_move() -> PyErr {
+    IllegalMoveError::new_err(
+        "no seat is to move (the game is over or a draw is waiting): no move to choose, nothing to search",
+    )
+}

@@ -1,0 +1,229 @@
+//! Indigo's batches: `simulate` and `self_play`.
+
+use indigo_core::{ACTION_COUNT, Batch, Deal, GamesSummary, OBSERVATION_SIZE, Outcome, Samples};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use crate::batch::{Simulation, game_range, run_batch, table};
+use crate::convert::{Int, Real, extract_seed, parse_spec};
+use crate::errors::{IndigoError, batch_error};
+use crate::indigo::rules::Rules;
+
+/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the core.
+fn batch_of(
+    bots: &[String],
+    rules: Option<Rules>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    deal: &str,
+) -> PyResult<Batch> {
+    let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
+    let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
+    let specs = bots
+        .iter()
+        .map(|s| parse_spec(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .collect()
+    });
+    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
+    Batch::new(rules, specs, lineups.as_deref(), seed, deal).map_err(batch_error)
+}
+
+/// Plays `games` complete games inside Rust on `threads` threads (0: every core), the GIL
+/// released, and returns the results as numpy arrays. Game `start + i` uses seating
+/// `lineups[(start + i) % len(lineups)]` (a bot index per seat; default: `bots` in seat
+/// order) and a seed that depends only on `seed` and its index. `progress(done, total)` is
+/// called about every `interval` seconds and at the end; an exception in it, or Ctrl-C,
+/// stops the batch. `deal` shuffles piles as `Game(rules, seed=...)` does ("python") or
+/// 25 times faster with PCG ("pcg": for batches of fast bots such as "playout").
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python"),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python')"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn simulate(
+    py: Python<'_>,
+    bots: Vec<String>,
+    games: Int,
+    rules: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    start: Int,
+    threads: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+    deal: &str,
+) -> PyResult<Simulation> {
+    let rules = rules
+        .map(|r| {
+            r.extract::<Rules>().map_err(|_| {
+                IndigoError::new_err(format!(
+                    "rules must be indigo.Rules, not {}",
+                    r.get_type()
+                        .name()
+                        .map_or_else(|_| "that".into(), |n| n.to_string())
+                ))
+            })
+        })
+        .transpose()?;
+    let batch = batch_of(&bots, rules, seed, lineups, deal)?;
+    let (range, threads) = game_range(games, start, threads)?;
+    let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.run(range.clone(), threads, done, cancel)
+    })?;
+    let (n, players, start) = (
+        outcomes.len(),
+        usize::from(batch.rules().players()),
+        range.start,
+    );
+    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
+    Ok(Simulation {
+        bots,
+        scores: table(py, n, players, |i, s| i32::from(outcomes[i].scores[s]))?,
+        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
+        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| i32::from(o.placements)))
+            .unbind(),
+        seats: table(py, n, players, seat_of)?,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| batch.game_seed(g))).unbind(),
+        deal: Some(batch.deal()),
+        seed: batch.seed(),
+        checksum: GamesSummary::of(&outcomes).checksum,
+        start,
+        games: n,
+        game: "indigo",
+    })
+}
+
+/// Self-play games: each game's record and one training sample per move, as numpy columns.
+#[pyclass(module = "indigo", frozen)]
+pub(crate) struct SelfPlayBatch {
+    /// Each game's `indigo-record/1` record as one line of JSON, in game order.
+    #[pyo3(get)]
+    records: Vec<String>,
+    /// A fingerprint of every game's outcome in order, as `Simulation.checksum`.
+    #[pyo3(get)]
+    checksum: u64,
+    /// How many samples (moves) the games hold.
+    #[pyo3(get)]
+    samples: usize,
+    /// Each sample's game index (uint64).
+    #[pyo3(get)]
+    game: Py<PyArray1<u64>>,
+    /// Each sample's move number in its game, from 0 (uint16).
+    #[pyo3(get)]
+    ply: Py<PyArray1<u16>>,
+    /// The mover (uint8).
+    #[pyo3(get)]
+    seat: Py<PyArray1<u8>>,
+    /// The mover's observation (float32, samples x OBSERVATION_SIZE).
+    #[pyo3(get)]
+    observation: Py<PyArray2<f32>>,
+    /// The legal actions (bool, samples x ACTION_COUNT).
+    #[pyo3(get)]
+    legal_mask: Py<PyArray2<bool>>,
+    /// The action played (uint16).
+    #[pyo3(get)]
+    action: Py<PyArray1<u16>>,
+    /// Whether the mover searched, so that the sample has root visits (bool).
+    #[pyo3(get)]
+    searched: Py<PyArray1<bool>>,
+    /// Sample `i`'s visits are `visit_actions[visit_offsets[i]:visit_offsets[i + 1]]`, and
+    /// `visit_counts` alike (int32, samples + 1).
+    #[pyo3(get)]
+    visit_offsets: Py<PyArray1<i32>>,
+    /// Visited actions, ascending within a sample (uint16).
+    #[pyo3(get)]
+    visit_actions: Py<PyArray1<u16>>,
+    /// Root visits of each visited action (uint32).
+    #[pyo3(get)]
+    visit_counts: Py<PyArray1<u32>>,
+    /// The mover's final result, the winners sharing 1 (float32).
+    #[pyo3(get)]
+    outcome: Py<PyArray1<f32>>,
+    /// The mover's final points (uint16).
+    #[pyo3(get)]
+    points: Py<PyArray1<u16>>,
+}
+
+#[pymethods]
+impl SelfPlayBatch {
+    fn __len__(&self) -> usize {
+        self.records.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<SelfPlayBatch games={} samples={}>",
+            self.records.len(),
+            self.samples
+        )
+    }
+}
+
+impl SelfPlayBatch {
+    /// The records and samples of `played`, in order.
+    pub(crate) fn of_games(
+        py: Python<'_>,
+        played: &[indigo_core::SelfPlayGame],
+    ) -> PyResult<SelfPlayBatch> {
+        let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
+        let records = played.iter().map(|g| g.record.to_string()).collect();
+        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+        let rows = samples.len();
+        Ok(SelfPlayBatch {
+            records,
+            checksum: GamesSummary::of(&outcomes).checksum,
+            samples: rows,
+            game: PyArray1::from_vec(py, samples.game).unbind(),
+            ply: PyArray1::from_vec(py, samples.ply).unbind(),
+            seat: PyArray1::from_vec(py, samples.seat).unbind(),
+            observation: PyArray1::from_vec(py, samples.observations)
+                .reshape([rows, OBSERVATION_SIZE])?
+                .unbind(),
+            legal_mask: PyArray1::from_vec(py, samples.legal.masks)
+                .reshape([rows, ACTION_COUNT])?
+                .unbind(),
+            action: PyArray1::from_vec(py, samples.action).unbind(),
+            searched: PyArray1::from_vec(py, samples.searched).unbind(),
+            visit_offsets: PyArray1::from_iter(py, samples.visit_offsets.iter().map(|&o| o as i32))
+                .unbind(),
+            visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+            points: PyArray1::from_vec(py, samples.points).unbind(),
+        })
+    }
+}
+
+/// Plays games as :func:`simulate` does (game `i` is the same game) and keeps each game's
+/// record and a training sample per move. The Python deal is used, so records' seeds deal
+/// their piles.
+#[pyfunction]
+#[pyo3(
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+pub(crate) fn self_play(
+    py: Python<'_>,
+    bots: Vec<String>,
+    games: Int,
+    rules: Option<Rules>,
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    start: Int,
+    threads: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+) -> PyResult<SelfPlayBatch> {
+    let batch = batch_of(&bots, rules, seed, lineups, Deal::Python.as_str())?;
+    let (range, threads) = game_range(games, start, threads)?;
+    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.self_play(range.clone(), threads, done, cancel)
+    })?;
+    SelfPlayBatch::of_games(py, &played)
+}

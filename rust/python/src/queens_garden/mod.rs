@@ -1,0 +1,56 @@
+//! `indigo._native.queens_garden`: the classes of Azul: Queen's Garden (the `queens-garden`
+//! crate) and its constants.
+
+use ::queens_garden::{Attribute, Cell, Kind, OBSERVATION_SIZE, RECORD_FORMAT, SNAPSHOT_FORMAT};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+mod game;
+mod moves;
+mod rules;
+mod search;
+
+use game::Game;
+use moves::Move;
+use rules::Rules;
+
+/// Adds the submodule `queens_garden` to `parent` and registers it as
+/// `indigo._native.queens_garden`, so that it can be imported by that name.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = parent.py();
+    let m = PyModule::new(py, "queens_garden")?;
+    m.add("RECORD_FORMAT", RECORD_FORMAT)?;
+    m.add("SNAPSHOT_FORMAT", SNAPSHOT_FORMAT)?;
+    m.add(
+        "KINDS",
+        Kind::all().map(|k| k.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "ATTRIBUTES",
+        Attribute::all().map(|a| a.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "CELLS",
+        Cell::all().map(|c| c.to_string()).collect::<Vec<_>>(),
+    )?;
+    m.add_class::<Rules>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<search::Bot>()?;
+    m.add_function(wrap_pyfunction!(search::make_bot, &m)?)?;
+    m.add_class::<search::SelfPlayBatch>()?;
+    m.add_function(wrap_pyfunction!(search::simulate, &m)?)?;
+    m.add_function(wrap_pyfunction!(search::self_play, &m)?)?;
+    m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
+    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    let layout = PyDict::new(py);
+    for (name, offset, shape) in ::queens_garden::OBSERVATION_LAYOUT {
+        layout.set_item(name, (offset, shape.to_vec()))?;
+    }
+    m.add("OBSERVATION_LAYOUT", layout)?;
+    parent.add_submodule(&m)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item("indigo._native.queens_garden", &m)?;
+    Ok(())
+}
