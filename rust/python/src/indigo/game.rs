@@ -116,6 +116,29 @@ impl Game {
             .map_err(|e| record_error(py, &e))
     }
 
+    /// The game at the position ``text`` describes (docs/notation.md, "Positions as text"),
+    /// with no moves before it; the pile's order is drawn from ``seed`` (the operating system
+    /// picks one when ``None``). A bad text raises :class:`~indigo.RecordError` naming its field.
+    #[classmethod]
+    #[pyo3(name = "from_position", signature = (text, *, seed=None))]
+    fn from_position_text(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        text: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed.map_or_else(|| Ok(os_seed()), extract_seed)?;
+        Position::from_text(text, seed)
+            .map(|p| Game::wrap(CoreGame::from_position(p)))
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// The position as one line of text (docs/notation.md, "Positions as text").
+    #[pyo3(name = "position")]
+    fn position_text(&self) -> String {
+        self.lock().position().to_text()
+    }
+
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // The record is made under the lock, turned into Python objects after it.
         let record = write_record(&self.lock());
