@@ -172,3 +172,16 @@ fn bad_positions_are_refused_at_the_field() {
     assert_eq!(error.at, ErrorAt::Field("pile"));
     assert!(Position::from_text("", 0).is_err());
 }
+
+/// Found by fuzzing: the counts agree, but the gem on (3, -1) has come along no path (the path
+/// behind it leads to an empty cell), so the next move would lose a gem.
+#[test]
+fn a_gem_no_path_brought_is_refused() {
+    let text = "indigo,2,2,shared,most-gems,closed 4@1:-3,1/3@0:-3,3/0@0:-3,4/3@3:-2,0/4@0:-2,2/0@2:-2,3/3@1:-1,-3/3@0:-1,-2/3@1:-1,-1/1@0:-1,1/2@1:-1,2/4@0:-1,3/0@0:-1,4/0@0:0,-3/4@0:0,-2/0@0:0,-1/3@4:0,3/3@4:1,-3/3@3:1,-2/3@4:1,-1/2@1:1,1/0@2:1,3/1@0:2,-4/1@0:2,-2/0@0:2,2/0@1:3,-2/2@1:3,0 a@2:-4,0/e@0:-2,0/e@2:-1,2/e@3:1,-1/a@5:3,0/a@4:4,-4 ees 0 1:1,0,0/2:2,0,0 12/02 5,2,9,5,2 1";
+    let (at, message) = refused(text);
+    assert_eq!(at, "gems", "{message}");
+    assert!(
+        message.contains("the path behind the gem leads to an empty cell"),
+        "{message}"
+    );
+}

@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 
 use pyrandom::PyRandom;
 
-use super::{CENTRE_ORDER, CHANCE, MAX_PLAYERS, NO_TILE, NOBODY, Phase, Position};
+use super::placement::REST_HERE;
+use super::{CENTRE_ORDER, CHANCE, MAX_PLAYERS, NO_TILE, NOBODY, Phase, Position, SLOT_MASK};
 use crate::board::{ACROSS, CENTRE_FACING, Cell, ROUTE_CELLS, ROUTE_SLOT};
 use crate::gem::Gem;
 use crate::moves::Move;
@@ -582,8 +583,9 @@ impl Parsed {
         Ok(())
     }
 
-    /// The position, the pile's rest in the order `rest` (front first).
-    fn build(&self, rest: &[TileType]) -> Position {
+    /// The position, the pile's rest in the order `rest` (front first), once every gem is
+    /// where play can bring one ([`Parsed::check_paths`]).
+    fn build(&self, rest: &[TileType]) -> Result<Position, RecordError> {
         let mut p = Position::set_up(self.rules, &box_in_type_order());
         p.hands = [[NO_TILE; 2]; MAX_PLAYERS];
         p.facing = [[0; 8]; super::ROWS];
@@ -634,8 +636,49 @@ impl Parsed {
             Phase::Over => (NOBODY, false, 0),
             Phase::Draw(seat) => (CHANCE, true, seat),
         };
-        p
+        self.check_paths(&p)?;
+        Ok(p)
     }
+
+    /// A gem comes to rest at the end of the path it moved along, so the path behind it,
+    /// followed back through the tiles, leads to the board's rim or a dead end (the centre, a
+    /// corner), never to an empty cell: there another gem could come along it to the same
+    /// place.
+    fn check_paths(&self, p: &Position) -> Result<(), RecordError> {
+        for &(cell, edge, gem) in &self.gems {
+            let mut slot = cell.index() * 8 + usize::from(edge);
+            // A path crosses each of the 54 tiles at most three times.
+            for _ in 0..3 * TILE_TOTAL {
+                let step = p.onward.as_flattened()[slot & SLOT_MASK];
+                if step > REST_HERE {
+                    break;
+                }
+                let looked_at = cell_of_slot(slot);
+                if step == REST_HERE {
+                    if looked_at.is_some_and(|c| p.is_empty(c) && c.is_route()) {
+                        return fail(
+                            "gems",
+                            format!(
+                                "{}@{edge}:{},{}: the path behind the gem leads to an empty cell, \
+                                 so play cannot have brought it there",
+                                gem_letter(gem),
+                                cell.q(),
+                                cell.r()
+                            ),
+                        );
+                    }
+                    break;
+                }
+                slot = usize::from(step) & SLOT_MASK;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The cell of a slot (`cell * 8 + edge`), if it is on the board.
+fn cell_of_slot(slot: usize) -> Option<Cell> {
+    Cell::from_index(slot >> 3)
 }
 
 impl Position {
@@ -751,7 +794,7 @@ impl Position {
         if !matches!(parsed.phase, Phase::Draw(_)) {
             PyRandom::from_u64(seed).shuffle(&mut rest);
         }
-        Ok(parsed.build(&rest))
+        parsed.build(&rest)
     }
 
     /// [`Position::from_text`] with the pile's order given: `rest`, front first, must hold
@@ -782,6 +825,6 @@ impl Position {
         if matches!(parsed.phase, Phase::Draw(_)) {
             rest.sort_unstable();
         }
-        Ok(parsed.build(&rest))
+        parsed.build(&rest)
     }
 }
