@@ -6,12 +6,13 @@ the game read back plays on, and a bad text raises :class:`indigo.RecordError` n
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from indigo import Game, Move, RecordError
+from indigo import Game, IndigoError, Move, RecordError
 from indigo import queens_garden as qg
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -102,3 +103,16 @@ def test_bad_queens_garden_positions_raise_naming_the_field() -> None:
         assert field_of(error) == at, str(error.value)
     with pytest.raises(RecordError, match=r"^position: must be 16 fields"):
         qg.Game.from_position("2", seed=1)
+
+
+def test_a_game_from_a_mid_game_position_has_no_record() -> None:
+    start = Game.from_position(Game(seed=5).position(), seed=6)
+    assert Game.from_record(start.record_json()).position() == start.position()
+    assert pickle.loads(pickle.dumps(start)) == start
+    game = Game(seed=5)
+    game.play(game.legal_moves[0])
+    mid = Game.from_position(game.position(), seed=6)
+    for write in (mid.to_record, mid.record_json, lambda: pickle.dumps(mid)):
+        with pytest.raises(IndigoError, match="has no record"):
+            write()
+    assert mid.clone().position() == mid.position()

@@ -65,6 +65,20 @@ impl Game {
         }
     }
 
+    /// Whether the game starts at the set-up of its pile (as every game from a seed, a pile
+    /// or a record does), so that its record ([`crate::write_record`]) describes it. A game
+    /// from a mid-game position ([`Game::from_position`]) does not: its record would replay
+    /// another game.
+    pub fn starts_at_set_up(&self) -> bool {
+        let initial = self.initial();
+        let set_up = if initial.is_explicit_chance() {
+            Position::new_explicit(initial.rules())
+        } else {
+            Position::set_up(initial.rules(), &initial.pile())
+        };
+        *initial == set_up
+    }
+
     /// A new game in explicit-chance mode: every draw, the deal included, waits for
     /// [`Game::apply_draw`] (see [`Position::new_explicit`]).
     pub fn explicit_chance(rules: Rules) -> Game {

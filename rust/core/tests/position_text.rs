@@ -185,3 +185,32 @@ fn a_gem_no_path_brought_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn a_start_position_read_back_is_the_set_up_of_its_pile() {
+    for rules in [Rules::new(2, 2).unwrap(), Rules::new(4, 1).unwrap()] {
+        let game = Game::from_seed(rules, 9);
+        assert!(game.starts_at_set_up());
+        let text = game.position().to_text();
+        let read = Game::from_position(Position::from_text(&text, 4).unwrap());
+        assert!(read.starts_at_set_up(), "{text}");
+        let mut later = read.clone();
+        let mv = later.position().legal_moves()[0];
+        later.play(mv).unwrap();
+        let mid = Game::from_position(*later.position());
+        assert!(!mid.starts_at_set_up());
+    }
+    let explicit = Game::explicit_chance(Rules::new(3, 1).unwrap());
+    let read = Position::from_text(&explicit.position().to_text(), 0).unwrap();
+    assert!(Game::from_position(read).starts_at_set_up());
+}
+
+/// Found by fuzzing: a path from an empty cell leads to the centre with no gem at its start,
+/// so a gem set moving along it would rest looking at the centre.
+#[test]
+fn a_path_into_a_dead_end_with_no_gem_is_refused() {
+    let text = "indigo,2,1,shared,most-gems,closed 3@0:-4,1/2@1:-4,2/2@0:-4,3/2@0:-3,0/4@1:-3,1/2@1:-2,-2/0@1:-2,-1/3@0:-2,1/0@1:-2,2/2@2:-2,3/0@1:-2,4/3@3:-1,-2/0@2:-1,-1/4@1:-1,0/2@1:-1,2/3@2:-1,4/1@0:0,-3/0@1:0,-2/0@1:0,-1/2@1:0,1/3@5:0,2/3@0:1,-3/3@0:1,0/0@0:1,3/3@1:2,-3/3@3:2,-2/0@2:2,-1/3@3:2,0/4@0:2,1/0@0:2,2/4@0:3,-4/0@1:3,-3/2@0:3,-2/2@0:3,-1/1@0:3,1/1@0:4,-3 a@1:-4,4/a@0:-3,0/a@5:-2,-1/e@3:-1,0/e@1:0,-1/a@0:0,4/a@4:2,0/a@5:4,0 es 2 0:0,0,0/0:0,0,0 4/1 4,2,5,4,1 0";
+    let (at, message) = refused(text);
+    assert_eq!(at, "gems", "{message}");
+    assert!(message.contains("leads to a dead end"), "{message}");
+}

@@ -615,14 +615,26 @@ impl Parsed {
                 p.collected[k + 1] |= u32::from(n) << (8 * seat);
             }
         }
-        // The pile: the tiles taken (the board's and the hands', an order that means nothing)
-        // and then the rest.
-        let taken = self
-            .board
-            .iter()
-            .map(|m| m.tile)
-            .chain(self.hands.iter().flatten().copied());
-        for (slot, t) in p.pile.iter_mut().zip(taken.chain(rest.iter().copied())) {
+        // The pile: the tiles taken, then the rest. Before the first move the hands in the
+        // order the deal takes them (seat by seat, round by round), so that the position is
+        // the set-up of that pile; after it the board's and the hands' (an order that means
+        // nothing: no record starts there).
+        let players = usize::from(self.rules.players());
+        let taken: Vec<TileType> = if self.board.is_empty() {
+            (0..usize::from(self.rules.hand_size()) * players)
+                .filter_map(|i| self.hands[i % players].get(i / players).copied())
+                .collect()
+        } else {
+            let on_board = self.board.iter().map(|m| m.tile);
+            on_board
+                .chain(self.hands.iter().flatten().copied())
+                .collect()
+        };
+        for (slot, t) in p
+            .pile
+            .iter_mut()
+            .zip(taken.into_iter().chain(rest.iter().copied()))
+        {
             *slot = t as u8;
         }
         p.taken = (TILE_TOTAL - rest.len()) as u8;
@@ -672,8 +684,52 @@ impl Parsed {
                 slot = usize::from(step) & SLOT_MASK;
             }
         }
+        if let Some((cell, edge)) = dead_end_path(p) {
+            return fail(
+                "gems",
+                format!(
+                    "the path from edge {edge} of the empty cell {},{} leads to a dead end with \
+                     no gem at its start, so play cannot have laid it",
+                    cell.q(),
+                    cell.r()
+                ),
+            );
+        }
         Ok(())
     }
+}
+
+/// The first empty cell and edge where a path starts with no gem resting there and leads to
+/// a dead end (the centre, a corner's arrow): a gem set moving along it would rest looking at
+/// the dead end, which play never brings about (the gem that left the dead end along the path
+/// rests at its start, or has left the board).
+fn dead_end_path(p: &Position) -> Option<(Cell, u8)> {
+    for empty in Cell::all().filter(|&c| c.is_route() && p.is_empty(c)) {
+        for k in 0..6 {
+            let across = ACROSS[empty.index()][k];
+            if usize::from(across.cell) >= crate::board::CELL_COUNT
+                || p.facing[empty.index()][k] != 0
+            {
+                continue;
+            }
+            let mut slot = usize::from(across.cell) * 8 + usize::from(across.edge);
+            for steps in 0..3 * TILE_TOTAL {
+                let step = p.onward.as_flattened()[slot & SLOT_MASK];
+                if step > REST_HERE {
+                    break;
+                }
+                if step == REST_HERE {
+                    let end = cell_of_slot(slot);
+                    if steps > 0 && end.is_some_and(|c| !(p.is_empty(c) && c.is_route())) {
+                        return Some((empty, k as u8));
+                    }
+                    break;
+                }
+                slot = usize::from(step) & SLOT_MASK;
+            }
+        }
+    }
+    None
 }
 
 /// The cell of a slot (`cell * 8 + edge`), if it is on the board.

@@ -75,6 +75,20 @@ impl Game {
         Ok(snapshot(&self.position(), viewer, legal))
     }
 
+    /// The game's record; refused for a game from a mid-game position, which no record
+    /// describes.
+    fn record(&self) -> PyResult<serde_json::Value> {
+        let game = self.lock();
+        if game.starts_at_set_up() {
+            Ok(write_record(&game))
+        } else {
+            Err(IndigoError::new_err(
+                "a game read from a mid-game position has no record (a record replays a game \
+                 from its set-up): keep game.position() and the moves since instead",
+            ))
+        }
+    }
+
     fn information(&self, seat: Int) -> PyResult<Information> {
         let seat = self.seat(seat)?;
         Ok(self.position().information(seat))
@@ -141,12 +155,12 @@ impl Game {
 
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // The record is made under the lock, turned into Python objects after it.
-        let record = write_record(&self.lock());
+        let record = self.record()?;
         json_to_py(py, &record)
     }
 
-    fn record_json(&self) -> String {
-        write_record(&self.lock()).to_string()
+    fn record_json(&self) -> PyResult<String> {
+        Ok(self.record()?.to_string())
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -374,8 +388,8 @@ impl Game {
         hasher.finish()
     }
 
-    fn __getstate__(&self) -> String {
-        write_record(&self.lock()).to_string()
+    fn __getstate__(&self) -> PyResult<String> {
+        Ok(self.record()?.to_string())
     }
 
     fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
