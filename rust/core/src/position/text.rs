@@ -705,8 +705,7 @@ impl Parsed {
 /// rests at its start, or has left the board).
 fn dead_end_path(p: &Position) -> Option<(Cell, u8)> {
     for empty in Cell::all().filter(|&c| c.is_route() && p.is_empty(c)) {
-        for k in 0..6 {
-            let across = ACROSS[empty.index()][k];
+        for (k, across) in ACROSS[empty.index()].iter().enumerate() {
             if usize::from(across.cell) >= crate::board::CELL_COUNT
                 || p.facing[empty.index()][k] != 0
             {
