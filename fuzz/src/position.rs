@@ -3,8 +3,8 @@
 //!
 //! Any bytes (as lossy UTF-8) give a position or an error naming a field, never a panic. A text
 //! that reads is the one text of its position (it writes back unchanged, whatever the seed),
-//! and the position plays on: every legal move plays, and a playout reaches the end of the
-//! game with the score and the winners settled.
+//! and the position plays on: every legal move plays to a position whose text, if it reads,
+//! writes back unchanged (Queen's Garden: it reads), and a playout reaches the end of the game.
 
 use indigo_core::{Bot as _, Game, Position, RandomBot};
 use queens_garden::{Game as GardenGame, Position as GardenPosition};
@@ -40,8 +40,11 @@ pub fn indigo(data: &[u8]) {
     for mv in position.legal_moves() {
         let mut next = position;
         next.play(mv).expect("a legal move plays");
-        let again = Position::from_text(&next.to_text(), 3).expect("a played position reads");
-        assert_eq!(again.to_text(), next.to_text());
+        // The reader checks what play keeps true, not that a game reaches the text: from a
+        // gem arrangement no game reaches, a move may lead to a text it refuses.
+        if let Ok(again) = Position::from_text(&next.to_text(), 3) {
+            assert_eq!(again.to_text(), next.to_text());
+        }
     }
     let mut game = Game::from_position(position);
     let mut bot = RandomBot::new(u64::from(data.first().copied().unwrap_or(0)));
