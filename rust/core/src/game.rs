@@ -71,12 +71,12 @@ impl Game {
     /// another game.
     pub fn starts_at_set_up(&self) -> bool {
         let initial = self.initial();
-        let set_up = if initial.is_explicit_chance() {
-            Position::new_explicit(initial.rules())
+        if initial.is_explicit_chance() {
+            // The record lists the draws: any position of the deal is one it describes.
+            initial.placed() == 0
         } else {
-            Position::set_up(initial.rules(), &initial.pile())
-        };
-        *initial == set_up
+            *initial == Position::set_up(initial.rules(), &initial.pile())
+        }
     }
 
     /// A new game in explicit-chance mode: every draw, the deal included, waits for

@@ -200,9 +200,19 @@ fn a_start_position_read_back_is_the_set_up_of_its_pile() {
         let mid = Game::from_position(*later.position());
         assert!(!mid.starts_at_set_up());
     }
-    let explicit = Game::explicit_chance(Rules::new(3, 1).unwrap());
-    let read = Position::from_text(&explicit.position().to_text(), 0).unwrap();
+    let mut explicit = Game::explicit_chance(Rules::new(3, 1).unwrap());
+    assert!(explicit.starts_at_set_up());
+    for _ in 0..3 {
+        let tile = explicit.chance_outcomes()[0].0;
+        explicit.apply_draw(tile).unwrap();
+    }
+    let mv = explicit.position().legal_moves()[0];
+    explicit.play(mv).unwrap();
+    assert!(explicit.starts_at_set_up());
+    let read = Position::from_text(&explicit.initial().to_text(), 0).unwrap();
     assert!(Game::from_position(read).starts_at_set_up());
+    let read = Position::from_text(&explicit.position().to_text(), 0).unwrap();
+    assert!(!Game::from_position(read).starts_at_set_up());
 }
 
 /// Found by fuzzing: a path from an empty cell leads to the centre with no gem at its start,
