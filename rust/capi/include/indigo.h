@@ -98,7 +98,8 @@ int32_t indigo_game_scores(const IndigoGame *game, uint32_t *out, size_t capacit
                            size_t *count);
 /* The winning seats as a bitmask (bit s for seat s); 0 until the game is over. */
 int32_t indigo_game_winners(const IndigoGame *game, uint32_t *winners);
-/* The record (indigo-record/1 JSON, one line) into a caller buffer. */
+/* The record (indigo-record/1 JSON, one line) into a caller buffer; INDIGO_ERR_INVALID_ARGUMENT
+ * for a game from a mid-game position (indigo_game_from_position), which no record describes. */
 int32_t indigo_game_record(const IndigoGame *game, char *out, size_t capacity, size_t *length);
 /* The record as a new string to free with indigo_string_free; NULL on failure. */
 char *indigo_game_record_string(const IndigoGame *game);

@@ -25,7 +25,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use indigo_core::Bot as _;
 use indigo_core::{
     Action, BotSpec, Game, GateVariant, Move, NativeBot, Position, Rules, Theme, TieBreak,
-    read_record, write_record,
+    read_record, write_record_checked,
 };
 
 /// Success.
@@ -583,12 +583,17 @@ pub unsafe extern "C" fn indigo_game_winners(game: *const IndigoGame, winners: *
     })
 }
 
-fn record_text(game: &IndigoGame) -> String {
-    write_record(&game.game).to_string()
+/// The game's record as text; refused for a game from a mid-game position, which no record
+/// describes.
+fn record_text(game: &IndigoGame) -> Result<String, Failure> {
+    write_record_checked(&game.game)
+        .map(|record| record.to_string())
+        .map_err(|message| Failure::new(INDIGO_ERR_INVALID_ARGUMENT, message))
 }
 
 /// The game's record (`indigo-record/1` JSON, one line) into the buffer `out` (see the crate's
-/// notes on text out).
+/// notes on text out); `INDIGO_ERR_INVALID_ARGUMENT` for a game from a mid-game position
+/// ([`indigo_game_from_position`]), which no record describes.
 ///
 /// # Safety
 /// `game` is null or a live game; `out` is null or valid for writing `capacity` bytes; `length`
@@ -604,7 +609,7 @@ pub unsafe extern "C" fn indigo_game_record(
         // SAFETY: the caller's promise for `game`.
         let game = unsafe { read(game, "game") }?;
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.
-        unsafe { fill_text(&record_text(game), out, capacity, length) }
+        unsafe { fill_text(&record_text(game)?, out, capacity, length) }
     })
 }
 
@@ -618,7 +623,7 @@ pub unsafe extern "C" fn indigo_game_record_string(game: *const IndigoGame) -> *
     guarded(std::ptr::null_mut(), || {
         // SAFETY: the caller's promise for `game`.
         let game = unsafe { read(game, "game") }?;
-        let text = CString::new(record_text(game))
+        let text = CString::new(record_text(game)?)
             .map_err(|_| Failure::new(INDIGO_ERR_INTERNAL, "a record held a NUL byte"))?;
         Ok(text.into_raw())
     })

@@ -531,6 +531,14 @@ fn games_of_both_kinds_load_from_their_position_texts() {
             read_text(|out, cap, len| indigo_game_position(copy, out, cap, len)),
             text
         );
+        // A game from a mid-game position has no record.
+        let mut length = 0;
+        assert_eq!(
+            indigo_game_record(copy, ptr::null_mut(), 0, &raw mut length),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("has no record"), "{}", last_error());
+        assert!(indigo_game_record_string(copy).is_null());
         let bad = CString::new(text.replace(" 0 0:", " 1 0:")).unwrap();
         let mut none = ptr::null_mut();
         assert_eq!(

@@ -20,7 +20,7 @@ pub mod garden;
 use indigo_core::{
     Bot as _, BotSpec, Cell, Game as CoreGame, GateVariant, Gem, GemPath, Move, MoveEffects,
     NativeBot, PathEnd, Position, Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak,
-    TileType, canonical_rotation, read_record, rules_to_json, snapshot, write_record,
+    TileType, canonical_rotation, read_record, rules_to_json, snapshot, write_record_checked,
 };
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
@@ -353,9 +353,12 @@ impl Game {
             .map_or(JsValue::NULL, |e| object(&effects_json(e, players)))
     }
 
-    /// The game's `indigo-record/1`, as an object.
-    pub fn record(&self) -> JsValue {
-        object(&write_record(&self.0))
+    /// The game's `indigo-record/1`, as an object. Throws for a game from a mid-game position
+    /// ([`Game::from_position`]), which no record describes.
+    pub fn record(&self) -> Result<JsValue, JsError> {
+        write_record_checked(&self.0)
+            .map(|r| object(&r))
+            .map_err(error)
     }
 
     /// The position for drawing: an `indigo-snapshot/1` (board, gems, centre, scores, gems

@@ -8,7 +8,7 @@ use indigo_core::Move as CoreMove;
 use indigo_core::{
     ACTION_COUNT, Action, ErrorAt, Game as CoreGame, Gem, Information, OBSERVATION_SIZE, Phase,
     Position, ROUTE_CELLS, RecordError as CoreRecordError, Rules as CoreRules, TileType,
-    read_record, snapshot, write_record,
+    read_record, snapshot, write_record_checked,
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -78,15 +78,7 @@ impl Game {
     /// The game's record; refused for a game from a mid-game position, which no record
     /// describes.
     fn record(&self) -> PyResult<serde_json::Value> {
-        let game = self.lock();
-        if game.starts_at_set_up() {
-            Ok(write_record(&game))
-        } else {
-            Err(IndigoError::new_err(
-                "a game read from a mid-game position has no record (a record replays a game \
-                 from its set-up): keep game.position() and the moves since instead",
-            ))
-        }
+        write_record_checked(&self.lock()).map_err(IndigoError::new_err)
     }
 
     fn information(&self, seat: Int) -> PyResult<Information> {
