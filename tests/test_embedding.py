@@ -32,7 +32,10 @@ def c_example() -> str:
 
 
 def test_the_c_example_plays_a_whole_game(c_example: str) -> None:
-    first, final = c_example.strip().splitlines()
+    position, first, final = c_example.strip().splitlines()
+    # After ten moves the position's text, read back by the C example to the same text.
+    text = position.removeprefix("after 10 moves: ")
+    assert Game.from_position(text, seed=1).position() == text
     header = re.fullmatch(r"indigo \S+, seed 11: (\d+) moves, record of \d+ bytes", first)
     assert header is not None
     assert int(header[1]) > 20

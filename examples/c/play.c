@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "indigo.h"
 
@@ -16,6 +17,22 @@ static void check(int32_t status, const char *what) {
                 indigo_last_error());
         exit(1);
     }
+}
+
+/* The game's position as text (docs/notation.md) loads into a game at the same position. */
+static void same_position_from_its_text(const IndigoGame *game) {
+    char text[1024], again[1024];
+    size_t length;
+    check(indigo_game_position(game, text, sizeof text, &length), "indigo_game_position");
+    IndigoGame *copy = NULL;
+    check(indigo_game_from_position(text, 1, &copy), "indigo_game_from_position");
+    check(indigo_game_position(copy, again, sizeof again, &length), "indigo_game_position");
+    indigo_game_free(copy);
+    if (strcmp(text, again) != 0) {
+        fprintf(stderr, "play: the position read back differs\n");
+        exit(1);
+    }
+    printf("after 10 moves: %s\n", text);
 }
 
 int main(int argc, char **argv) {
@@ -46,6 +63,9 @@ int main(int argc, char **argv) {
               "indigo_bot_choose");
         check(indigo_game_play(game, move), "indigo_game_play");
         moves++;
+        if (moves == 10) {
+            same_position_from_its_text(game);
+        }
     }
 
     /* The record, in a string the library allocates, replays to the same game. */

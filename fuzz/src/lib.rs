@@ -10,10 +10,13 @@
 //!   every line of the input (see [`qg`]).
 //! * [`qg_state::state`]: Queen's Garden's saved states, as given or forged from a played
 //!   game: never a panic, and an accepted state keeps the invariants play relies on.
+//! * [`position::indigo`], [`position::queens_garden`]: positions as text, for both games:
+//!   never a panic, an accepted text is its position's one text, and the position plays on.
 //!
 //! A failed check panics: that is how libFuzzer learns of it.
 #![allow(clippy::missing_panics_doc)]
 
+pub mod position;
 pub mod qg;
 pub mod qg_state;
 pub mod reference;

@@ -272,6 +272,14 @@ class Game:
     @staticmethod
     def from_record(record: str | bytes | Mapping[str, Any]) -> Game:
         """Replay an ``indigo-record/1`` (JSON text or parsed). Raises :class:`RecordError`."""
+    @classmethod
+    def from_position(cls, text: str, *, seed: int | None = None) -> Game:
+        """The game at the position ``text`` describes (``docs/notation.md``, "Positions as
+        text"), with no moves before it; the pile's order is drawn from ``seed``. A bad text
+        raises :class:`RecordError` naming its field. A game from a mid-game position has no
+        record: :meth:`to_record`, :meth:`record_json` and pickling raise :class:`IndigoError`."""
+    def position(self) -> str:
+        """The position as one line of text (``docs/notation.md``, "Positions as text")."""
     def to_record(self) -> dict[str, Any]: ...
     def record_json(self) -> str:
         """:meth:`to_record` as compact JSON with sorted keys."""

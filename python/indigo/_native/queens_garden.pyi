@@ -115,6 +115,13 @@ class Game:
     def from_record(record: str | bytes | Mapping[str, Any]) -> Game:
         """The game a ``queens-garden-record/1`` describes (JSON text, UTF-8 bytes or parsed);
         :class:`~indigo.RecordError` names the first bad field or move."""
+    @classmethod
+    def from_position(cls, text: str, *, seed: int | None = None) -> Game:
+        """The game at the position ``text`` describes (``docs/queens-garden.md``, "Positions
+        as text"), with no moves before it; what is hidden is drawn from ``seed``. A bad text
+        raises :class:`~indigo.RecordError` naming its field."""
+    def position(self) -> str:
+        """The position as one line of text (``docs/queens-garden.md``, "Positions as text")."""
     @property
     def rules(self) -> Rules: ...
     @property

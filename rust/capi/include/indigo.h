@@ -40,6 +40,9 @@ extern "C" {
 #define INDIGO_ERR_NO_MOVE 6
 /* A bug inside the library (a caught panic); the handle is unchanged. */
 #define INDIGO_ERR_INTERNAL 7
+/* The text is not a valid position (docs/notation.md, docs/queens-garden.md "Positions as
+ * text"); the message names the field. */
+#define INDIGO_ERR_BAD_POSITION 8
 
 /* An Indigo game with its history. */
 typedef struct IndigoGame IndigoGame;
@@ -67,6 +70,11 @@ const char *indigo_last_error(void);
 int32_t indigo_game_new(const IndigoRules *rules, uint64_t seed, IndigoGame **out);
 /* The game an indigo-record/1 JSON text describes, every move replayed and checked. */
 int32_t indigo_game_from_record(const char *json, IndigoGame **out);
+/* The game at the position a position text describes (docs/notation.md), the pile's order
+ * drawn from seed, with no moves before it. */
+int32_t indigo_game_from_position(const char *text, uint64_t seed, IndigoGame **out);
+/* The game's position as text (docs/notation.md, "Positions as text") into a caller buffer. */
+int32_t indigo_game_position(const IndigoGame *game, char *out, size_t capacity, size_t *length);
 /* Frees a game; NULL is ignored. */
 void indigo_game_free(IndigoGame *game);
 
@@ -90,7 +98,8 @@ int32_t indigo_game_scores(const IndigoGame *game, uint32_t *out, size_t capacit
                            size_t *count);
 /* The winning seats as a bitmask (bit s for seat s); 0 until the game is over. */
 int32_t indigo_game_winners(const IndigoGame *game, uint32_t *winners);
-/* The record (indigo-record/1 JSON, one line) into a caller buffer. */
+/* The record (indigo-record/1 JSON, one line) into a caller buffer; INDIGO_ERR_INVALID_ARGUMENT
+ * for a game from a mid-game position (indigo_game_from_position), which no record describes. */
 int32_t indigo_game_record(const IndigoGame *game, char *out, size_t capacity, size_t *length);
 /* The record as a new string to free with indigo_string_free; NULL on failure. */
 char *indigo_game_record_string(const IndigoGame *game);
@@ -118,6 +127,13 @@ typedef struct IndigoGarden IndigoGarden;
 int32_t indigo_garden_new(uint8_t players, uint64_t seed, IndigoGarden **out);
 /* The game a queens-garden-record/1 JSON text describes, every move replayed and checked. */
 int32_t indigo_garden_from_record(const char *json, IndigoGarden **out);
+/* The game at the position a position text describes (docs/queens-garden.md), what is hidden
+ * drawn from seed, with no moves before it. */
+int32_t indigo_garden_from_position(const char *text, uint64_t seed, IndigoGarden **out);
+/* The game's position as text (docs/queens-garden.md, "Positions as text") into a caller
+ * buffer. */
+int32_t indigo_garden_position(const IndigoGarden *garden, char *out, size_t capacity,
+                               size_t *length);
 /* Frees a game; NULL is ignored. */
 void indigo_garden_free(IndigoGarden *garden);
 /* The legal moves in canonical notation ("take ye", "pass", ...), one per line (no final

@@ -10,8 +10,8 @@ use queens_garden::{Game, Move, Position, Rules, read_record, write_record};
 
 use super::{
     Failure, INDIGO_ERR_BAD_RECORD, INDIGO_ERR_ILLEGAL_MOVE, INDIGO_ERR_INTERNAL,
-    INDIGO_ERR_INVALID_ARGUMENT, INDIGO_ERR_NO_MOVE, fill, fill_text, free, guarded, hand_out,
-    invalid, read, status, text, write,
+    INDIGO_ERR_INVALID_ARGUMENT, INDIGO_ERR_NO_MOVE, bad_position, fill, fill_text, free, guarded,
+    hand_out, invalid, read, status, text, write,
 };
 
 /// An Azul: Queen's Garden game with its history; made by [`indigo_garden_new`] or
@@ -57,6 +57,54 @@ pub unsafe extern "C" fn indigo_garden_from_record(
             .map_err(|e| Failure::new(INDIGO_ERR_BAD_RECORD, format!("bad record: {e}")))?;
         // SAFETY: the caller's promise for `out`.
         unsafe { hand_out(IndigoGarden { game }, out) }
+    })
+}
+
+/// The game at the position a position text describes (docs/queens-garden.md, "Positions as
+/// text"), what is hidden drawn from `seed`, with no moves before it; stored in `*out`.
+///
+/// # Safety
+/// `text` is null or a NUL-terminated string; `out` is null or valid for writing a pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn indigo_garden_from_position(
+    text: *const c_char,
+    seed: u64,
+    out: *mut *mut IndigoGarden,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promise for `text`.
+        let text = unsafe { self::text(text, "text") }?;
+        let position = Position::from_text(text, seed).map_err(bad_position)?;
+        // SAFETY: the caller's promise for `out`.
+        unsafe {
+            hand_out(
+                IndigoGarden {
+                    game: Game::from_position(position),
+                },
+                out,
+            )
+        }
+    })
+}
+
+/// The game's position as text (docs/queens-garden.md, "Positions as text") into the buffer
+/// `out`.
+///
+/// # Safety
+/// `garden` is null or a live game; `out` is null or valid for writing `capacity` bytes;
+/// `length` is null or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn indigo_garden_position(
+    garden: *const IndigoGarden,
+    out: *mut c_char,
+    capacity: usize,
+    length: *mut usize,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promise for `garden`.
+        let garden = unsafe { read(garden, "garden") }?;
+        // SAFETY: the caller's promise for `out`, `capacity` and `length`.
+        unsafe { fill_text(&garden.game.position().to_text(), out, capacity, length) }
     })
 }
 

@@ -24,8 +24,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use indigo_core::Bot as _;
 use indigo_core::{
-    Action, BotSpec, Game, GateVariant, Move, NativeBot, Rules, Theme, TieBreak, read_record,
-    write_record,
+    Action, BotSpec, Game, GateVariant, Move, NativeBot, Position, Rules, Theme, TieBreak,
+    read_record, write_record_checked,
 };
 
 /// Success.
@@ -45,6 +45,9 @@ pub const INDIGO_ERR_BUFFER_TOO_SMALL: i32 = 5;
 pub const INDIGO_ERR_NO_MOVE: i32 = 6;
 /// A bug inside the library (a caught panic); the handle is unchanged.
 pub const INDIGO_ERR_INTERNAL: i32 = 7;
+/// The text is not a valid position (docs/notation.md, docs/queens-garden.md "Positions as
+/// text"); the message names the field.
+pub const INDIGO_ERR_BAD_POSITION: i32 = 8;
 
 /// An Indigo game with its history; made by [`indigo_game_new`] or
 /// [`indigo_game_from_record`], freed by [`indigo_game_free`].
@@ -94,6 +97,10 @@ impl Failure {
 
 fn null(what: &str) -> Failure {
     Failure::new(INDIGO_ERR_NULL_POINTER, format!("{what} is a null pointer"))
+}
+
+fn bad_position(error: impl std::error::Error) -> Failure {
+    Failure::new(INDIGO_ERR_BAD_POSITION, format!("bad position: {error}"))
 }
 
 fn invalid(error: impl std::error::Error) -> Failure {
@@ -360,6 +367,53 @@ pub unsafe extern "C" fn indigo_game_from_record(
     })
 }
 
+/// The game at the position a position text describes (docs/notation.md, "Positions as
+/// text"), the pile's order drawn from `seed`, with no moves before it; stored in `*out`.
+///
+/// # Safety
+/// `text` is null or a NUL-terminated string; `out` is null or valid for writing a pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn indigo_game_from_position(
+    text: *const c_char,
+    seed: u64,
+    out: *mut *mut IndigoGame,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promise for `text`.
+        let text = unsafe { self::text(text, "text") }?;
+        let position = Position::from_text(text, seed).map_err(bad_position)?;
+        // SAFETY: the caller's promise for `out`.
+        unsafe {
+            hand_out(
+                IndigoGame {
+                    game: Game::from_position(position),
+                },
+                out,
+            )
+        }
+    })
+}
+
+/// The game's position as text (docs/notation.md, "Positions as text") into the buffer `out`.
+///
+/// # Safety
+/// `game` is null or a live game; `out` is null or valid for writing `capacity` bytes;
+/// `length` is null or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn indigo_game_position(
+    game: *const IndigoGame,
+    out: *mut c_char,
+    capacity: usize,
+    length: *mut usize,
+) -> i32 {
+    status(|| {
+        // SAFETY: the caller's promise for `game`.
+        let game = unsafe { read(game, "game") }?;
+        // SAFETY: the caller's promise for `out`, `capacity` and `length`.
+        unsafe { fill_text(&game.game.position().to_text(), out, capacity, length) }
+    })
+}
+
 /// Frees a game; null is ignored.
 ///
 /// # Safety
@@ -529,12 +583,17 @@ pub unsafe extern "C" fn indigo_game_winners(game: *const IndigoGame, winners: *
     })
 }
 
-fn record_text(game: &IndigoGame) -> String {
-    write_record(&game.game).to_string()
+/// The game's record as text; refused for a game from a mid-game position, which no record
+/// describes.
+fn record_text(game: &IndigoGame) -> Result<String, Failure> {
+    write_record_checked(&game.game)
+        .map(|record| record.to_string())
+        .map_err(|message| Failure::new(INDIGO_ERR_INVALID_ARGUMENT, message))
 }
 
 /// The game's record (`indigo-record/1` JSON, one line) into the buffer `out` (see the crate's
-/// notes on text out).
+/// notes on text out); `INDIGO_ERR_INVALID_ARGUMENT` for a game from a mid-game position
+/// ([`indigo_game_from_position`]), which no record describes.
 ///
 /// # Safety
 /// `game` is null or a live game; `out` is null or valid for writing `capacity` bytes; `length`
@@ -550,7 +609,7 @@ pub unsafe extern "C" fn indigo_game_record(
         // SAFETY: the caller's promise for `game`.
         let game = unsafe { read(game, "game") }?;
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.
-        unsafe { fill_text(&record_text(game), out, capacity, length) }
+        unsafe { fill_text(&record_text(game)?, out, capacity, length) }
     })
 }
 
@@ -564,7 +623,7 @@ pub unsafe extern "C" fn indigo_game_record_string(game: *const IndigoGame) -> *
     guarded(std::ptr::null_mut(), || {
         // SAFETY: the caller's promise for `game`.
         let game = unsafe { read(game, "game") }?;
-        let text = CString::new(record_text(game))
+        let text = CString::new(record_text(game)?)
             .map_err(|_| Failure::new(INDIGO_ERR_INTERNAL, "a record held a NUL byte"))?;
         Ok(text.into_raw())
     })

@@ -295,6 +295,7 @@ fn the_header_matches_the_library() {
         ("INDIGO_ERR_BUFFER_TOO_SMALL", INDIGO_ERR_BUFFER_TOO_SMALL),
         ("INDIGO_ERR_NO_MOVE", INDIGO_ERR_NO_MOVE),
         ("INDIGO_ERR_INTERNAL", INDIGO_ERR_INTERNAL),
+        ("INDIGO_ERR_BAD_POSITION", INDIGO_ERR_BAD_POSITION),
     ];
     for (name, value) in statuses {
         assert!(
@@ -484,6 +485,107 @@ fn queens_garden_bots_play_a_whole_game_of_legal_moves() {
         indigo_garden_bot_free(greedy);
         indigo_garden_bot_free(random);
         indigo_garden_bot_free(ptr::null_mut());
+        indigo_garden_free(garden);
+    }
+}
+
+fn read_text(fill: impl Fn(*mut c_char, usize, *mut usize) -> i32) -> String {
+    let mut length = 0;
+    assert_eq!(
+        fill(ptr::null_mut(), 0, &raw mut length),
+        INDIGO_ERR_BUFFER_TOO_SMALL
+    );
+    let mut buffer = vec![0 as c_char; length + 1];
+    assert_eq!(
+        fill(buffer.as_mut_ptr(), buffer.len(), &raw mut length),
+        INDIGO_OK
+    );
+    // SAFETY: the library wrote a NUL-terminated string into the buffer.
+    unsafe { CStr::from_ptr(buffer.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn games_of_both_kinds_load_from_their_position_texts() {
+    let game = new_game(7);
+    // SAFETY: a live handle and live locals throughout.
+    unsafe {
+        for _ in 0..5 {
+            let mut seat = 0;
+            assert_eq!(indigo_game_to_move(game, &raw mut seat), INDIGO_OK);
+            let mv = (*game).game.position().legal_moves()[0].to_string();
+            let mv = CString::new(mv).unwrap();
+            assert_eq!(indigo_game_play(game, mv.as_ptr()), INDIGO_OK);
+        }
+        let text = read_text(|out, cap, len| indigo_game_position(game, out, cap, len));
+        assert_eq!(text, (*game).game.position().to_text());
+        let c_text = CString::new(text.clone()).unwrap();
+        let mut copy = ptr::null_mut();
+        assert_eq!(
+            indigo_game_from_position(c_text.as_ptr(), 3, &raw mut copy),
+            INDIGO_OK
+        );
+        assert_eq!(
+            read_text(|out, cap, len| indigo_game_position(copy, out, cap, len)),
+            text
+        );
+        // A game from a mid-game position has no record.
+        let mut length = 0;
+        assert_eq!(
+            indigo_game_record(copy, ptr::null_mut(), 0, &raw mut length),
+            INDIGO_ERR_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("has no record"), "{}", last_error());
+        assert!(indigo_game_record_string(copy).is_null());
+        let bad = CString::new(text.replace(" 0 0:", " 1 0:")).unwrap();
+        let mut none = ptr::null_mut();
+        assert_eq!(
+            indigo_game_from_position(bad.as_ptr(), 3, &raw mut none),
+            INDIGO_ERR_BAD_POSITION
+        );
+        assert!(none.is_null());
+        assert!(
+            last_error().starts_with("bad position: removed: "),
+            "{}",
+            last_error()
+        );
+        indigo_game_free(copy);
+        indigo_game_free(game);
+
+        let mut garden = ptr::null_mut();
+        assert_eq!(indigo_garden_new(3, 7, &raw mut garden), INDIGO_OK);
+        let legal = read_text(|out, cap, len| indigo_garden_legal_moves(garden, out, cap, len));
+        let mv = CString::new(legal.lines().next().unwrap()).unwrap();
+        assert_eq!(indigo_garden_play(garden, mv.as_ptr()), INDIGO_OK);
+        let text = read_text(|out, cap, len| indigo_garden_position(garden, out, cap, len));
+        let c_text = CString::new(text.clone()).unwrap();
+        let mut copy = ptr::null_mut();
+        assert_eq!(
+            indigo_garden_from_position(c_text.as_ptr(), 3, &raw mut copy),
+            INDIGO_OK
+        );
+        assert_eq!(
+            read_text(|out, cap, len| indigo_garden_position(copy, out, cap, len)),
+            text
+        );
+        let bad = CString::new(text.replacen("3;", "5;", 1)).unwrap();
+        let mut none = ptr::null_mut();
+        assert_eq!(
+            indigo_garden_from_position(bad.as_ptr(), 3, &raw mut none),
+            INDIGO_ERR_BAD_POSITION
+        );
+        assert!(
+            last_error().starts_with("bad position: rules: "),
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            indigo_garden_from_position(ptr::null(), 3, &raw mut none),
+            INDIGO_ERR_NULL_POINTER
+        );
+        indigo_garden_free(copy);
         indigo_garden_free(garden);
     }
 }

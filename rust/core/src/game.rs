@@ -55,6 +55,30 @@ impl Game {
         })
     }
 
+    /// A game that starts at `position`, with no moves before it: a position read from text
+    /// ([`Position::from_text`]), a puzzle, an endgame.
+    pub fn from_position(position: Position) -> Game {
+        Game {
+            position,
+            seed: None,
+            last: None,
+        }
+    }
+
+    /// Whether the game starts at the set-up of its pile (as every game from a seed, a pile
+    /// or a record does), so that its record ([`crate::write_record`]) describes it. A game
+    /// from a mid-game position ([`Game::from_position`]) does not: its record would replay
+    /// another game.
+    pub fn starts_at_set_up(&self) -> bool {
+        let initial = self.initial();
+        if initial.is_explicit_chance() {
+            // The record lists the draws: any position of the deal is one it describes.
+            initial.placed() == 0
+        } else {
+            *initial == Position::set_up(initial.rules(), &initial.pile())
+        }
+    }
+
     /// A new game in explicit-chance mode: every draw, the deal included, waits for
     /// [`Game::apply_draw`] (see [`Position::new_explicit`]).
     pub fn explicit_chance(rules: Rules) -> Game {

@@ -177,7 +177,7 @@ pub use trace::{GemPath, MoveEffects, PathEnd, PathRecorder, Tracer};
 // Records and snapshots (docs/spec/FORMATS.md).
 pub use record::{
     ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, move_to_json, read_record,
-    read_record_value, rules_to_json, snapshot, write_record,
+    read_record_value, rules_to_json, snapshot, write_record, write_record_checked,
 };
 
 // Randomness: the seeded deals (seeds and uniform draws are the search crate's).
@@ -214,6 +214,10 @@ struct ApiDocs;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/search.md")]
 struct SearchDocs;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/notation.md")]
+struct NotationDocs;
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

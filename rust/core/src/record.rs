@@ -427,6 +427,23 @@ fn seats(mask: u8, players: u8) -> Vec<u8> {
     (0..players).filter(|s| mask & (1 << s) != 0).collect()
 }
 
+/// [`write_record`] for a game that starts at its set-up ([`Game::starts_at_set_up`]); a game
+/// from a mid-game position has no record, and the error says so for a person.
+///
+/// # Errors
+/// The game starts at a mid-game position.
+pub fn write_record_checked(game: &Game) -> Result<Value, String> {
+    if game.starts_at_set_up() {
+        Ok(write_record(game))
+    } else {
+        Err(
+            "a game read from a mid-game position has no record (a record replays a game from \
+             its set-up): keep its position's text and the moves since instead"
+                .to_owned(),
+        )
+    }
+}
+
 /// The game's record: rules, the pile as set up, every move as given, and the result once over.
 /// An explicit-chance game adds `"chance": "explicit"` and `drawn`, the number of tiles drawn:
 /// the pile's front holds them in the order drawn, its rest (in type order) is not yet drawn.

@@ -88,6 +88,7 @@ mod kind;
 mod moves;
 mod observation;
 mod position;
+mod position_text;
 mod record;
 mod rules;
 mod search;
@@ -97,6 +98,11 @@ mod state;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDocs;
+
+// So do those of docs/queens-garden.md.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/queens-garden.md")]
+struct GuideDocs;
 
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
@@ -129,5 +135,7 @@ mod tests;
 mod tests_chance;
 #[cfg(test)]
 mod tests_observation;
+#[cfg(test)]
+mod tests_position_text;
 #[cfg(test)]
 mod tests_search;

@@ -239,7 +239,7 @@ impl Position {
     /// The position `value` describes, every field checked, and the whole one that play can
     /// reach as far as its fields show ([`check_play`]).
     #[allow(clippy::too_many_lines)] // one check per field, in field order
-    fn from_state_json(value: &Value) -> Result<Position, RecordError> {
+    pub(crate) fn from_state_json(value: &Value) -> Result<Position, RecordError> {
         let Some(p) = value.as_object() else {
             return fail("position", "must be an object");
         };

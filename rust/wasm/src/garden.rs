@@ -30,6 +30,21 @@ impl Garden {
             .map_err(|e| error(format!("bad record: {e}")))
     }
 
+    /// The game at the position a position text describes (docs/queens-garden.md, "Positions
+    /// as text"), what is hidden drawn from `seed`, with no moves before it. Throws for a bad
+    /// text, naming its field.
+    #[wasm_bindgen(js_name = fromPosition)]
+    pub fn from_position(text: &str, seed: f64) -> Result<Garden, JsError> {
+        Position::from_text(text, seed_of(seed)?)
+            .map(|p| Garden(Game::from_position(p)))
+            .map_err(|e| error(format!("bad position: {e}")))
+    }
+
+    /// The position as one line of text (docs/queens-garden.md, "Positions as text").
+    pub fn position(&self) -> String {
+        self.0.position().to_text()
+    }
+
     /// The number of players.
     #[wasm_bindgen(getter)]
     pub fn players(&self) -> u8 {

@@ -19,8 +19,8 @@ pub mod garden;
 
 use indigo_core::{
     Bot as _, BotSpec, Cell, Game as CoreGame, GateVariant, Gem, GemPath, Move, MoveEffects,
-    NativeBot, PathEnd, Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak, TileType,
-    canonical_rotation, read_record, rules_to_json, snapshot, write_record,
+    NativeBot, PathEnd, Position, Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak,
+    TileType, canonical_rotation, read_record, rules_to_json, snapshot, write_record_checked,
 };
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
@@ -257,6 +257,21 @@ impl Game {
             .map_err(|e| error(format!("bad record: {e}")))
     }
 
+    /// The game at the position a position text describes (docs/notation.md, "Positions as
+    /// text"), the pile's order drawn from `seed`, with no moves before it. Throws for a bad
+    /// text, naming its field.
+    #[wasm_bindgen(js_name = fromPosition)]
+    pub fn from_position(text: &str, seed: f64) -> Result<Game, JsError> {
+        Position::from_text(text, seed_of(seed)?)
+            .map(|p| Game(CoreGame::from_position(p)))
+            .map_err(|e| error(format!("bad position: {e}")))
+    }
+
+    /// The position as one line of text (docs/notation.md, "Positions as text").
+    pub fn position(&self) -> String {
+        self.0.position().to_text()
+    }
+
     /// The game's rules.
     #[wasm_bindgen(getter)]
     pub fn rules(&self) -> Rules {
@@ -338,9 +353,12 @@ impl Game {
             .map_or(JsValue::NULL, |e| object(&effects_json(e, players)))
     }
 
-    /// The game's `indigo-record/1`, as an object.
-    pub fn record(&self) -> JsValue {
-        object(&write_record(&self.0))
+    /// The game's `indigo-record/1`, as an object. Throws for a game from a mid-game position
+    /// ([`Game::from_position`]), which no record describes.
+    pub fn record(&self) -> Result<JsValue, JsError> {
+        write_record_checked(&self.0)
+            .map(|r| object(&r))
+            .map_err(error)
     }
 
     /// The position for drawing: an `indigo-snapshot/1` (board, gems, centre, scores, gems
@@ -409,4 +427,34 @@ pub fn random_playouts(rules: &Rules, seed: f64, games: u32) -> Result<f64, JsEr
     let seed = seed_of(seed)?;
     let summary = indigo_core::playouts(rules.0, seed, 0..u64::from(games));
     Ok(summary.placements as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Natively only what makes no JavaScript value: a refusal (a `JsError`) needs a host.
+    #[test]
+    fn games_of_both_kinds_load_from_their_position_texts() {
+        let mut game = Game::new(&Rules::new(3, 2).unwrap(), 5.0).unwrap();
+        for _ in 0..7 {
+            let mv = game.legal_moves()[0].clone();
+            game.0.play(mv.parse().unwrap()).unwrap();
+        }
+        let text = game.position();
+        assert_eq!(Game::from_position(&text, 2.0).unwrap().position(), text);
+
+        let mut garden = garden::Garden::new(4, 5.0).unwrap();
+        for _ in 0..9 {
+            let mv = garden.legal_moves()[0].clone();
+            garden.play(&mv).unwrap();
+        }
+        let text = garden.position();
+        assert_eq!(
+            garden::Garden::from_position(&text, 2.0)
+                .unwrap()
+                .position(),
+            text
+        );
+    }
 }

@@ -22,6 +22,7 @@ mod playout;
 mod scoring;
 #[cfg(test)]
 mod tests;
+mod text;
 mod turn;
 pub(crate) use info::ObservationRow;
 pub use info::{

@@ -131,12 +131,7 @@ impl Position {
         code: TileCode,
         tracer: &mut T,
     ) {
-        self.codes[y & ROW_MASK] = code;
-        self.onward[y & ROW_MASK] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
-        // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
-        self.empty &= !(1 << (slot & 63));
-        self.empty_order.remove(listed_at, usize::from(self.placed));
-        self.placed += 1;
+        self.fill_cell(y, (slot, listed_at), code);
 
         // The gems looking at the new tile start to move; the centre releases one gem next to
         // it, resting on the centre's edge and looking at the tile.
@@ -171,6 +166,24 @@ impl Position {
                 self.move_gem(gem, usize::from(SLOT_ACROSS[y * 8 + e]), tracer);
             }
         }
+    }
+
+    /// Lays tile code `code` on cell `y` (route slot `slot`, standing at `listed_at` in the
+    /// list of empty slots), moving no gem: the board part of a placement.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub(super) fn fill_cell(
+        &mut self,
+        y: usize,
+        (slot, listed_at): (usize, usize),
+        code: TileCode,
+    ) {
+        self.codes[y & ROW_MASK] = code;
+        self.onward[y & ROW_MASK] = ONWARD_ROWS[slot & 63][usize::from(code) & 31];
+        // (Masked shifts: an unchecked illegal move may name a cell that has no slot.)
+        self.empty &= !(1 << (slot & 63));
+        self.empty_order.remove(listed_at, usize::from(self.placed));
+        self.placed += 1;
     }
 
     /// After `seat`'s placement: the game ends with the last gem, else `seat` draws and the

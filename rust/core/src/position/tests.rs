@@ -456,3 +456,21 @@ fn a_playout_is_the_policy_placement_after_placement() {
         }
     }
 }
+
+#[test]
+fn every_position_of_random_games_reads_back_from_its_text() {
+    for (c, rules) in all_configurations().into_iter().enumerate() {
+        for g in 0..20u64 {
+            let seed = c as u64 * 100 + g;
+            let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
+            let mut bot = RandomBot::new(seed);
+            loop {
+                let text = p.to_text();
+                let read = Position::from_text(&text, seed);
+                assert_eq!(read.map(|r| r.to_text()), Ok(text), "seed {seed}");
+                let Some(m) = bot.choose_in(&p) else { break };
+                p.play(m).unwrap();
+            }
+        }
+    }
+}

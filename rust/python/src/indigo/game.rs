@@ -8,7 +8,7 @@ use indigo_core::Move as CoreMove;
 use indigo_core::{
     ACTION_COUNT, Action, ErrorAt, Game as CoreGame, Gem, Information, OBSERVATION_SIZE, Phase,
     Position, ROUTE_CELLS, RecordError as CoreRecordError, Rules as CoreRules, TileType,
-    read_record, snapshot, write_record,
+    read_record, snapshot, write_record_checked,
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -75,6 +75,12 @@ impl Game {
         Ok(snapshot(&self.position(), viewer, legal))
     }
 
+    /// The game's record; refused for a game from a mid-game position, which no record
+    /// describes.
+    fn record(&self) -> PyResult<serde_json::Value> {
+        write_record_checked(&self.lock()).map_err(IndigoError::new_err)
+    }
+
     fn information(&self, seat: Int) -> PyResult<Information> {
         let seat = self.seat(seat)?;
         Ok(self.position().information(seat))
@@ -116,14 +122,37 @@ impl Game {
             .map_err(|e| record_error(py, &e))
     }
 
+    /// The game at the position ``text`` describes (docs/notation.md, "Positions as text"),
+    /// with no moves before it; the pile's order is drawn from ``seed`` (the operating system
+    /// picks one when ``None``). A bad text raises :class:`~indigo.RecordError` naming its field.
+    #[classmethod]
+    #[pyo3(name = "from_position", signature = (text, *, seed=None))]
+    fn from_position_text(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        text: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed.map_or_else(|| Ok(os_seed()), extract_seed)?;
+        Position::from_text(text, seed)
+            .map(|p| Game::wrap(CoreGame::from_position(p)))
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// The position as one line of text (docs/notation.md, "Positions as text").
+    #[pyo3(name = "position")]
+    fn position_text(&self) -> String {
+        self.lock().position().to_text()
+    }
+
     fn to_record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // The record is made under the lock, turned into Python objects after it.
-        let record = write_record(&self.lock());
+        let record = self.record()?;
         json_to_py(py, &record)
     }
 
-    fn record_json(&self) -> String {
-        write_record(&self.lock()).to_string()
+    fn record_json(&self) -> PyResult<String> {
+        Ok(self.record()?.to_string())
     }
 
     #[pyo3(signature = (*, legal=false, seat=None))]
@@ -351,8 +380,8 @@ impl Game {
         hasher.finish()
     }
 
-    fn __getstate__(&self) -> String {
-        write_record(&self.lock()).to_string()
+    fn __getstate__(&self) -> PyResult<String> {
+        Ok(self.record()?.to_string())
     }
 
     fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {

@@ -132,6 +132,30 @@ impl Game {
             .map_err(|e| record_error(py, &e))
     }
 
+    /// The game at the position ``text`` describes (docs/queens-garden.md, "Positions as
+    /// text"), with no moves before it; what is hidden (the bag's order, the unseen
+    /// expansions, the refills) is drawn from ``seed`` (the operating system picks one when
+    /// ``None``). A bad text raises :class:`~indigo.RecordError` naming its field.
+    #[classmethod]
+    #[pyo3(name = "from_position", signature = (text, *, seed=None))]
+    fn from_position_text(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        text: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed.map_or_else(|| Ok(os_seed()), extract_seed)?;
+        ::queens_garden::Position::from_text(text, seed)
+            .map(Game::from_position)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// The position as one line of text (docs/queens-garden.md, "Positions as text").
+    #[pyo3(name = "position")]
+    fn position_text(&self) -> String {
+        self.lock().position().to_text()
+    }
+
     #[getter]
     fn rules(&self) -> Rules {
         Rules(*self.lock().rules())
