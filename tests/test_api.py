@@ -475,7 +475,7 @@ def test_initial_position(config: tuple[int, int, str]) -> None:
     assert game.seed is None
     assert game.rules == make_rules(config)
     assert game.to_move == 0
-    assert game.placed == 0
+    assert game.moves_played == 0
     assert game.pile_left == 54 - players * hand_size
     assert dict(game.board) == {}
     assert gem_tuples(game) == START_AMBERS
@@ -872,7 +872,7 @@ def test_accessors_match_snapshot() -> None:
     game = play_prefix("game-11.json", 30)
     snap = game.snapshot()
     assert game.to_move == snap["to_move"]
-    assert game.placed == snap["placed"] == len(game.board)
+    assert game.moves_played == snap["placed"] == len(game.board)
     assert game.pile_left == snap["pile_left"]
     assert [list(h) for h in game.hands] == snap["hands"]
     assert {(b["q"], b["r"]): (b["tile"], b["rotation"]) for b in snap["board"]} == {

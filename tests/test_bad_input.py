@@ -232,8 +232,13 @@ API = [
     Case("play-action-out-of-range", lambda g: g.play(810), MoveError),
     Case("play-action-negative", lambda g: g.play(-1), MoveError),
     Case("play-action-huge", lambda g: g.play(10**30), MoveError),
-    Case("apply-chance-sampled", lambda g: g.apply_chance(0), IllegalMoveError),
-    Case("apply-chance-bad-tile", lambda g: g.apply_chance(9), MoveError),
+    Case(
+        "apply-action-illegal",
+        lambda g: g.apply_action(min(set(range(810)) - set(g.legal_actions()))),
+        IllegalMoveError,
+    ),
+    Case("apply-action-out-of-range", lambda g: g.apply_action(810), MoveError),
+    Case("apply-action-bad-tile", lambda g: explicit_game().apply_action(9), MoveError),
     Case("observation-bad-seat", lambda g: g.observation(7), IndigoError),
     Case("resample-bad-seat", lambda g: g.resample(-1), IndigoError),
     Case("returns-bad-utility", lambda g: g.returns("elo"), IndigoError),
@@ -665,7 +670,7 @@ def _played(action: Any) -> Game:
 
 def _drawn(tile: Any) -> Game:
     game = explicit_game()
-    game.apply_chance(tile)
+    game.apply_action(tile)
     return game
 
 

@@ -415,7 +415,7 @@ def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -
             line += "  * winner"
         lines.append(line)
     lines.append(
-        f"  pile {game.pile_left} left, {game.placed}/{len(ROUTE_CELLS)} placed; gems: "
+        f"  pile {game.pile_left} left, {game.moves_played}/{len(ROUTE_CELLS)} placed; gems: "
         f"{len(game.centre)} in the centre, {len(game.gems)} on the board, "
         f"{game.removed} lost" + ("; game over" if game.over else "")
     )

@@ -762,6 +762,22 @@ impl Position {
             .collect()
     }
 
+    /// Each seat's return under `utility`: its score so far, or its share of the win (the
+    /// winners share 1; zeros until over).
+    pub fn returns(&self, utility: Utility) -> Vec<f64> {
+        match utility {
+            Utility::Points => self.scores().iter().map(|&s| f64::from(s)).collect(),
+            Utility::Win => {
+                let winners = self.winners();
+                let mut out = vec![0.0; self.seats()];
+                for &w in &winners {
+                    out[usize::from(w)] = 1.0 / winners.len() as f64;
+                }
+                out
+            }
+        }
+    }
+
     /// Moves applied since set-up.
     #[inline]
     pub const fn moves_played(&self) -> u32 {
@@ -1689,6 +1705,27 @@ impl PaymentBuffer {
             }
             chosen[depth] = code;
             self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
+        }
+    }
+}
+
+/// What a return counts ([`Position::returns`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Utility {
+    /// Each seat's score so far.
+    Points,
+    /// The winners share 1, the others 0; zeros until the game is over.
+    Win,
+}
+
+impl std::str::FromStr for Utility {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Utility, String> {
+        match name {
+            "points" => Ok(Utility::Points),
+            "win" => Ok(Utility::Win),
+            other => Err(format!("utility must be 'points' or 'win', not {other:?}")),
         }
     }
 }

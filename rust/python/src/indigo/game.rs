@@ -162,8 +162,9 @@ impl Game {
         self.lock().position().to_move()
     }
 
+    /// Moves played so far (each places one tile).
     #[getter]
-    fn placed(&self) -> u8 {
+    fn moves_played(&self) -> u8 {
         self.lock().position().placed()
     }
 
@@ -386,13 +387,22 @@ impl Game {
         outcomes.into_iter().map(|(t, p)| (t.index(), p)).collect()
     }
 
-    /// Applies a chance outcome: the drawing seat takes a tile of this type.
-    fn apply_chance(&self, tile: Int) -> PyResult<()> {
-        let tile =
-            CoreMove::tile_type(tile.0).map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
-        self.lock()
-            .apply_draw(tile)
-            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    /// OpenSpiel's ``apply_action``: at a chance node ``action`` is the tile type drawn (the
+    /// drawing seat takes it), else the placement's action number. Bad or illegal actions
+    /// raise a typed error and change nothing.
+    fn apply_action(&self, action: Int) -> PyResult<()> {
+        let mut game = self.lock();
+        if game.position().is_chance_node() {
+            let tile = CoreMove::tile_type(action.0)
+                .map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
+            return game
+                .apply_draw(tile)
+                .map_err(|e| IllegalMoveError::new_err(e.to_string()));
+        }
+        let mv = crate::indigo::moves::action(action.0)?.to_move();
+        game.play(mv)
+            .map(drop)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
     }
 
     /// The legal action numbers, ascending (the order of `legal_moves`).
@@ -481,7 +491,7 @@ impl Game {
     fn __repr__(&self) -> String {
         let p = self.position();
         format!(
-            "<Game players={} hand_size={} placed={} to_move={} scores={:?}>",
+            "<Game players={} hand_size={} moves_played={} to_move={} scores={:?}>",
             p.rules().players(),
             p.rules().hand_size(),
             p.placed(),

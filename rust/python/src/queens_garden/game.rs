@@ -4,8 +4,8 @@
 use std::sync::MutexGuard;
 
 use ::queens_garden::{
-    Action, ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
-    RecordError as CoreRecordError, Rules as CoreRules,
+    ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
+    RecordError as CoreRecordError, Rules as CoreRules, Utility,
 };
 use indigo_search::Game as _;
 use numpy::PyArray1;
@@ -15,7 +15,7 @@ use pyo3::types::PyBytes;
 
 use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text};
 use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
-use crate::queens_garden::moves::{Move, MoveArg};
+use crate::queens_garden::moves::{Move, MoveArg, MoveResult, action};
 use crate::queens_garden::rules::Rules;
 use crate::shared::Locked;
 
@@ -67,18 +67,16 @@ impl Game {
     }
 
     /// Plays a trusted-or-not move: illegal ones raise and change nothing.
-    fn play_move(&self, mv: CoreMove) -> PyResult<Move> {
-        self.lock()
-            .play(&mv)
-            .map(|()| Move(mv))
-            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+    fn play_move(&self, mv: CoreMove) -> PyResult<MoveResult> {
+        let mut game = self.lock();
+        game.play(&mv)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))?;
+        last_result(&game).ok_or_else(|| IndigoError::new_err("no move was played"))
     }
 
     /// The action's move; :class:`~indigo.IndigoError` if it names none.
-    fn action_move(action: Int) -> PyResult<CoreMove> {
-        Action::new(action.0)
-            .map(Action::to_move)
-            .map_err(|e| IndigoError::new_err(e.to_string()))
+    fn action_move(action_number: Int) -> PyResult<CoreMove> {
+        action(action_number.0).map(::queens_garden::Action::to_move)
     }
 
     /// The move's chance event, an illegal move raising.
@@ -161,12 +159,18 @@ impl Game {
         Ok(self.lock().position().is_legal(&mv))
     }
 
-    /// Plays ``move`` for the seat to move and returns it (canonical). An illegal move raises
-    /// :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`; either way
-    /// nothing changes.
-    fn play(&self, r#move: MoveArg) -> PyResult<Move> {
+    /// Plays ``move`` (a move, its text or its action number) for the seat to move and says
+    /// what it did. An illegal move raises :class:`~indigo.IllegalMoveError`, bad notation
+    /// :class:`~indigo.MoveError`; either way nothing changes.
+    fn play(&self, r#move: MoveArg) -> PyResult<MoveResult> {
         let mv = r#move.resolve()?;
         self.play_move(mv)
+    }
+
+    /// What the last move did, ``None`` at the start.
+    #[getter]
+    fn last_result(&self) -> Option<MoveResult> {
+        last_result(&self.lock())
     }
 
     /// Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start.
@@ -390,40 +394,22 @@ impl Game {
             .collect()
     }
 
-    /// The move that ``action`` names; :class:`~indigo.IndigoError` if it names none.
-    #[staticmethod]
-    fn action_to_move(action: Int) -> PyResult<Move> {
-        Action::new(action.0)
-            .map(|a| Move(a.to_move()))
-            .map_err(|e| IndigoError::new_err(e.to_string()))
+    /// Plays the move that ``action`` names (OpenSpiel's ``apply_action``); an action that
+    /// names no move or an illegal one raises a typed error and changes nothing.
+    fn apply_action(&self, action: Int) -> PyResult<()> {
+        self.play_move(Game::action_move(action)?).map(drop)
     }
 
-    /// The action of ``move`` in the fixed encoding; :class:`~indigo.IndigoError` for a pass
-    /// with discards, which has none.
-    #[staticmethod]
-    fn move_to_action(r#move: &Move) -> PyResult<u32> {
-        Action::from_move(&r#move.0)
-            .map(Action::index)
-            .ok_or_else(|| {
-                IndigoError::new_err(format!(
-                    "{} has no action: only a pass without discards is in the fixed encoding",
-                    r#move.0
-                ))
-            })
-    }
-
-    /// Plays the move that ``action`` names; an action that names no move or an illegal one
-    /// raises a typed error and changes nothing.
-    fn apply_action(&self, action: Int) -> PyResult<Move> {
-        let mv = Action::new(action.0)
-            .map_err(|e| IndigoError::new_err(e.to_string()))?
-            .to_move();
-        self.play_move(mv)
+    /// Always ``False``: Queen's Garden's chance happens inside a move (its draws and
+    /// reveals, :meth:`chance_outcomes`), never at a node of its own.
+    #[allow(clippy::unused_self)] // the shared vocabulary's method
+    fn is_chance_node(&self) -> bool {
+        false
     }
 
     /// What ``seat`` knows, as text (its seat, the expansions every player has seen and the
     /// public snapshot): equal exactly when the seat cannot tell two positions apart.
-    fn information_string(&self, seat: Int) -> PyResult<String> {
+    fn information_state_string(&self, seat: Int) -> PyResult<String> {
         let seat = self.seat(seat)?;
         Ok(self.lock().position().information_string(seat))
     }
@@ -456,7 +442,7 @@ impl Game {
     /// empty when ``chosen`` completes them (always empty for a move without chance).
     #[pyo3(signature = (action, chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn chance_outcomes_of(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn chance_outcomes(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
         let mv = Game::action_move(action)?;
         next_outcomes(&self.event(&mv)?, &chosen)
     }
@@ -482,7 +468,7 @@ impl Game {
     }
 
     /// Explicit chance at set-up: the outcomes of the next of the 4 draws for round 1's stack
-    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes_of` gives them.
+    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes` gives them.
     #[staticmethod]
     #[pyo3(signature = (chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
@@ -508,11 +494,17 @@ impl Game {
         ))
     }
 
-    /// Each seat's result once over (the winners share 1), zeros before.
-    fn returns(&self) -> Vec<f64> {
-        let position = self.position();
-        let players = usize::from(position.rules().players());
-        indigo_search::Game::returns(&position)[..players].to_vec()
+    /// Each seat's return: ``"points"`` (its score so far) or ``"win"`` (the winners share
+    /// 1; zeros until the game is over).
+    #[pyo3(signature = (utility="points"))]
+    fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
+        let utility: Utility = utility.parse().map_err(IndigoError::new_err)?;
+        Ok(self.lock().position().returns(utility))
+    }
+
+    /// Each seat's score change with the last move (zeros before the first).
+    fn rewards(&self) -> Vec<i64> {
+        self.lock().last_points()
     }
 
     /// Each seat's points as the ``greedy`` bot values them.
@@ -551,6 +543,16 @@ impl Game {
             p.scores()
         )
     }
+}
+
+/// What the last move did, `None` at the start.
+fn last_result(game: &CoreGame) -> Option<MoveResult> {
+    Some(MoveResult {
+        mv: Move(game.last_move()?),
+        seat: game.last_mover()?,
+        points: game.last_points(),
+        game_over: game.position().is_over(),
+    })
 }
 
 /// Kind ids 0..35 as kinds; :class:`~indigo.IndigoError` names one that is not.
