@@ -10,7 +10,7 @@ use indigo_search::game_seed;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::{Int, Real, in_range};
+use crate::convert::{Int, Real, in_range, refused};
 use crate::errors::{IndigoError, batch_error};
 
 /// Results of a batch, one row per game.
@@ -103,7 +103,8 @@ pub(crate) fn game_range(
     start: Int,
     threads: Int,
 ) -> PyResult<(std::ops::Range<u64>, usize)> {
-    Batch::games(start.0, games.0, threads.0).map_err(batch_error)
+    Batch::games(start.0, games.0, threads.0)
+        .map_err(|e| IndigoError::new_err(refused(&e.0, &[games, start, threads])))
 }
 
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`

@@ -14,7 +14,9 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text, seats};
+use crate::convert::{
+    ChanceArg, Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text, seats,
+};
 use crate::errors::{IllegalMoveError, IndigoError, MoveError, record_error_at};
 use crate::indigo::moves::{Move, MoveArg, MoveResult, axial, tile_list};
 use crate::indigo::rules::{Rules, parse_utility};
@@ -37,8 +39,9 @@ pub(crate) struct Game(Locked<CoreGame>);
 fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
         .enumerate()
-        .map(|(i, &Int(t))| {
-            CoreMove::tile_type(t).map_err(|e| IndigoError::new_err(format!("pile[{i}] {}", e.0)))
+        .map(|(i, &t)| {
+            CoreMove::tile_type(t.0)
+                .map_err(|e| IndigoError::new_err(t.refusal(&format!("pile[{i}] {}", e.0))))
         })
         .collect()
 }
@@ -84,14 +87,18 @@ impl Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules=None, *, seed=None, pile=None, chance="sampled"))]
+    #[pyo3(
+        signature = (rules=None, *, seed=None, pile=None, chance=Text::new("sampled")),
+        text_signature = "(rules=None, *, seed=None, pile=None, chance='sampled')"
+    )]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         pile: Option<Vec<Int>>,
-        chance: &str,
+        chance: Text<ChanceArg>,
     ) -> PyResult<Self> {
+        let chance = chance.0.as_str();
         let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?;
         let pile = pile.as_deref().map(to_tiles).transpose()?;
@@ -394,12 +401,12 @@ impl Game {
         let mut game = self.lock();
         if game.position().is_chance_node() {
             let tile = CoreMove::tile_type(action.0)
-                .map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
+                .map_err(|e| MoveError::new_err(action.refusal(&format!("tile {}", e.0))))?;
             return game
                 .apply_draw(tile)
                 .map_err(|e| IllegalMoveError::new_err(e.to_string()));
         }
-        let mv = crate::indigo::moves::action(action.0)?.to_move();
+        let mv = crate::indigo::moves::action(action)?.to_move();
         game.play(mv)
             .map(drop)
             .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
@@ -467,9 +474,9 @@ impl Game {
 
     /// Each seat's return: `"points"` (so far), `"win"` (winners share 1) or `"rank"` (share
     /// of opponents beaten, ties half); win and rank are 0 until the game is over.
-    #[pyo3(signature = (utility="points"))]
-    fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
-        let utility = parse_utility(utility)?;
+    #[pyo3(signature = (utility=Text::new("points")), text_signature = "($self, utility='points')")]
+    fn returns(&self, utility: Text<UtilityArg>) -> PyResult<Vec<f64>> {
+        let utility = parse_utility(&utility.into_inner())?;
         let position = self.position();
         let players = usize::from(position.rules().players());
         Ok(position.returns(utility)[..players].to_vec())

@@ -6,7 +6,7 @@ use indigo_core::{Action, Cell, MoveEffects, PathEnd, TileType, move_to_json};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyType};
 
-use crate::convert::{Int, as_int, json_to_py, seats};
+use crate::convert::{Int, Text, TextArg, as_int, json_to_py, refused, seats, text as text_of};
 use crate::errors::MoveError;
 
 /// Tile types as a Python list of ints.
@@ -29,12 +29,13 @@ impl Move {
     fn new(tile: Int, rotation: Int, q: Int, r: Int) -> PyResult<Self> {
         CoreMove::from_parts(tile.0, rotation.0, q.0, r.0)
             .map(Move)
-            .map_err(|e| MoveError::new_err(e.0))
+            .map_err(|e| MoveError::new_err(refused(&e.0, &[tile, rotation, q, r])))
     }
 
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        text.parse()
+    fn parse(text: Text<TextArg>) -> PyResult<Self> {
+        text.into_inner()
+            .parse()
             .map(Move)
             .map_err(|e: indigo_core::MoveError| MoveError::new_err(e.0))
     }
@@ -97,7 +98,7 @@ impl Move {
     /// The placement an action number plays.
     #[staticmethod]
     fn from_action(action: Int) -> PyResult<Self> {
-        self::action(action.0).map(|a| Move(a.to_move()))
+        self::action(action).map(|a| Move(a.to_move()))
     }
 
     fn __repr__(&self) -> String {
@@ -124,7 +125,7 @@ impl<'py> FromPyObject<'_, 'py> for MoveArg {
             return obj.extract().map(MoveArg::Action);
         }
         if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
-            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
+            return Ok(MoveArg::Text(text_of(&text, "move")?));
         }
         // Any other integer, such as numpy's (`mask.argmax()`).
         match as_int(&obj) {
@@ -141,14 +142,14 @@ impl MoveArg {
     pub(crate) fn resolve(self) -> PyResult<CoreMove> {
         match self {
             MoveArg::Move(m) => Ok(m.0),
-            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
-            MoveArg::Action(Int(n)) => action(n).map(Action::to_move),
+            MoveArg::Text(t) => Move::parse(Text::new(&t)).map(|m| m.0),
+            MoveArg::Action(n) => action(n).map(Action::to_move),
         }
     }
 }
 
-pub(crate) fn action(n: i64) -> PyResult<Action> {
-    Action::new(n).map_err(|e| MoveError::new_err(e.to_string()))
+pub(crate) fn action(n: Int) -> PyResult<Action> {
+    Action::new(n.0).map_err(|e| MoveError::new_err(n.refusal(&e.to_string())))
 }
 
 /// What one gem did during a placement.

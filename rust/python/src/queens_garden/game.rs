@@ -13,7 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text};
+use crate::convert::{Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text};
 use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
 use crate::queens_garden::moves::{Move, MoveArg, MoveResult, action};
 use crate::queens_garden::rules::Rules;
@@ -76,7 +76,7 @@ impl Game {
 
     /// The action's move; :class:`~indigo.IndigoError` if it names none.
     fn action_move(action_number: Int) -> PyResult<CoreMove> {
-        action(action_number.0).map(::queens_garden::Action::to_move)
+        action(action_number).map(::queens_garden::Action::to_move)
     }
 
     /// The move's chance event, an illegal move raising.
@@ -94,7 +94,7 @@ impl Game {
             .ok()
             .filter(|&s| s < players)
             .ok_or_else(|| {
-                IndigoError::new_err(format!("seat must be 0 to {}, not {}", players - 1, seat.0))
+                IndigoError::new_err(format!("seat must be 0 to {}, not {seat}", players - 1))
             })
     }
 }
@@ -442,7 +442,7 @@ impl Game {
     /// empty when ``chosen`` completes them (always empty for a move without chance).
     #[pyo3(signature = (action, chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn chance_outcomes(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn chance_outcomes(&self, action: Int, chosen: Vec<Int>) -> PyResult<Vec<(u8, f64)>> {
         let mv = Game::action_move(action)?;
         next_outcomes(&self.event(&mv)?, &chosen)
     }
@@ -457,7 +457,7 @@ impl Game {
     /// draws, then the reveals): a new game with no history (its record starts there). An
     /// illegal action or impossible outcomes raise and change nothing.
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn successor(&self, action: Int, outcomes: Vec<i64>) -> PyResult<Game> {
+    fn successor(&self, action: Int, outcomes: Vec<Int>) -> PyResult<Game> {
         let mv = Game::action_move(action)?;
         let outcomes = kinds(&outcomes)?;
         let mut position = self.position();
@@ -472,7 +472,7 @@ impl Game {
     #[staticmethod]
     #[pyo3(signature = (chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn first_draw_outcomes(chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn first_draw_outcomes(chosen: Vec<Int>) -> PyResult<Vec<(u8, f64)>> {
         next_outcomes(&ChanceEvent::setup(), &chosen)
     }
 
@@ -483,7 +483,7 @@ impl Game {
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn with_first_draws(
         rules: Rules,
-        draws: Vec<i64>,
+        draws: Vec<Int>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
@@ -496,9 +496,9 @@ impl Game {
 
     /// Each seat's return: ``"points"`` (its score so far) or ``"win"`` (the winners share
     /// 1; zeros until the game is over).
-    #[pyo3(signature = (utility="points"))]
-    fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
-        let utility: Utility = utility.parse().map_err(IndigoError::new_err)?;
+    #[pyo3(signature = (utility=Text::new("points")), text_signature = "($self, utility='points')")]
+    fn returns(&self, utility: Text<UtilityArg>) -> PyResult<Vec<f64>> {
+        let utility: Utility = utility.into_inner().parse().map_err(IndigoError::new_err)?;
         Ok(self.lock().position().returns(utility))
     }
 
@@ -556,10 +556,10 @@ fn last_result(game: &CoreGame) -> Option<MoveResult> {
 }
 
 /// Kind ids 0..35 as kinds; :class:`~indigo.IndigoError` names one that is not.
-fn kinds(ids: &[i64]) -> PyResult<Vec<Kind>> {
+fn kinds(ids: &[Int]) -> PyResult<Vec<Kind>> {
     ids.iter()
         .map(|&id| {
-            u8::try_from(id).ok().and_then(Kind::new).ok_or_else(|| {
+            u8::try_from(id.0).ok().and_then(Kind::new).ok_or_else(|| {
                 IndigoError::new_err(format!(
                     "a chance outcome is a kind id 0..35 (docs/queens-garden.md), not {id}"
                 ))
@@ -569,7 +569,7 @@ fn kinds(ids: &[i64]) -> PyResult<Vec<Kind>> {
 }
 
 /// The next step's outcomes as `(kind id, probability)`; a bad `chosen` raises.
-fn next_outcomes(event: &ChanceEvent, chosen: &[i64]) -> PyResult<Vec<(u8, f64)>> {
+fn next_outcomes(event: &ChanceEvent, chosen: &[Int]) -> PyResult<Vec<(u8, f64)>> {
     event
         .outcomes(&kinds(chosen)?)
         .map(|o| o.into_iter().map(|(k, p)| (k.id(), p)).collect())

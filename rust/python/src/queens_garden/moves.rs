@@ -5,7 +5,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
 
-use crate::convert::Int;
+use crate::convert::{Int, Text, TextArg, text as text_of};
 use crate::errors::MoveError;
 
 /// A move in the notation of ``docs/queens-garden.md``; ``str(move)`` is its canonical form.
@@ -20,16 +20,17 @@ pub(crate) struct Move(pub(crate) CoreMove);
 #[pymethods]
 impl Move {
     #[new]
-    fn new(text: &str) -> PyResult<Self> {
+    fn new(text: Text<TextArg>) -> PyResult<Self> {
         Move::parse(text)
     }
 
     /// The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        CoreMove::parse(text)
+    fn parse(text: Text<TextArg>) -> PyResult<Self> {
+        let text = text.0;
+        CoreMove::parse(&text)
             .map(Move)
-            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(text))))
+            .map_err(|e| MoveError::new_err(format!("{} is not a move: {e}", shown(&text))))
     }
 
     /// The move's action number in the fixed encoding (``docs/queens-garden.md``), ``None``
@@ -42,7 +43,7 @@ impl Move {
     /// The move an action number names; :class:`~indigo.MoveError` if it names none.
     #[staticmethod]
     fn from_action(action: Int) -> PyResult<Self> {
-        self::action(action.0).map(|a| Move(a.to_move()))
+        self::action(action).map(|a| Move(a.to_move()))
     }
 
     /// The rulebook's verb: ``take``, ``tile``, ``exp``, ``buy`` or ``pass``.
@@ -81,8 +82,8 @@ fn shown(text: &str) -> String {
 }
 
 /// The action `n` names; :class:`~indigo.MoveError` if it names none.
-pub(crate) fn action(n: i64) -> PyResult<Action> {
-    Action::new(n).map_err(|e| MoveError::new_err(e.to_string()))
+pub(crate) fn action(n: Int) -> PyResult<Action> {
+    Action::new(n.0).map_err(|e| MoveError::new_err(n.refusal(&e.to_string())))
 }
 
 /// A move given as a `Move`, as its text, or as an action number.
@@ -100,7 +101,7 @@ impl<'py> FromPyObject<'_, 'py> for MoveArg {
             return Ok(MoveArg::Move(m.get().0));
         }
         if let Ok(text) = obj.cast::<PyString>() {
-            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
+            return Ok(MoveArg::Text(text_of(&text, "move")?));
         }
         if obj.is_instance_of::<PyInt>() {
             return Ok(MoveArg::Action(obj.extract()?));
@@ -117,8 +118,8 @@ impl MoveArg {
     pub(crate) fn resolve(self) -> PyResult<CoreMove> {
         match self {
             MoveArg::Move(m) => Ok(m),
-            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
-            MoveArg::Action(Int(n)) => action(n).map(Action::to_move),
+            MoveArg::Text(t) => Move::parse(Text::new(&t)).map(|m| m.0),
+            MoveArg::Action(n) => action(n).map(Action::to_move),
         }
     }
 }
