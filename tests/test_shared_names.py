@@ -4,6 +4,8 @@ the other's too, but for the game-specific names listed here, each with its reas
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import indigo
@@ -165,3 +167,64 @@ def test_one_form_of_simulate_self_play_and_make_bot_for_every_game() -> None:
         simulation = indigo.simulate(specs, 2, seed=5, game=entry.name)
         assert simulation.checksum == entry.simulate(specs, 2, seed=5).checksum
         assert type(indigo.make_bot("random", seed=1, game=entry.name)) in entry.bots
+
+
+@pytest.mark.parametrize("make", [_indigo, _garden], ids=["indigo", "queens-garden"])
+def test_print_draws_the_position_and_repr_stays_short(make: object) -> None:
+    game = make()  # type: ignore[operator]
+    game.play(game.legal_actions()[0])
+    drawn = str(game)
+    entry = indigo.games.find_game(game)
+    if entry is indigo.games.INDIGO:
+        from indigo.render.terminal import board_text, status_text
+
+        assert drawn == board_text(game, colour=False, codes=False) + "\n" + status_text(
+            game, colour=False
+        )
+    else:
+        from indigo.queens_garden.terminal import position_text
+
+        assert drawn == position_text(game.snapshot())
+    assert "\x1b" not in drawn
+    assert drawn.count("\n") >= 5
+    assert "\n" not in repr(game)
+    assert len(repr(game)) < 100
+
+
+def _equivalent_forms(move: Any) -> list[Any]:
+    """Other spellings of ``move``: Indigo's equivalent rotations, Queen's Garden's discards
+    in another order."""
+    if isinstance(move, indigo.Move):
+        rotations = [
+            r for r in range(6) if indigo.Move(move.tile, r, move.q, move.r).canonical() == move
+        ]
+        return [indigo.Move(move.tile, r, move.q, move.r) for r in rotations]
+    tokens = str(move).split(" ")  # the discards after a placement come in any order
+    return [qg.Move.parse(" ".join([*tokens[:3], *reversed(tokens[3:])])), qg.Move.parse(str(move))]
+
+
+@pytest.mark.parametrize("make", [_indigo, _garden], ids=["indigo", "queens-garden"])
+def test_move_equality_hash_and_membership_agree_with_is_legal(make: object) -> None:
+    game = make()  # type: ignore[operator]
+    checked = 0
+    for _ in range(12):
+        legal = game.legal_moves
+        for move in legal:
+            for form in _equivalent_forms(move):
+                assert game.is_legal(form)
+                assert form in legal
+                assert form == move
+                assert hash(form) == hash(move)
+                assert (form != move) is False
+                checked += 1
+        game.play(legal[len(legal) // 2])
+    assert checked > 12
+    # A placement whose rotation is not equivalent is another move.
+    if isinstance(game, indigo.Game):
+        a, b = indigo.Move.parse("0@1:0,-3"), indigo.Move.parse("0@4:0,-3")
+        c = indigo.Move.parse("0@2:0,-3")
+        assert a == b
+        assert hash(a) == hash(b)
+        assert len({a, b}) == 1
+        assert a != c
+        assert str(b) == "0@4:0,-3"  # the move keeps the rotation it was given

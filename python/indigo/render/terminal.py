@@ -56,6 +56,7 @@ __all__ = [
     "GEM_GLYPHS",
     "board_text",
     "fg",
+    "game_text",
     "gem_label",
     "legend_text",
     "paint",
@@ -385,6 +386,11 @@ def legend_text(rules: Rules, *, colour: bool = True, codes: bool = True) -> str
             f"  k:Pn: {rules.gate_name} k and its owners ({seats})",
         ]
     )
+
+
+def game_text(game: Game) -> str:
+    """The board and the status as ``indigo play`` draws them, without colour (``str(game)``)."""
+    return board_text(game, colour=False, codes=False) + "\n" + status_text(game, colour=False)
 
 
 def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:

@@ -489,6 +489,14 @@ impl Game {
         game.last_points()[..players].to_vec()
     }
 
+    /// The board and the status as ``indigo play`` draws them (``indigo.render.terminal``).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("indigo.render.terminal")?
+            .call_method1("game_text", (slf,))?
+            .extract()
+    }
+
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
             .import("indigo.render.svg")?

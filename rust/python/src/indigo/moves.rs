@@ -4,6 +4,7 @@
 use indigo_core::Move as CoreMove;
 use indigo_core::{Action, Cell, MoveEffects, PathEnd, TileType, move_to_json};
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyInt, PyType};
 
 use crate::convert::{Int, Text, TextArg, as_int, json_to_py, refused, seats, text as text_of};
@@ -18,8 +19,10 @@ pub(crate) fn axial(cell: Cell) -> (i32, i32) {
     cell.axial()
 }
 
-/// A placement: tile type, rotation, cell.
-#[pyclass(module = "indigo", frozen, eq, hash, from_py_object)]
+/// A placement: tile type, rotation, cell. Placements that differ only by an equivalent
+/// rotation (one the tile's symmetry maps to the same paths) are equal and hash alike, as
+/// ``Game.is_legal`` and ``in legal_moves`` see them.
+#[pyclass(module = "indigo", frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Move(pub(crate) CoreMove);
 
@@ -67,6 +70,31 @@ impl Move {
 
     fn canonical(&self) -> Self {
         Move(self.0.canonical())
+    }
+
+    /// Equal when the canonical placements are.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Move>() else {
+            return py.NotImplemented();
+        };
+        let equal = self.0.canonical() == other.get().0.canonical();
+        match op {
+            CompareOp::Eq => equal
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind()),
+            CompareOp::Ne => (!equal)
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind()),
+            _ => return py.NotImplemented(),
+        }
+        .unwrap_or_else(|never| match never {})
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&self.0.canonical(), &mut hasher);
+        std::hash::Hasher::finish(&hasher)
     }
 
     fn paths(&self) -> Vec<(u8, u8)> {

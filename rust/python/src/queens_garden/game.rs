@@ -524,6 +524,14 @@ impl Game {
         PyArray1::from_vec(py, mask)
     }
 
+    /// The position as ``indigo play`` draws it (``indigo.queens_garden.terminal``).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("indigo.queens_garden.terminal")?
+            .call_method1("game_text", (slf,))?
+            .extract()
+    }
+
     /// The position as SVG, for Jupyter (``indigo.queens_garden.svg.game_svg``).
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
