@@ -1053,6 +1053,27 @@ ROUND_THREE: list[
         str(2**64),
     ),
     (
+        "ismcts-time-huge",
+        INDIGO_ONLY,
+        lambda e, g: IsmctsBot(time=HUGE),
+        IndigoError,
+        "above 2**1023",
+    ),
+    (
+        "puct-c-huge",
+        INDIGO_ONLY,
+        lambda e, g: PuctBot(print, 8, c_puct=-HUGE),
+        IndigoError,
+        "below -2**1023",
+    ),
+    (
+        "simulate-interval-huge",
+        BOTH,
+        lambda e, g: simulate(["random", "random"], 1, interval=HUGE, game=e.name),
+        IndigoError,
+        "above 2**1023",
+    ),
+    (
         "simulate-games-2**64",
         BOTH,
         lambda e, g: simulate(["random", "random"], 2**64, game=e.name),

@@ -72,11 +72,11 @@ impl Int {
     }
 }
 
-/// `message` with each of `given`'s clamped numbers replaced by the number as given.
-pub(crate) fn refused(message: &str, given: &[Int]) -> String {
+/// `message` with each of `given`'s converted values replaced by the value as given.
+pub(crate) fn refused(message: &str, given: &[&dyn Refusal]) -> String {
     given
         .iter()
-        .fold(message.to_owned(), |message, int| int.refusal(&message))
+        .fold(message.to_owned(), |message, value| value.refusal(&message))
 }
 
 impl std::fmt::Display for Int {
@@ -170,24 +170,56 @@ impl<'py, N: Named> FromPyObject<'_, 'py> for Text<N> {
 }
 
 /// A Python number as `f64`; an int too large for a float is an infinity (refused by every
-/// range we check) rather than an `OverflowError`.
+/// range we check) rather than an `OverflowError`, and its refusal says so
+/// ([`Refusal::refusal`]) rather than showing `inf`.
 #[derive(Clone, Copy)]
-pub(crate) struct Real(pub(crate) f64);
+pub(crate) struct Real(pub(crate) f64, Option<bool>);
+
+impl Real {
+    /// A number the caller gave exactly (a default).
+    pub(crate) const fn new(x: f64) -> Real {
+        Real(x, None)
+    }
+}
 
 impl<'py> FromPyObject<'_, 'py> for Real {
     type Error = PyErr;
 
     fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<f64>() {
-            Ok(x) => Ok(Real(x)),
+            Ok(x) => Ok(Real::new(x)),
             Err(e) => {
                 let int = as_int(&obj).map_err(|_| e)?;
-                Ok(Real(if int.lt(0)? {
+                let negative = int.lt(0)?;
+                let infinity = if negative {
                     f64::NEG_INFINITY
                 } else {
                     f64::INFINITY
-                }))
+                };
+                Ok(Real(infinity, Some(negative)))
             }
+        }
+    }
+}
+
+/// A converted argument whose refusal shows the value as given.
+pub(crate) trait Refusal {
+    /// `message`, the converted value replaced by the value as given.
+    fn refusal(&self, message: &str) -> String;
+}
+
+impl Refusal for Int {
+    fn refusal(&self, message: &str) -> String {
+        Int::refusal(*self, message)
+    }
+}
+
+impl Refusal for Real {
+    fn refusal(&self, message: &str) -> String {
+        match self.1 {
+            None => message.to_owned(),
+            Some(false) => message.replace("not inf", "not an integer above 2**1023"),
+            Some(true) => message.replace("not -inf", "not an integer below -2**1023"),
         }
     }
 }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use crate::bots::SpecBot;
 use crate::convert::{
-    Int, Real, SpecArg, Text, extract_seed, in_range, os_seed, parse_spec, refused,
+    Int, Real, Refusal, SpecArg, Text, extract_seed, in_range, os_seed, parse_spec, refused,
 };
 use crate::errors::IndigoError;
 use crate::indigo::game::Game;
@@ -135,7 +135,7 @@ impl IsmctsBot {
     /// Settings are checked by the core (`IsmctsConfig`), with the same bounds as specs.
     #[new]
     #[pyo3(
-        signature = (simulations=None, *, time=None, exploration=Real(0.7), threads=Int::new(1), seed=None),
+        signature = (simulations=None, *, time=None, exploration=Real::new(0.7), threads=Int::new(1), seed=None),
         text_signature = "(simulations=None, *, time=None, exploration=0.7, threads=1, seed=None)"
     )]
     fn new(
@@ -145,7 +145,9 @@ impl IsmctsBot {
         threads: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let given: Vec<Int> = simulations.into_iter().chain([threads]).collect();
+        let mut given: Vec<&dyn Refusal> = vec![&threads, &exploration];
+        given.extend(simulations.as_ref().map(|n| n as &dyn Refusal));
+        given.extend(time.as_ref().map(|t| t as &dyn Refusal));
         let refusal = |e: indigo_search::SettingsError| IndigoError::new_err(refused(&e.0, &given));
         let budget = Budget::given(simulations.map(|n| n.0), time.map(|t| t.0)).map_err(refusal)?;
         let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(refusal)?;

@@ -32,7 +32,7 @@ impl Move {
     fn new(tile: Int, rotation: Int, q: Int, r: Int) -> PyResult<Self> {
         CoreMove::from_parts(tile.0, rotation.0, q.0, r.0)
             .map(Move)
-            .map_err(|e| MoveError::new_err(refused(&e.0, &[tile, rotation, q, r])))
+            .map_err(|e| MoveError::new_err(refused(&e.0, &[&tile, &rotation, &q, &r])))
     }
 
     #[staticmethod]

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch::game_range;
-use crate::convert::{Int, Real, extract_seed, os_seed, refused};
+use crate::convert::{Int, Real, Refusal, extract_seed, os_seed, refused};
 use crate::errors::{EvaluatorError, IllegalMoveError, IndigoError};
 use crate::indigo::batch::SelfPlayBatch;
 use crate::indigo::bots::visit_policy;
@@ -212,7 +212,7 @@ impl PuctBot {
     /// Settings are checked by the search (`PuctConfig`).
     #[new]
     #[pyo3(
-        signature = (evaluator, simulations=Int::new(200), *, batch_size=Int::new(8), c_puct=Real(1.5), dirichlet_alpha=Real(0.3), dirichlet_fraction=Real(0.0), temperature=Real(0.0), seed=None),
+        signature = (evaluator, simulations=Int::new(200), *, batch_size=Int::new(8), c_puct=Real::new(1.5), dirichlet_alpha=Real::new(0.3), dirichlet_fraction=Real::new(0.0), temperature=Real::new(0.0), seed=None),
         text_signature = "(evaluator, simulations=200, *, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
     )]
     #[allow(clippy::too_many_arguments)]
@@ -240,7 +240,17 @@ impl PuctBot {
             dirichlet_fraction.0,
             temperature.0,
         )
-        .map_err(|e| IndigoError::new_err(refused(&e.0, &[simulations, batch_size])))?;
+        .map_err(|e| {
+            let given: [&dyn Refusal; 6] = [
+                &simulations,
+                &batch_size,
+                &c_puct,
+                &dirichlet_alpha,
+                &dirichlet_fraction,
+                &temperature,
+            ];
+            IndigoError::new_err(refused(&e.0, &given))
+        })?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(PuctBot {
             config,
