@@ -228,3 +228,25 @@ def test_move_equality_hash_and_membership_agree_with_is_legal(make: object) -> 
         assert len({a, b}) == 1
         assert a != c
         assert str(b) == "0@4:0,-3"  # the move keeps the rotation it was given
+
+
+def _over(make: Any) -> Any:
+    game = make()
+    while not game.over:
+        game.play(game.legal_actions()[-1 if game.moves_played % 3 else 0])
+    return game
+
+
+@pytest.mark.parametrize("make", [_indigo, _garden], ids=["indigo", "queens-garden"])
+def test_every_utility_means_the_same_in_both_games(make: object) -> None:
+    game = _over(make)
+    win, rank, zero_sum = (game.returns(u) for u in ("win", "rank", "zero-sum"))
+    assert sum(win) == pytest.approx(1.0)
+    assert sum(zero_sum) == pytest.approx(0.0)
+    assert [s for s, w in enumerate(win) if w > 0] == game.winners
+    assert all(rank[w] == max(rank) for w in game.winners)
+    assert 0.0 <= min(rank) <= max(rank) <= 1.0
+    start = make()  # type: ignore[operator]
+    assert start.returns("rank") == start.returns("zero-sum") == [0.0, 0.0]
+    with pytest.raises(indigo.IndigoError, match="utility must be"):
+        start.returns("elo")

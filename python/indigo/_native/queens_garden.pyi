@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from indigo._native import Simulation
 from indigo.queens_garden import DisplayExpansion, FinalScore, Garden, Stack, Storage, Verb
+from indigo.types import Utility
 
 __all__ = [
     "ACTION_COUNT",
@@ -182,8 +183,10 @@ class Game:
     @staticmethod
     def with_first_draws(rules: Rules, draws: Sequence[int], *, seed: int | None = None) -> Game:
         """The seeded set-up with round 1's stack top given the 4 kind ids ``draws``."""
-    def returns(self, utility: Literal["points", "win"] = "points") -> list[float]:
-        """Each seat's return: its score so far, or its share of the win (zeros until over)."""
+    def returns(self, utility: Utility = "points") -> list[float]:
+        """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1), ``"rank"``
+        (share of opponents outscored, ties half) or ``"zero-sum"`` (the win share rescaled to
+        sum to 0). All but points are 0 until the game is over."""
     def rewards(self) -> list[int]:
         """Each seat's score change with the last move (zeros before the first)."""
     def greedy_points(self) -> list[int]:

@@ -494,8 +494,9 @@ impl Game {
         ))
     }
 
-    /// Each seat's return: ``"points"`` (its score so far) or ``"win"`` (the winners share
-    /// 1; zeros until the game is over).
+    /// Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1), ``"rank"``
+    /// (share of opponents outscored, ties half) or ``"zero-sum"``; all but points are 0
+    /// until the game is over.
     #[pyo3(signature = (utility=Text::new("points")), text_signature = "($self, utility='points')")]
     fn returns(&self, utility: Text<UtilityArg>) -> PyResult<Vec<f64>> {
         let utility: Utility = utility.into_inner().parse().map_err(IndigoError::new_err)?;
