@@ -32,6 +32,7 @@ from indigo import (
     Move,
     MoveError,
     PlayoutBot,
+    PuctBot,
     RandomBot,
     RecordError,
     Rules,
@@ -43,6 +44,7 @@ from indigo import (
 )
 from indigo.cli import main
 from indigo.distributed import MAX_GAMES, LocalBackend, RunError
+from indigo.games import GAMES as ENTRIES
 from indigo.tournament import MAX_SEATINGS, run_tournament
 
 SECONDS = 5.0  # each case; a case that hangs is killed by the watchdog after HANG_SECONDS
@@ -187,7 +189,7 @@ API = [
     Case("parse-i64-overflow", lambda g: Move.parse("4@0:99999999999999999999,0"), MoveError),
     Case("parse-megabyte-digits", lambda g: Move.parse("1" * 10**6), MoveError),
     Case("parse-many-ats", lambda g: Move.parse("@" * 10**6), MoveError),
-    Case("parse-lone-surrogate", lambda g: Move.parse("4@0:0,-3\ud800"), UnicodeEncodeError),
+    Case("parse-lone-surrogate", lambda g: Move.parse("4@0:0,-3\ud800"), IndigoError),
     Case("parse-bytes", lambda g: Move.parse(b"4@0:0,-3"), TypeError),
     Case("parse-none", lambda g: Move.parse(None), TypeError),
     # Game()
@@ -232,8 +234,13 @@ API = [
     Case("play-action-out-of-range", lambda g: g.play(810), MoveError),
     Case("play-action-negative", lambda g: g.play(-1), MoveError),
     Case("play-action-huge", lambda g: g.play(10**30), MoveError),
-    Case("apply-chance-sampled", lambda g: g.apply_chance(0), IllegalMoveError),
-    Case("apply-chance-bad-tile", lambda g: g.apply_chance(9), MoveError),
+    Case(
+        "apply-action-illegal",
+        lambda g: g.apply_action(min(set(range(810)) - set(g.legal_actions()))),
+        IllegalMoveError,
+    ),
+    Case("apply-action-out-of-range", lambda g: g.apply_action(810), MoveError),
+    Case("apply-action-bad-tile", lambda g: explicit_game().apply_action(9), MoveError),
     Case("observation-bad-seat", lambda g: g.observation(7), IndigoError),
     Case("resample-bad-seat", lambda g: g.resample(-1), IndigoError),
     Case("returns-bad-utility", lambda g: g.returns("elo"), IndigoError),
@@ -665,7 +672,7 @@ def _played(action: Any) -> Game:
 
 def _drawn(tile: Any) -> Game:
     game = explicit_game()
-    game.apply_chance(tile)
+    game.apply_action(tile)
     return game
 
 
@@ -960,3 +967,181 @@ def test_tournament_refuses_a_huge_lineup_before_building_it() -> None:
 def test_enough_cases() -> None:
     cli = 2 * len(REPLAY_FILES) + 1 + len(CLI) + 1
     assert len(API) + len(FROM_RECORD) + cli >= 100
+
+
+# Round three (issue 28, items 5 to 7), over both games where a call exists in both: an int
+# outside i64 is refused with the package's error showing the value given (not a clamped
+# one), and text Unicode cannot encode (a lone surrogate) with the package's error naming the
+# argument. Each call changes nothing.
+LONE = "take \ud800"
+BOTH = ("indigo", "queens-garden")
+INDIGO_ONLY = ("indigo",)
+GARDEN_ONLY = ("queens-garden",)
+CLAMPED = ("9223372036854775807", "9223372036854775808")
+
+
+def _uniform(observations: Any, masks: Any) -> tuple[Any, Any]:
+    """A 2-player evaluator: uniform priors over the legal actions, values 0."""
+    return masks / masks.sum(1, keepdims=True), np.zeros((len(observations), 2))
+
+
+ROUND_THREE: list[
+    tuple[str, tuple[str, ...], Callable[[Any, Any], object], type[Exception], str]
+] = [
+    ("move-parse-surrogate", BOTH, lambda e, g: e.move.parse(LONE), IndigoError, "text must"),
+    ("play-surrogate", BOTH, lambda e, g: g.play(LONE), IndigoError, "move must"),
+    ("is-legal-surrogate", BOTH, lambda e, g: g.is_legal(LONE), IndigoError, "move must"),
+    ("make-bot-surrogate", BOTH, lambda e, g: e.make_bot(LONE), IndigoError, "spec must"),
+    (
+        "indigo-make-bot-surrogate",
+        BOTH,
+        lambda e, g: make_bot(LONE, game=e.name),
+        IndigoError,
+        "spec must",
+    ),
+    ("returns-surrogate", BOTH, lambda e, g: g.returns(LONE), IndigoError, "utility must"),
+    ("play-action-2**64", BOTH, lambda e, g: g.play(2**64), MoveError, str(2**64)),
+    ("apply-action-2**64", BOTH, lambda e, g: g.apply_action(2**64), MoveError, str(2**64)),
+    ("from-action-huge", BOTH, lambda e, g: e.move.from_action(HUGE), MoveError, "2**127"),
+    ("resample-seat-2**64", BOTH, lambda e, g: g.resample(2**64), IndigoError, str(2**64)),
+    ("rules-theme-surrogate", INDIGO_ONLY, lambda e, g: Rules(theme=LONE), IndigoError, "theme"),
+    (
+        "rules-preset-surrogate",
+        INDIGO_ONLY,
+        lambda e, g: Rules.preset(LONE),
+        IndigoError,
+        "theme must",
+    ),
+    ("game-chance-surrogate", INDIGO_ONLY, lambda e, g: Game(chance=LONE), IndigoError, "chance"),
+    (
+        "apply-chance-2**64",
+        INDIGO_ONLY,
+        lambda e, g: Game(chance="explicit").apply_action(2**64),
+        MoveError,
+        str(2**64),
+    ),
+    ("move-tile-2**64", INDIGO_ONLY, lambda e, g: Move(2**64, 0, 0, -3), MoveError, str(2**64)),
+    (
+        "vector-game-negative",
+        INDIGO_ONLY,
+        lambda e, g: VectorGames(2, seed=1).game(-1),
+        IndigoError,
+        "not -1",
+    ),
+    (
+        "vector-record-2**64",
+        INDIGO_ONLY,
+        lambda e, g: VectorGames(2, seed=1).record(2**64),
+        IndigoError,
+        str(2**64),
+    ),
+    ("ismcts-2**64", INDIGO_ONLY, lambda e, g: IsmctsBot(2**64), IndigoError, str(2**64)),
+    ("ismcts-huge", INDIGO_ONLY, lambda e, g: IsmctsBot(HUGE), IndigoError, "above 2**127"),
+    (
+        "ismcts-threads-huge",
+        INDIGO_ONLY,
+        lambda e, g: IsmctsBot(10, threads=-HUGE),
+        IndigoError,
+        "below -2**127",
+    ),
+    ("puct-huge", INDIGO_ONLY, lambda e, g: PuctBot(print, HUGE), IndigoError, "above 2**127"),
+    (
+        "puct-batch-2**64",
+        INDIGO_ONLY,
+        lambda e, g: PuctBot(print, 8, batch_size=2**64),
+        IndigoError,
+        str(2**64),
+    ),
+    (
+        "ismcts-time-huge",
+        INDIGO_ONLY,
+        lambda e, g: IsmctsBot(time=HUGE),
+        IndigoError,
+        "above 2**1023",
+    ),
+    (
+        "puct-c-huge",
+        INDIGO_ONLY,
+        lambda e, g: PuctBot(print, 8, c_puct=-HUGE),
+        IndigoError,
+        "below -2**1023",
+    ),
+    (
+        "simulate-interval-huge",
+        BOTH,
+        lambda e, g: simulate(["random", "random"], 1, interval=HUGE, game=e.name),
+        IndigoError,
+        "above 2**1023",
+    ),
+    (
+        "simulate-games-2**64",
+        BOTH,
+        lambda e, g: simulate(["random", "random"], 2**64, game=e.name),
+        IndigoError,
+        str(2**64),
+    ),
+    (
+        "chance-outcomes-2**64",
+        GARDEN_ONLY,
+        lambda e, g: g.chance_outcomes(0, [2**64]),
+        IndigoError,
+        str(2**64),
+    ),
+    ("successor-2**64", GARDEN_ONLY, lambda e, g: g.successor(0, [2**64]), IndigoError, str(2**64)),
+    (
+        "first-draw-outcomes-2**63",
+        GARDEN_ONLY,
+        lambda e, g: e.game.first_draw_outcomes([2**63]),
+        IndigoError,
+        str(2**63),
+    ),
+    (
+        "with-first-draws-2**64",
+        GARDEN_ONLY,
+        lambda e, g: e.game.with_first_draws(e.default_rules(2), [2**64, 0, 0, 0]),
+        IndigoError,
+        str(2**64),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "entry", "error", "shows"),
+    [
+        pytest.param(call, entry, error, shows, id=f"{name}-{entry.name}")
+        for name, games, call, error, shows in ROUND_THREE
+        for entry in ENTRIES
+        if entry.name in games
+    ],
+)
+def test_round_three_refusals_show_what_was_given(
+    call: Callable[[Any, Any], object], entry: Any, error: type[Exception], shows: str
+) -> None:
+    game = entry.game(entry.default_rules(2), seed=1)
+    before = (game.snapshot_json(), game.record_json())
+    with pytest.raises(error) as info:
+        call(entry, game)
+    message = str(info.value)
+    assert shows in message
+    assert not any(clamped in message for clamped in CLAMPED if clamped not in shows)
+    assert (game.snapshot_json(), game.record_json()) == before
+
+
+def test_a_puct_evaluator_that_calls_its_own_bot_is_refused() -> None:
+    position = Game(Rules.indigo(2), seed=1)
+    inner: list[BaseException] = []
+
+    def evaluator(observations: Any, masks: Any) -> Any:
+        try:
+            bot.choose(position)
+        except IndigoError as exc:
+            inner.append(exc)
+        return _uniform(observations, masks)
+
+    reentrant = PuctBot(evaluator, 4, seed=1)
+    bot = reentrant
+    move = reentrant.choose(position)
+    assert position.is_legal(move)
+    assert inner
+    assert "searching already" in str(inner[0])
+    assert position.is_legal(reentrant.choose(position))  # the bot is free again afterwards

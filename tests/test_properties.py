@@ -215,7 +215,7 @@ def test_end_of_game(
     assert final["gems"] == []
     assert final["centre"] == []
     assert game.pile_left == pile_left_before_last
-    assert game.placed == len(results) <= 54
+    assert game.moves_played == len(results) <= 54
     # 12 = gems collected from the board (a shared gate counts once) + gems removed.
     paths = [p for r in results for p in r.paths]
     collected_paths = [p for p in paths if p.outcome == "collected"]
@@ -409,7 +409,7 @@ def step(game: Game, choice: int) -> None:
     """One step: a chance outcome chosen by ``choice`` at a draw, else a legal move."""
     if game.is_chance_node():
         outcomes = game.chance_outcomes()
-        game.apply_chance(outcomes[choice % len(outcomes)][0])
+        game.apply_action(outcomes[choice % len(outcomes)][0])
     else:
         game.play(pick(game, choice))
 
@@ -481,7 +481,7 @@ def _step(game: Game, choice: int) -> None:
     """One random step: a draw's outcome at a chance node (explicit chance), else a move."""
     if game.explicit_chance and game.is_chance_node():
         outcomes = game.chance_outcomes()
-        game.apply_chance(outcomes[choice % len(outcomes)][0])
+        game.apply_action(outcomes[choice % len(outcomes)][0])
     else:
         game.play(pick(game, choice))
 

@@ -64,7 +64,7 @@ def scoring_position() -> indigo.Game:
     """The first position of some deals where only some moves gain points."""
     for seed in range(50):
         position = game(seed)
-        while position.to_move is not None and position.placed < 40:
+        while position.to_move is not None and position.moves_played < 40:
             found = gains(position)
             if max(found.values()) > 0 and sorted(found.values())[len(found) // 2] <= 0:
                 return position
@@ -225,7 +225,7 @@ def test_evaluator_exceptions_propagate_and_bad_answers_are_refused() -> None:
             PuctBot(evaluator, 10, seed=1).choose(position)  # type: ignore[arg-type]
         assert isinstance(caught.value, indigo.IndigoError)
         assert isinstance(caught.value, ValueError)
-    assert position.placed == 0
+    assert position.moves_played == 0
 
 
 def test_settings_and_arguments_are_checked() -> None:
@@ -290,7 +290,7 @@ def test_self_play_keeps_the_searchs_visits_as_the_policy_target() -> None:
     rows = np.repeat(np.arange(batch.samples), np.diff(batch.visit_offsets))
     assert batch.legal_mask[rows, batch.visit_actions].all()
     games = list(replayed(batch.records))
-    assert sum(g.placed for g in games) == batch.samples
+    assert sum(g.moves_played for g in games) == batch.samples
     plain = indigo.self_play(["random"], 2, seed=5, start=3)
     first = [json.loads(r) for r in plain.records]
     assert [g.seed for g in games] == [r["seed"] for r in first]

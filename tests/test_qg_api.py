@@ -83,8 +83,8 @@ def test_moves() -> None:
     assert move == qg.Move.parse("tile bl3 f0 ye3 *")
     assert hash(move) == hash(qg.Move.parse("tile bl3 f0 ye3 *"))
     assert move != qg.Move.parse("tile bl3 f0 ye3x *")
-    assert move.action == "tile"
-    assert [qg.Move.parse(t).action for t in ("take 2 ye2@0", "exp lg1 a03", "buy a2", "pass")] == [
+    assert move.verb == "tile"
+    assert [qg.Move.parse(t).verb for t in ("take 2 ye2@0", "exp lg1 a03", "buy a2", "pass")] == [
         "take",
         "exp",
         "buy",
@@ -123,9 +123,9 @@ def test_seeded_game() -> None:
     assert game.moves == []
     legal = game.legal_moves
     assert legal[-1] == qg.Move.parse("pass")
-    assert [m.action for m in legal].count("buy") == 6
+    assert [m.verb for m in legal].count("buy") == 6
     # Play, then the history and the undo.
-    first = game.play(legal[0])
+    first = game.play(legal[0]).move
     assert game.moves == [first]
     assert game.moves_played == 1
     assert game.undo() == first
@@ -173,7 +173,7 @@ def test_refills_follow_the_documented_shuffle() -> None:
     checked = 0
     for seed in range(40):
         game = qg.Game(qg.Rules(4), seed=seed)
-        bot = qg.RandomBot(seed, pass_chance=0.02)
+        bot = qg.make_bot("random", seed=seed)
         while not game.over:
             game.play(bot.choose(game))
         refills = game.to_record()["refills"]
@@ -197,7 +197,7 @@ def test_refills_follow_the_documented_shuffle() -> None:
 def test_random_bot_is_seeded() -> None:
     def play(seed: int) -> list[qg.Move]:
         game = qg.Game(qg.Rules(3), seed=11)
-        bot = qg.RandomBot(seed)
+        bot = qg.make_bot("random", seed=seed)
         while not game.over:
             game.play(bot.choose(game))
         return game.moves
@@ -206,12 +206,12 @@ def test_random_bot_is_seeded() -> None:
     assert play(1) != play(2)
     over = qg.Game.from_record(load(GAME_NAMES[0])["record"])
     with pytest.raises(indigo.IllegalMoveError):
-        qg.RandomBot(0).choose(over)
+        qg.make_bot("random", seed=0).choose(over)
 
 
 def test_copy_and_pickle_mid_game() -> None:
     game = qg.Game(qg.Rules(2), seed=3)
-    bot = qg.RandomBot(3)
+    bot = qg.make_bot("random", seed=3)
     for _ in range(25):
         game.play(bot.choose(game))
     for other in (copy.copy(game), copy.deepcopy(game), game.clone()):
@@ -230,7 +230,7 @@ def test_copy_and_pickle_mid_game() -> None:
 
 def _resampled_mid_game() -> qg.Game:
     game = qg.Game(qg.Rules(3), seed=11)
-    bot = qg.RandomBot(11)
+    bot = qg.make_bot("random", seed=11)
     for _ in range(40):
         game.play(bot.choose(game))
     resampled = game.resample(1, seed=5)

@@ -30,7 +30,7 @@ def start() -> qg.Game:
 
 def mid() -> qg.Game:
     game = qg.Game(qg.Rules(2), seed=1)
-    bot = qg.RandomBot(1)
+    bot = qg.make_bot("random", seed=1)
     for _ in range(30):
         game.play(bot.choose(game))
     return game
@@ -156,7 +156,7 @@ CASES = [
     ),
     Case("parse-bytes", lambda g: qg.Move.parse(b"take bl"), TypeError),
     Case("parse-none", lambda g: qg.Move.parse(None), TypeError),
-    Case("parse-surrogate", lambda g: qg.Move.parse("take bl\ud800"), UnicodeEncodeError),
+    Case("parse-surrogate", lambda g: qg.Move.parse("take bl\ud800"), IndigoError),
     # Game()
     Case("game-rules-str", lambda g: qg.Game("2"), TypeError),
     Case("game-indigo-rules", lambda g: qg.Game(__import__("indigo").Rules()), TypeError),
@@ -167,7 +167,13 @@ CASES = [
     Case("game-seed-float", lambda g: qg.Game(seed=1.5), TypeError),
     Case("game-seed-str", lambda g: qg.Game(seed="1"), TypeError),
     # play / is_legal: wrong types, garbage, illegal moves
-    Case("play-int", lambda g: g.play(0), TypeError),
+    Case(
+        "play-action-illegal",
+        lambda g: g.play(min(set(range(100)) - set(g.legal_actions()))),
+        IllegalMoveError,
+    ),
+    Case("play-action-out-of-range", lambda g: g.play(qg.ACTION_COUNT), MoveError),
+    Case("play-float", lambda g: g.play(2.0), TypeError),
     Case("play-none", lambda g: g.play(None), TypeError),
     Case(
         "play-indigo-move", lambda g: g.play(__import__("indigo").Move.parse("0@0:0,-1")), TypeError
@@ -188,7 +194,7 @@ CASES = [
     Case("play-after-over", lambda g: g.play("pass"), IllegalMoveError, game="over"),
     Case("play-buy-after-over", lambda g: g.play("buy a0"), IllegalMoveError, game="over"),
     Case("is-legal-garbage", lambda g: g.is_legal("tile"), MoveError),
-    Case("is-legal-int", lambda g: g.is_legal(3), TypeError),
+    Case("is-legal-action-negative", lambda g: g.is_legal(-1), MoveError),
     Case("undo-at-start", lambda g: g.undo(), IndigoError, game="start"),
     Case("snapshot-legal-str", lambda g: g.snapshot(legal="yes"), TypeError),
     Case("snapshot-positional", lambda g: g.snapshot(True), TypeError),

@@ -1,4 +1,4 @@
-"""The Queen's Garden search-AI API: explicit chance (``chance_steps``, ``chance_outcomes_of``,
+"""The Queen's Garden search-AI API: explicit chance (``chance_steps``, ``chance_outcomes``,
 ``successor``, the set-up's draws) and the observation tensor."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from indigo import queens_garden as qg
 
 def first_take(game: qg.Game) -> int:
     """The first take: at the start every take takes from the stack top, so a new top is drawn."""
-    return next(a for a in game.legal_actions() if qg.Game.action_to_move(a).action == "take")
+    return next(a for a in game.legal_actions() if qg.Move.from_action(a).verb == "take")
 
 
 def test_choosing_the_seeded_draws_gives_the_seeded_game() -> None:
@@ -35,16 +35,16 @@ def test_choosing_the_seeded_draws_gives_the_seeded_game() -> None:
 def test_outcome_probabilities_follow_the_bag() -> None:
     game = qg.Game(qg.Rules(2), seed=3)
     take = first_take(game)
-    outcomes = game.chance_outcomes_of(take)
+    outcomes = game.chance_outcomes(take)
     assert math.isclose(sum(p for _, p in outcomes), 1.0)
     in_bag = 108 - 4
     counts = {kind: round(p * in_bag) for kind, p in outcomes}
     assert sum(counts.values()) == in_bag
     kind = outcomes[0][0]
-    after = dict(game.chance_outcomes_of(take, [kind]))
+    after = dict(game.chance_outcomes(take, [kind]))
     assert math.isclose(after[kind], (counts[kind] - 1) / (in_bag - 1))
-    assert game.chance_outcomes_of(take, [kind] * 4 if counts[kind] >= 4 else [0, 1, 2, 3]) == []
-    assert game.chance_outcomes_of(qg.Game.move_to_action(qg.Move("pass"))) == []
+    assert game.chance_outcomes(take, [kind] * 4 if counts[kind] >= 4 else [0, 1, 2, 3]) == []
+    assert game.chance_outcomes(qg.Move("pass").action) == []
     first = qg.Game.first_draw_outcomes()
     assert first == [(k, 3 / 108) for k in range(36)]
     assert qg.Game.first_draw_outcomes([5, 5, 5])[5] == (6, 3 / 105)
@@ -56,15 +56,15 @@ def test_bad_outcomes_raise_and_change_nothing() -> None:
     take = first_take(game)
     with pytest.raises(IllegalMoveError, match="needs 4 outcomes"):
         game.successor(take, [0, 1])
-    full = [k for k, _ in game.chance_outcomes_of(take)][:1] * 4
+    full = [k for k, _ in game.chance_outcomes(take)][:1] * 4
     with pytest.raises(IllegalMoveError, match="bag holds no"):
         game.successor(take, full)
     with pytest.raises(IndigoError, match=r"kind id 0\.\.35"):
-        game.chance_outcomes_of(take, [36])
+        game.chance_outcomes(take, [36])
     with pytest.raises(IllegalMoveError, match="illegal"):
-        game.chance_steps(qg.Game.move_to_action(qg.Move("tile bl1 f0")))
+        game.chance_steps(qg.Move("tile bl1 f0").action)
     with pytest.raises(IndigoError):
-        game.chance_outcomes_of(qg.ACTION_COUNT)
+        game.chance_outcomes(qg.ACTION_COUNT)
     with pytest.raises(IllegalMoveError):
         qg.Game.with_first_draws(qg.Rules(2), [0, 0, 0, 0])
     assert game.snapshot_json() == before

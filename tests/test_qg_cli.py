@@ -15,9 +15,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _api_game(players: int, seed: int) -> qg.Game:
-    """The game the demo plays: set up from the seed, one RandomBot seeded alike."""
+    """The game the demo plays: set up from the seed, one ``random`` bot seeded alike."""
     game = qg.Game(qg.Rules(players), seed=seed)
-    bot = qg.RandomBot(seed)
+    bot = qg.make_bot("random", seed=seed)
     while not game.over:
         game.play(bot.choose(game))
     return game

@@ -63,7 +63,7 @@ def test_openspiel_mcts_plays_to_the_end() -> None:
     assert played.over
     assert played.moves_played == moves
     assert sum(state.returns()) == 1.0
-    assert state.returns() == played.returns()
+    assert state.returns() == played.returns("win")
 
 
 def test_chance_nodes_are_the_draws_and_reveals_the_display_shows() -> None:
@@ -81,7 +81,7 @@ def test_chance_nodes_are_the_draws_and_reveals_the_display_shows() -> None:
     assert played is not None
     assert played.stack["tiles"] == ["bl1", "bl1", "ye2", "dp6"]
     take = played.legal_actions()[0]
-    assert state.action_to_string(0, take) == str(qg.Game.action_to_move(take))
+    assert state.action_to_string(0, take) == str(qg.Move.from_action(take))
     state.apply_action(take)
     # A take from the stack top moves it: the new top's four tiles are chance nodes.
     assert state.is_chance_node()
@@ -130,7 +130,7 @@ def test_impossible_chance_outcomes_and_illegal_actions_change_nothing() -> None
     played = state.queens_garden
     assert played is not None
     with pytest.raises(IllegalMoveError):
-        state.apply_action(qg.Game.move_to_action(qg.Move("buy a0")) - 6)  # a tile placement
+        state.apply_action(qg.Move("buy a0").action - 6)  # a tile placement
     with pytest.raises(IndigoError):
         state.apply_action(qg.ACTION_COUNT)
     assert state.queens_garden.moves_played == 0

@@ -21,7 +21,7 @@ from indigo.table import parse_seats
 
 def _played(seed: int, moves: int) -> qg.Game:
     game = qg.Game(qg.Rules(2), seed=seed)
-    bot = qg.RandomBot(seed, pass_chance=0.02)
+    bot = qg.make_bot("random", seed=seed)
     while not game.over and game.moves_played < moves:
         game.play(bot.choose(game))
     return game
@@ -42,7 +42,7 @@ def test_the_spec_example_takes_need_their_slot() -> None:
     game = qg.Game(qg.Rules(2), seed=7)
     legal = game.legal_moves
     takes = candidates(legal, "take")
-    assert {m.action for m in takes} == {"take"}
+    assert {m.verb for m in takes} == {"take"}
     question = next_question(takes)
     assert question is not None
     assert question.topic == "attribute"
@@ -50,7 +50,7 @@ def test_the_spec_example_takes_need_their_slot() -> None:
         {split_move(m)[0][1] for m in takes}, key=qg.ATTRIBUTES.index
     )
     assert candidates(legal, "take y") == [qg.Move("take ye")]
-    assert candidates(legal, "tile") == [m for m in legal if m.action == "tile"]
+    assert candidates(legal, "tile") == [m for m in legal if m.verb == "tile"]
     assert candidates(legal, "nonsense") == []
 
 
@@ -81,7 +81,7 @@ def test_slot_and_payment_questions_appear() -> None:
     topics: set[str] = set()
     for seed in range(1, 12):
         game = qg.Game(qg.Rules(2), seed=seed)
-        bot = qg.RandomBot(seed, pass_chance=0.02)
+        bot = qg.make_bot("random", seed=seed)
         while not game.over:
             legal = game.legal_moves
             for move in legal:
@@ -268,7 +268,7 @@ def test_cli_play_queens_garden(
     assert "take which attribute" in out
     game = qg.Game.from_record(target.read_text(encoding="utf-8"))
     assert game.moves_played >= 1
-    assert game.moves[0].action == "take"
+    assert game.moves[0].verb == "take"
 
 
 def test_cli_play_queens_garden_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:

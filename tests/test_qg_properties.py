@@ -33,7 +33,7 @@ def _choose(game: qg.Game, rng: random.Random) -> qg.Move:
     """A random legal move; passes sometimes carry random discards from storage."""
     legal = game.legal_moves
     move = rng.choice(legal)
-    if move.action != "pass" or rng.random() < 0.5:
+    if move.verb != "pass" or rng.random() < 0.5:
         return move
     assert game.to_move is not None
     store = game.storages[game.to_move]
@@ -58,7 +58,7 @@ def test_random_games_keep_the_invariants(seed: int, players: int, choices: int)
             assert str(move) == text
             assert qg.Move.parse(str(move)) == move
         move = _choose(game, rng)
-        played = game.play(move)
+        played = game.play(move).move
         assert played == move
         snap = game.snapshot(legal=True)
         check_invariants(snap)
@@ -96,7 +96,7 @@ def test_undo_copy_and_pickle_restore_positions(seed: int, players: int, choices
                 assert other.snapshot_json(legal=True) == history[-1]
             # A copy plays on independently and identically.
             move = _choose(game, rng)
-            assert twin.play(move) == game.clone().play(move)
+            assert twin.play(move).move == game.clone().play(move).move
             assert twin != game
         move = _choose(game, rng)
         before = game.clone()
@@ -148,7 +148,7 @@ def _successor(game: qg.Game, rng: random.Random) -> qg.Game:
     """The game after a random legal action with random outcomes of its chance steps."""
     action = rng.choice(game.legal_actions())
     chosen: list[int] = []
-    while outcomes := game.chance_outcomes_of(action, chosen):
+    while outcomes := game.chance_outcomes(action, chosen):
         chosen.append(rng.choice(outcomes)[0])
     return game.successor(action, chosen)
 
@@ -212,7 +212,7 @@ def test_pickle_restores_every_game_exactly(
     # The same future: play on to the end (through any refill) with the same moves.
     while not game.over:
         move = planned.pop(0) if planned else _choose(game, rng)
-        assert twin.play(move) == game.play(move)
+        assert twin.play(move).move == game.play(move).move
         _assert_same(game, twin)
         if rng.random() < 0.05:
             twin = pickle.loads(pickle.dumps(twin))

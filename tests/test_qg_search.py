@@ -25,7 +25,7 @@ def _play(spec: str, seed: int) -> list[str]:
         assert seat is not None
         move = bots[seat].choose(game)
         assert game.is_legal(move), f"{spec} chose {move}"
-        moves.append(str(game.play(move)))
+        moves.append(str(game.play(move).move))
     return moves
 
 
@@ -116,16 +116,17 @@ def test_actions_are_the_legal_moves_in_order() -> None:
     for game in _positions(1, 9):
         actions = game.legal_actions()
         assert actions == sorted(actions)
-        assert actions == [qg.Game.move_to_action(m) for m in game.legal_moves]
-        assert [qg.Game.action_to_move(a) for a in actions] == game.legal_moves
+        assert actions == [m.action for m in game.legal_moves]
+        assert [qg.Move.from_action(a) for a in actions] == game.legal_moves
     game = _positions(2)[3]
     action = game.legal_actions()[0]
     move = game.legal_moves[0]
-    assert game.apply_action(action) == move
+    assert game.apply_action(action) is None
+    assert game.moves[-1] == move
     with pytest.raises(indigo.IndigoError, match="names no move"):
-        qg.Game.action_to_move(qg.ACTION_COUNT)
-    with pytest.raises(indigo.IndigoError, match="without discards"):
-        qg.Game.move_to_action(qg.Move("pass bl1"))
+        qg.Move.from_action(qg.ACTION_COUNT)
+    assert qg.Move("pass bl1").action is None  # a pass with discards has no action
+    assert qg.Move("pass").action == qg.ACTION_COUNT - 1
     before = game.to_record()
     for bad in (-1, qg.ACTION_COUNT):
         with pytest.raises(indigo.IndigoError):
@@ -151,16 +152,16 @@ def test_resampling_never_changes_what_a_seat_knows() -> None:
                 seat = draw % players
                 sample = game.resample(seat, seed=draw)
                 for s in range(players):
-                    assert sample.information_string(s) == game.information_string(s)
+                    assert sample.information_state_string(s) == game.information_state_string(s)
                 assert sample.legal_moves == game.legal_moves
     with pytest.raises(indigo.IndigoError, match="seat"):
-        qg.Game(qg.Rules(2), seed=1).information_string(2)
+        qg.Game(qg.Rules(2), seed=1).information_state_string(2)
 
 
 def test_returns_share_one_among_the_winners() -> None:
     game = _positions(5)[-1]
     assert game.over
-    returns = game.returns()
+    returns = game.returns("win")
     assert sum(returns) == pytest.approx(1.0)
     assert [s for s, r in enumerate(returns) if r > 0] == game.winners
-    assert qg.Game(qg.Rules(2), seed=1).returns() == [0.0, 0.0]
+    assert qg.Game(qg.Rules(2), seed=1).returns("win") == [0.0, 0.0]

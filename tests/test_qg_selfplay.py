@@ -61,7 +61,7 @@ def test_samples_describe_every_move_of_the_records(folder: Path) -> None:
             )
             np.testing.assert_array_equal(table["observation"][row], game.observation(seat))
             assert table["legal_actions"][row] == game.legal_actions()
-            action = qg.Game.move_to_action(qg.Move(mv))
+            action = qg.Move(mv).action
             assert table["action"][row] == action
             assert table["searched"][row] == (seat == searcher)
             if seat == searcher:
@@ -76,7 +76,7 @@ def test_samples_describe_every_move_of_the_records(folder: Path) -> None:
         for r in range(row - len(record["moves"]), row):
             seat = table["seat"][r]
             assert table["points"][r] == game.scores[seat]
-            assert table["outcome"][r] == pytest.approx(game.returns()[seat])
+            assert table["outcome"][r] == pytest.approx(game.returns("win")[seat])
     assert row == len(table["game"])
 
 

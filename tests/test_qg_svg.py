@@ -28,7 +28,7 @@ def _find(root: ET.Element, cls: str) -> list[ET.Element]:
 
 def _played(players: int, seed: int, moves: int | None) -> qg.Game:
     game = qg.Game(qg.Rules(players), seed=seed)
-    bot = qg.RandomBot(seed, pass_chance=0.03)
+    bot = qg.make_bot("random", seed=seed)
     while not game.over and (moves is None or game.moves_played < moves):
         game.play(bot.choose(game))
     return game

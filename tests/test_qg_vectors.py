@@ -46,9 +46,9 @@ def test_vector_step_by_step(name: str) -> None:
         move = qg.Move.parse(text)
         assert game.is_legal(text)
         # Passes are listed once, without discards (docs/spec/QUEENS_GARDEN.md 15.3).
-        listed = "pass" if move.action == "pass" else str(move)
+        listed = "pass" if move.verb == "pass" else str(move)
         assert listed in legal, f"{name} move {i}: {text!r} is not listed"
-        played = game.play(text)
+        played = game.play(text).move
         assert played == move
         snap = game.snapshot(legal=True)
         check_snapshot(snap, snapshots[i + 1], f"{name} after move {i} {text!r}")

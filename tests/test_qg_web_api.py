@@ -165,7 +165,7 @@ def test_bad_games_and_seats(client: TestClient) -> None:
 
 def test_load_and_upload_a_queens_garden_record(client: TestClient) -> None:
     game = qg.Game(qg.Rules(3), seed=5)
-    bot = qg.RandomBot(5)
+    bot = qg.make_bot("random", seed=5)
     for _ in range(12):
         game.play(bot.choose(game))
     record = {**game.to_record(), "players_names": ["Ada", "Bo", "Cy"]}

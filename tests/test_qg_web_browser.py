@@ -192,7 +192,7 @@ def test_play_a_whole_queens_garden_game(
 
 def test_load_a_queens_garden_record_and_step_through_it(site: str, tmp_path: Path) -> None:
     game = qg.Game(qg.Rules(3), seed=4)
-    bot = qg.RandomBot(4)
+    bot = qg.make_bot("random", seed=4)
     for _ in range(6):
         game.play(bot.choose(game))
     path = tmp_path / "record.json"

@@ -113,7 +113,7 @@ def test_chance_outcomes_follow_the_pile_counts() -> None:
             counts = collections.Counter(pile)
             assert outcomes == [(t, counts[t] / game.pile_left) for t in sorted(counts)]
             tiles, weights = zip(*outcomes, strict=True)
-            game.apply_chance(rng.choices(tiles, weights)[0])
+            game.apply_action(rng.choices(tiles, weights)[0])
         else:
             assert game.chance_outcomes() == []
             game.play(rng.choice(game.legal_moves))
@@ -128,7 +128,7 @@ def test_explicit_and_sampled_chance_give_the_same_game() -> None:
         rng = random.Random(1)
         while True:
             while explicit.is_chance_node():
-                explicit.apply_chance(next(draws))
+                explicit.apply_action(next(draws))
             assert explicit.snapshot(legal=True) == sampled.snapshot(legal=True)
             if sampled.over:
                 break
@@ -143,14 +143,17 @@ def test_chance_errors_change_nothing() -> None:
     with pytest.raises(IllegalMoveError, match="must draw a tile first"):
         game.play(Move.parse("0@0:0,-3"))
     with pytest.raises(MoveError, match=r"tile must be a type 0\.\.4"):
-        game.apply_chance(7)
+        game.apply_action(7)
     assert game.snapshot() == before
     with pytest.raises(IndigoError, match="takes no seed"):
         Game(Rules.indigo(2), seed=1, chance="explicit")
     with pytest.raises(IndigoError, match="'sampled' or 'explicit'"):
         Game(chance="dice")  # type: ignore[arg-type]
-    with pytest.raises(IllegalMoveError, match="no draw is waiting"):
-        Game(seed=1).apply_chance(0)
+    # Off a chance node an action is a placement's action number.
+    sampled = Game(seed=1)
+    action = sampled.legal_actions()[0]
+    assert sampled.apply_action(action) is None
+    assert sampled.moves == [Move.from_action(action)]
 
 
 def test_observation_layout_tiles_the_tensor() -> None:
@@ -178,7 +181,7 @@ def test_observations_show_what_the_seat_knows() -> None:
             scores = _segment(obs, "scores")[: game.rules.players]
             players = game.rules.players
             assert scores.tolist() == [game.scores[(seat + k) % players] for k in range(players)]
-            assert _segment(obs, "tile_type").sum() == game.placed
+            assert _segment(obs, "tile_type").sum() == game.moves_played
             assert _segment(obs, "gem_at_edge").sum() == len(game.gems)
             assert _segment(obs, "game_over")[0] == float(game.over)
             # What the seat cannot see does not move its observation.

@@ -300,7 +300,7 @@ def _successor(game: qg.Game, rng: random.Random) -> qg.Game:
     """The game after a random legal action, chance's outcomes chosen at random."""
     action = rng.choice(game.legal_actions())
     outcomes: list[int] = []
-    while step := game.chance_outcomes_of(action, outcomes):
+    while step := game.chance_outcomes(action, outcomes):
         outcomes.append(rng.choice(step)[0])
     return game.successor(action, outcomes)
 

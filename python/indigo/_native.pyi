@@ -303,7 +303,8 @@ class Game:
     def to_move(self) -> int | None:
         """The seat to move; ``None`` once the game is over."""
     @property
-    def placed(self) -> int: ...
+    def moves_played(self) -> int:
+        """Moves played so far (each places one tile)."""
     @property
     def pile_left(self) -> int: ...
     @property
@@ -364,14 +365,17 @@ class Game:
     def explicit_chance(self) -> bool:
         """Whether draws are chance nodes the caller applies (``chance="explicit"``)."""
     def is_chance_node(self) -> bool:
-        """Whether a draw waits for :meth:`apply_chance` (explicit chance only)."""
+        """Whether a draw waits for its outcome, given to :meth:`apply_action` (explicit chance
+        only)."""
     @property
     def chance_seat(self) -> int | None:
         """The seat that draws at a chance node, else ``None``."""
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, each tile type in the pile with its probability (count / pile)."""
-    def apply_chance(self, tile: int) -> None:
-        """Give the drawing seat a tile of this type. Raises :class:`IllegalMoveError`."""
+    def apply_action(self, action: int) -> None:
+        """OpenSpiel's ``apply_action``: at a chance node ``action`` is the tile type drawn
+        (the drawing seat takes it), else the placement's action number. Bad or illegal
+        actions raise a typed error and change nothing."""
     def legal_actions(self) -> list[int]:
         """The legal action numbers, ascending (the order of :attr:`legal_moves`)."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:

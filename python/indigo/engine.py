@@ -23,7 +23,6 @@ from typing import BinaryIO, Final, TextIO, TypeVar
 
 from indigo import __version__, queens_garden
 from indigo._native import Game, Rules
-from indigo.bots import Bot, make_bot
 from indigo.games import GAMES as ENTRIES
 from indigo.games import find_game
 from indigo.types import GateVariant, ThemeName, TieBreak
@@ -112,23 +111,6 @@ def garden_rules(settings: dict[str, str]) -> queens_garden.Rules:
     """Queen's Garden's rules from ``rules`` words: ``players`` only."""
     _refuse_unknown(settings, ("players",))
     return queens_garden.Rules(int(_number(settings.get("players", "2"), "players", int)))
-
-
-def indigo_bot(spec: str, seed: int) -> Bot:
-    """The bot ``go`` asks in Indigo: any bot spec."""
-    return make_bot(spec, seed=seed)
-
-
-def garden_bot(spec: str, seed: int) -> queens_garden.RandomBot:
-    """The bot ``go`` asks in Queen's Garden: the engine protocol plays only the seeded
-    Python :class:`indigo.queens_garden.RandomBot` there (``go bot random``), although the
-    package has Queen's Garden's greedy and ISMCTS bots too."""
-    if spec != "random":
-        raise ProtocolError(
-            f"the engine plays only the random bot in Queen's Garden (go bot random), "
-            f"not {_show(spec)}"
-        )
-    return queens_garden.RandomBot(seed)
 
 
 class Engine:
@@ -259,7 +241,7 @@ class Engine:
             raise ProtocolError(f"go takes simulations, time or bot, not {_show(kind)}")
         if self.game.over:
             raise ProtocolError("the game is over: there is no move to find")
-        move = str(find_game(self.game).engine_bot(spec, seed).choose(self.game))
+        move = str(find_game(self.game).make_bot(spec, seed=seed).choose(self.game))
         return [f"bestmove {move}"]
 
     def _play(self, rest: str) -> list[str]:

@@ -89,6 +89,10 @@ class GameEntry(Generic[G, R, M]):
     simulate: Callable[..., Any]
     """``simulate(specs, games, *, rules, seed, lineups, start, threads, progress, interval,
     deal)``: its games between native bots in Rust (:func:`indigo.simulate`'s fast path)."""
+    self_play: Callable[..., Any]
+    """``self_play(specs, games, *, rules, seed, lineups, start, threads, progress,
+    interval)``: :attr:`simulate`'s games keeping records and samples
+    (:func:`indigo.self_play`'s fast path)."""
     make_bot: Callable[..., Any]
     """``make_bot(spec, *, seed=None)``: its native bot of a spec (``random``, ``greedy``,
     ``ismcts:N``, ...); a bad spec raises :class:`~indigo.IndigoError`."""
@@ -111,8 +115,6 @@ class GameEntry(Generic[G, R, M]):
     """The rules of the engine protocol's ``rules KEY=VALUE ...`` words."""
     engine_options: str
     """The engine's ``option rules`` line of this game (after ``option rules``)."""
-    engine_bot: Callable[[str, int], Any]
-    """``engine_bot(spec, seed)``: the bot the engine protocol's ``go`` asks."""
 
     def load(self, part: str) -> Any:
         """The module that :attr:`web` or :attr:`samples` (``part``) names, imported."""
@@ -140,6 +142,7 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     default_rules=_native.Rules.indigo,
     table_rules=_hook("indigo.table:demo_rules"),
     simulate=_native.simulate,
+    self_play=_native.self_play,
     make_bot=_native.make_bot,
     game_svg=_hook("indigo.render.svg:game_svg"),
     demo=_hook("indigo.play:demo"),
@@ -149,7 +152,6 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     engine_rules=_hook("indigo.engine:indigo_rules"),
     engine_options="indigo players=2|3|4 hand_size=1|2 gates=shared|exclusive "
     "tie_break=most-gems|shared open_hands=false|true theme=indigo|butterfly-garden",
-    engine_bot=_hook("indigo.engine:indigo_bot"),
 )
 """Indigo (and its re-theme Butterfly Garden): :mod:`indigo`."""
 
@@ -171,6 +173,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     default_rules=_garden.Rules,
     table_rules=_hook("indigo.queens_garden:table_rules"),
     simulate=_hook("indigo.queens_garden:simulate"),
+    self_play=_garden.self_play,
     make_bot=_garden.make_bot,
     game_svg=_hook("indigo.queens_garden.svg:game_svg"),
     demo=_hook("indigo.queens_garden.play:demo"),
@@ -179,7 +182,6 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     samples="indigo.queens_garden.samples",
     engine_rules=_hook("indigo.engine:garden_rules"),
     engine_options="queens-garden players=2|3|4",
-    engine_bot=_hook("indigo.engine:garden_bot"),
 )
 """Azul: Queen's Garden: :mod:`indigo.queens_garden`."""
 

@@ -121,7 +121,7 @@ def end_reason(game: Game) -> str:
         return ""
     if game.centre or game.gems:  # the safety net
         return "no player holds a tile"
-    if game.placed == len(ROUTE_CELLS):
+    if game.moves_played == len(ROUTE_CELLS):
         return "no gem is left on the board, with the last tile placed"
     return "no gem is left on the board"
 

@@ -42,7 +42,7 @@ from indigo._native import (
 )
 from indigo._native import queens_garden as _qg
 from indigo.bots import Bot, BotLike, as_bot, bot_name, play_game
-from indigo.games import INDIGO, find_game
+from indigo.games import find_game
 
 __all__ = ["PolicySelfPlayBatch", "PolicySimulation", "self_play", "simulate"]
 
@@ -236,10 +236,11 @@ def self_play(
     threads: int = 0,
     progress: Callable[[int, int], object] | None = None,
     interval: float = 0.2,
-) -> SelfPlayBatch | PolicySelfPlayBatch:
-    """:func:`indigo._native.self_play` when every bot is a spec; else the same games played
-    in Python (module docs), ``threads`` unused, returning a :class:`PolicySelfPlayBatch`
-    with the same records and columns."""
+    game: str = "indigo",
+) -> SelfPlayBatch | _qg.SelfPlayBatch | PolicySelfPlayBatch:
+    """The native self-play of ``game`` (:attr:`indigo.games.GameEntry.self_play`) when
+    every bot is a spec; else the same games played in Python (module docs), ``threads``
+    unused, returning a :class:`PolicySelfPlayBatch` with the same records and columns."""
     arguments: dict[str, Any] = {
         "rules": rules,
         "seed": seed,
@@ -248,14 +249,15 @@ def self_play(
         "threads": threads,
     }
     if _all_specs(bots):  # the native fast path
-        return _native.self_play(
-            list(bots),  # type: ignore[arg-type]
+        batch: SelfPlayBatch | _qg.SelfPlayBatch = find_game(game).self_play(
+            list(bots),
             games,
             progress=progress,
             interval=interval,
             **arguments,
         )
-    _python_path(bots, INDIGO.name, rules, "python", interval)
+        return batch
+    _python_path(bots, game, rules, "python", interval)
     plan = _native.simulate([_STAND_IN] * len(bots), games, **arguments)
     rules = rules if rules is not None else Rules()
     names = [bot_name(bot) for bot in bots]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -169,8 +169,8 @@ def to_batch(table: pa.Table) -> SampleBatch:
 def play(
     bots: Sequence[BotLike], games: int, **arguments: Any
 ) -> SelfPlayBatch | PolicySelfPlayBatch:
-    """A shard's games: :func:`indigo.self_play` with ``arguments``."""
-    return self_play(bots, games, **arguments)
+    """A shard's games: :func:`indigo.self_play` of Indigo with ``arguments``."""
+    return cast("SelfPlayBatch | PolicySelfPlayBatch", self_play(bots, games, **arguments))
 
 
 def manifest(rules: Rules) -> dict[str, Any]:

@@ -11,7 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from indigo._native import Simulation
-from indigo.queens_garden import Action, DisplayExpansion, FinalScore, Garden, Stack, Storage
+from indigo.queens_garden import DisplayExpansion, FinalScore, Garden, Stack, Storage, Verb
+from indigo.types import Utility
 
 __all__ = [
     "ACTION_COUNT",
@@ -25,6 +26,7 @@ __all__ = [
     "Bot",
     "Game",
     "Move",
+    "MoveResult",
     "Rules",
     "SelfPlayBatch",
     "make_bot",
@@ -96,11 +98,31 @@ class Move:
     def parse(text: str) -> Move:
         """The move ``text`` writes; :class:`~indigo.MoveError` if it is not a move."""
     @property
-    def action(self) -> Action:
-        """``take``, ``tile``, ``exp``, ``buy`` or ``pass``."""
+    def action(self) -> int | None:
+        """The move's action number in the fixed encoding, ``None`` for a pass with discards."""
+    @staticmethod
+    def from_action(action: int) -> Move:
+        """The move an action number names; :class:`~indigo.MoveError` if it names none."""
+    @property
+    def verb(self) -> Verb:
+        """The rulebook's verb: ``take``, ``tile``, ``exp``, ``buy`` or ``pass``."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Move], tuple[str]]: ...
+
+@final
+class MoveResult:
+    """What a move did: the move (canonical), the seat that played it, each seat's score
+    change (round and final scoring included) and whether it ended the game."""
+
+    @property
+    def move(self) -> Move: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def points(self) -> list[int]: ...
+    @property
+    def game_over(self) -> bool: ...
 
 @final
 class Game:
@@ -134,33 +156,27 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every distinct legal move of the seat to move in canonical order, ``pass`` once
         (without discards); empty when the game is over."""
-    def is_legal(self, move: str | Move) -> bool: ...
-    def play(self, move: str | Move) -> Move:
-        """Plays ``move`` for the seat to move and returns it (canonical). An illegal move
-        raises :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`;
-        either way nothing changes."""
+    def is_legal(self, move: str | int | Move) -> bool: ...
+    def play(self, move: str | int | Move) -> MoveResult:
+        """Plays ``move`` (a move, its text or its action number) for the seat to move and
+        says what it did. An illegal move raises :class:`~indigo.IllegalMoveError`, bad
+        notation :class:`~indigo.MoveError`; either way nothing changes."""
     def legal_actions(self) -> list[int]:
         """The legal actions of the fixed encoding, ascending (the legal-move list's order)."""
-    @staticmethod
-    def action_to_move(action: int) -> Move:
-        """The move ``action`` names; :class:`~indigo.IndigoError` if it names none."""
-    @staticmethod
-    def move_to_action(move: Move) -> int:
-        """The action of ``move``; :class:`~indigo.IndigoError` for a pass with discards."""
-    def apply_action(self, action: int) -> Move:
+    def apply_action(self, action: int) -> None:
         """Plays the move ``action`` names; a bad or illegal action raises and changes nothing."""
+    def is_chance_node(self) -> bool:
+        """Always ``False``: the chance happens inside a move (:meth:`chance_outcomes`)."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A mask over the ``ACTION_COUNT`` actions (about 8 MB: prefer :meth:`legal_actions`)."""
-    def information_string(self, seat: int) -> str:
+    def information_state_string(self, seat: int) -> str:
         """What ``seat`` knows as text; equal exactly when it cannot tell two positions apart."""
     def resample(self, seat: int, *, seed: int | None = None) -> Game:
         """A position drawn from what ``seat`` knows (bag order, unseen expansions and
         refills drawn anew), as a new game without history."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation, laid out as ``OBSERVATION_LAYOUT`` says."""
-    def chance_outcomes_of(
-        self, action: int, chosen: Sequence[int] = ...
-    ) -> list[tuple[int, float]]:
+    def chance_outcomes(self, action: int, chosen: Sequence[int] = ...) -> list[tuple[int, float]]:
         """The next chance step's ``(kind id, probability)`` outcomes of playing ``action``
         once ``chosen`` are the steps before (draws, then reveals); empty when complete."""
     def chance_steps(self, action: int) -> tuple[int, int]:
@@ -174,10 +190,17 @@ class Game:
     @staticmethod
     def with_first_draws(rules: Rules, draws: Sequence[int], *, seed: int | None = None) -> Game:
         """The seeded set-up with round 1's stack top given the 4 kind ids ``draws``."""
-    def returns(self) -> list[float]:
-        """Each seat's result once over (the winners share 1), zeros before."""
+    def returns(self, utility: Utility = "points") -> list[float]:
+        """Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1), ``"rank"``
+        (share of opponents outscored, ties half) or ``"zero-sum"`` (the win share rescaled to
+        sum to 0). All but points are 0 until the game is over."""
+    def rewards(self) -> list[int]:
+        """Each seat's score change with the last move (zeros before the first)."""
     def greedy_points(self) -> list[int]:
         """Each seat's points as the ``greedy`` bot values them."""
+    @property
+    def last_result(self) -> MoveResult | None:
+        """What the last move did, ``None`` at the start."""
     def undo(self) -> Move:
         """Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start."""
     def clone(self) -> Game: ...

@@ -242,7 +242,7 @@ class IndigoState(pyspiel.State):  # type: ignore[misc]
         game = self.indigo_game
         if game.is_chance_node():
             seat = game.chance_seat
-            game.apply_chance(action)
+            game.apply_action(action)
             if seat is not None:
                 self.draws[seat].append(action)
             self.actions.append((int(pyspiel.PlayerId.CHANCE), action))

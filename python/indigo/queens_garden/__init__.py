@@ -9,8 +9,8 @@ records and snapshots are ``docs/spec/QG_FORMATS.md``. A game from a seed:
 (1, 0, [15, 15])
 >>> game.stack["tiles"]  # round 1's stack top and its four tiles
 ['ye2', 'ye5', 'dg2', 'dp1']
->>> move = game.play("take ye")
->>> str(move), game.storages[0]["tiles"], game.to_move
+>>> result = game.play("take ye")
+>>> str(result.move), game.storages[0]["tiles"], game.to_move
 ('take ye', ['ye2', 'ye5'], 1)
 >>> qg.Move.parse("tile bl3 f0 * ye3") == qg.Move.parse("tile bl3 f0 ye3 *")
 True
@@ -24,15 +24,15 @@ board), ``aAc`` and ``aAP`` (area ``A``'s centre and petal ``P``); moves in the 
 
 from __future__ import annotations
 
-import random
 from typing import Any, Final, Literal, TypedDict
 
-from indigo._native import IllegalMoveError, IndigoError, Simulation
+from indigo._native import IndigoError, Simulation
 from indigo._native import queens_garden as _qg
 from indigo._native.queens_garden import (
     Bot,
     Game,
     Move,
+    MoveResult,
     Rules,
     SelfPlayBatch,
     make_bot,
@@ -53,7 +53,6 @@ __all__ = [
     "PATTERNS",
     "RECORD_FORMAT",
     "SNAPSHOT_FORMAT",
-    "Action",
     "Area",
     "Bot",
     "DisplayExpansion",
@@ -61,11 +60,12 @@ __all__ = [
     "Game",
     "Garden",
     "Move",
-    "RandomBot",
+    "MoveResult",
     "Rules",
     "SelfPlayBatch",
     "Stack",
     "Storage",
+    "Verb",
     "kind_colour",
     "kind_value",
     "make_bot",
@@ -138,8 +138,8 @@ def table_rules(players: int, theme: str, hand_size: int | None, gates: str) -> 
     return Rules(players)
 
 
-Action = Literal["take", "tile", "exp", "buy", "pass"]
-"""What a :class:`Move` does (``Move.action``)."""
+Verb = Literal["take", "tile", "exp", "buy", "pass"]
+"""The rulebook's verb of a :class:`Move` (``Move.verb``)."""
 
 
 class Storage(TypedDict):
@@ -188,35 +188,3 @@ class FinalScore(TypedDict):
     storage: int
     groups: int
     bonus: int
-
-
-class RandomBot:
-    """A tiny seeded bot: it passes with probability ``pass_chance`` (or when nothing else is
-    legal), else picks a uniformly random action among those it may take (``take``, ``tile``,
-    ``exp``, ``buy``), then a uniformly random legal move of that action. One bot can play every
-    seat; the same seed and game give the same moves.
-
-    >>> game = Game(Rules(2), seed=3)
-    >>> bot = RandomBot(seed=3)
-    >>> while not game.over:
-    ...     _ = game.play(bot.choose(game))
-    >>> game.phase, len(game.winners) >= 1
-    ('end', True)
-    """
-
-    def __init__(self, seed: int | None = None, *, pass_chance: float = 0.1) -> None:
-        self._rng = random.Random(seed)
-        self.pass_chance = pass_chance
-
-    def choose(self, game: Game) -> Move:
-        """The move for the seat to move; :class:`~indigo.IllegalMoveError` if it is over."""
-        legal = game.legal_moves
-        if not legal:
-            raise IllegalMoveError("the game is over: there is no move to choose")
-        by_action: dict[str, list[Move]] = {}
-        for move in legal:
-            if move.action != "pass":
-                by_action.setdefault(move.action, []).append(move)
-        if not by_action or self._rng.random() < self.pass_chance:
-            return Move.parse("pass")
-        return self._rng.choice(by_action[self._rng.choice(list(by_action))])

@@ -120,7 +120,7 @@ def next_question(moves: Sequence[Move]) -> Question | None:
         values = {h[index] if index < len(h) else "" for h in heads}
         if len(values) > 1:
             if index == 0:
-                return Question("action", "which action?", _group(moves, lambda m: m.action))
+                return Question("action", "which action?", _group(moves, lambda m: m.verb))
             action = heads[0][0]
             topic = "cell" if index == 2 else labels[action]
             prompt = {
@@ -130,7 +130,7 @@ def next_question(moves: Sequence[Move]) -> Question | None:
                 "area": "buy into which area?",
             }[topic]
             return Question(topic, prompt, _group(moves, lambda m, i=index: split_move(m)[0][i]))
-    if moves[0].action == "take":
+    if moves[0].verb == "take":
         for kind in sorted(_slots(moves[0]), key=KINDS.index):
             if len({_slots(m)[kind] for m in moves}) > 1:
                 return Question(

@@ -14,7 +14,7 @@ the final scores; zeros before the end). Chance is explicit: every tile drawn fr
 chance node whose outcomes are kind ids 0..35 (``bl1`` .. ``dp6``): a draw's probabilities
 are the bag's counts (after a refill, the bag's and the tower's), a reveal's are uniform over
 the kinds nobody has seen. A move's chance nodes follow it, draws first (the engine's
-``Game.chance_outcomes_of``). Player actions are the fixed encoding of
+``Game.chance_outcomes``). Player actions are the fixed encoding of
 ``indigo.queens_garden.ACTION_COUNT`` = 8,053,459 actions (``docs/queens-garden.md``,
 "Actions"); ``legal_actions`` lists them, so no dense mask is ever built. Every chance outcome
 is seen by every player, so the game is one of perfect information: the information state is
@@ -24,7 +24,7 @@ the history, the observation is the public position (``observation_string``) or 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from indigo.queens_garden import (
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
     Game,
+    Move,
     Rules,
 )
 
@@ -82,7 +83,7 @@ class QueensGardenGame(pyspiel.Game):  # type: ignore[misc]
         utility = str(settings["utility"])
         if utility not in _UTILITIES:
             raise ValueError(f"utility must be 'win' or 'points', not {utility!r}")
-        self.utility = utility
+        self.utility = cast('Literal["points", "win"]', utility)
         players = self.rules.players
         stack = _STACK[players]
         info = pyspiel.GameInfo(
@@ -188,7 +189,7 @@ class QueensGardenState(pyspiel.State):  # type: ignore[misc]
             return Game.first_draw_outcomes(self.chosen)
         if self.pending is None:
             return []
-        return self.queens_garden.chance_outcomes_of(self.pending, self.chosen)
+        return self.queens_garden.chance_outcomes(self.pending, self.chosen)
 
     def _apply_action(self, action: int) -> None:
         if self._chance():
@@ -214,7 +215,7 @@ class QueensGardenState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"{'draw' if len(self.chosen) < self.draws else 'reveal'} {KINDS[action]}"
-        return str(Game.action_to_move(action))
+        return str(Move.from_action(action))
 
     def is_terminal(self) -> bool:
         return not self._chance() and self.queens_garden is not None and self.queens_garden.over
@@ -223,16 +224,14 @@ class QueensGardenState(pyspiel.State):  # type: ignore[misc]
         game = self.queens_garden
         if game is None or not self.is_terminal():
             return [0.0] * self.rules.players
-        if self.utility == "points":
-            return [float(s) for s in game.scores]
-        return game.returns()
+        return game.returns(self.utility)
 
     def __str__(self) -> str:
         if self.queens_garden is None:
             return f"set-up, drawn {[KINDS[k] for k in self.chosen]}"
         text = self.queens_garden.snapshot_json()
         if self.pending is not None:
-            move = Game.action_to_move(self.pending)
+            move = Move.from_action(self.pending)
             text += f" pending={move} chosen={[KINDS[k] for k in self.chosen]}"
         return text
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 from indigo import IndigoError
-from indigo.queens_garden import Bot, Game, Move, RandomBot, Rules, make_bot
+from indigo.queens_garden import Bot, Game, Move, Rules, make_bot
 from indigo.queens_garden.choices import Question, candidates, next_question
 from indigo.queens_garden.terminal import final_text, position_text
 from indigo.session import TerminalSession
@@ -88,8 +88,8 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
 
     def play_bot(self, seat: int, bot: Bot) -> None:
-        move = self.game.play(bot.choose(self.game))
-        self.say(f"P{seat} ({self.seats[seat]}): {move}")
+        played = self.game.play(bot.choose(self.game))
+        self.say(f"P{seat} ({self.seats[seat]}): {played.move}")
 
     def prompt(self, seat: int) -> str:
         return f"P{seat} ({self.game.scores[seat]} points) > "
@@ -118,7 +118,7 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         except IndigoError as exc:
             self.say(f"error: {exc}")
             return True
-        self.say(f"P{seat}: {played}")
+        self.say(f"P{seat}: {played.move}")
         return False
 
     def _complete(self, line: str) -> Move | None:
@@ -184,11 +184,11 @@ def terminal_play(
 
 def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
     """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
-    random bots (one rng seeded with ``seed``), the position after each round, then the final
-    scoring, pausing ``delay`` seconds after each move."""
+    random bots (one ``random`` bot seeded with ``seed``), the position after each round, then
+    the final scoring, pausing ``delay`` seconds after each move."""
     players = args.players
     game = Game(Rules(players), seed=seed)
-    bot = RandomBot(seed)
+    bot = make_bot("random", seed=seed)
     out = sys.stdout
     print(
         f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "

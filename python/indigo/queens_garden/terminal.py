@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from indigo.queens_garden import COLOURS, FinalScore, Garden, kind_colour
+from indigo.queens_garden import COLOURS, FinalScore, Game, Garden, kind_colour
 from indigo.render.terminal import fg, paint
 
 __all__ = [
     "COLOUR_HEX",
     "display_text",
     "final_text",
+    "game_text",
     "garden_text",
     "position_text",
     "storage_text",
@@ -127,6 +128,11 @@ def storage_text(snapshot: Mapping[str, Any], *, colour: bool = False) -> str:
             line += "  <- to move"
         lines.append(line)
     return "\n".join(lines)
+
+
+def game_text(game: Game) -> str:
+    """The position as ``indigo play --game queens-garden`` draws it (``str(game)``)."""
+    return position_text(game.snapshot())
 
 
 def position_text(snapshot: Mapping[str, Any], *, colour: bool = False) -> str:

@@ -61,7 +61,7 @@ def theme(game: Game) -> str:
 def play_json(game: Game, move: str | Move) -> dict[str, Any]:
     """Play ``move`` for the seat to move; its result as JSON. Raises as ``Game.play`` does."""
     seat, before = game.to_move, game.scores
-    played = game.play(move)
+    played = game.play(move).move
     return result_json(game, seat if seat is not None else 0, played, before)
 
 

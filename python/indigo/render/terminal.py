@@ -56,6 +56,7 @@ __all__ = [
     "GEM_GLYPHS",
     "board_text",
     "fg",
+    "game_text",
     "gem_label",
     "legend_text",
     "paint",
@@ -387,6 +388,11 @@ def legend_text(rules: Rules, *, colour: bool = True, codes: bool = True) -> str
     )
 
 
+def game_text(game: Game) -> str:
+    """The board and the status as ``indigo play`` draws them, without colour (``str(game)``)."""
+    return board_text(game, colour=False, codes=False) + "\n" + status_text(game, colour=False)
+
+
 def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:
     """One line per seat (points, gems collected, hand) and a line for the pile and the centre.
 
@@ -415,7 +421,7 @@ def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -
             line += "  * winner"
         lines.append(line)
     lines.append(
-        f"  pile {game.pile_left} left, {game.placed}/{len(ROUTE_CELLS)} placed; gems: "
+        f"  pile {game.pile_left} left, {game.moves_played}/{len(ROUTE_CELLS)} placed; gems: "
         f"{len(game.centre)} in the centre, {len(game.gems)} on the board, "
         f"{game.removed} lost" + ("; game over" if game.over else "")
     )

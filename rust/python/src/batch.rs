@@ -10,8 +10,8 @@ use indigo_search::game_seed;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::{Int, Real, in_range};
-use crate::errors::{IndigoError, batch_error};
+use crate::convert::{Int, Real, in_range, refused};
+use crate::errors::IndigoError;
 
 /// Results of a batch, one row per game.
 #[pyclass(module = "indigo", frozen)]
@@ -103,7 +103,8 @@ pub(crate) fn game_range(
     start: Int,
     threads: Int,
 ) -> PyResult<(std::ops::Range<u64>, usize)> {
-    Batch::games(start.0, games.0, threads.0).map_err(batch_error)
+    Batch::games(start.0, games.0, threads.0)
+        .map_err(|e| IndigoError::new_err(refused(&e.0, &[&games, &start, &threads])))
 }
 
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`
@@ -115,7 +116,8 @@ pub(crate) fn run_batch<T: Send>(
     interval: Real,
     work: impl FnOnce(&AtomicU64, &AtomicBool) -> Option<T> + Send,
 ) -> PyResult<T> {
-    let interval = indigo_search::progress_interval(interval.0).map_err(batch_error)?;
+    let interval = indigo_search::progress_interval(interval.0)
+        .map_err(|e| IndigoError::new_err(refused(&e.0, &[&interval])))?;
     let total = games.end - games.start;
     let done = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);

@@ -2,13 +2,14 @@
 //! seeds, JSON values and record text, bot specs.
 
 use std::hash::BuildHasher;
+use std::marker::PhantomData;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyString};
 
-use crate::errors::{IndigoError, batch_error};
+use crate::errors::IndigoError;
 
 /// Python's `json` module, imported once.
 pub(crate) fn json_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
@@ -38,45 +39,187 @@ pub(crate) fn as_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyInt>
     Ok(index.bind(obj.py()).call1((obj,))?.cast_into::<PyInt>()?)
 }
 
-/// A Python int (or any `__index__` value) as `i64`, clamped: an int too large for `i64` is
-/// out of every range we check, so it fails that range check with a `ValueError` subclass
-/// rather than an `OverflowError`.
+/// A Python int (or any `__index__` value) as `i64`, clamped, with the value as given for
+/// messages: an int too large for `i64` is out of every range we check, so it fails that
+/// range check with a `ValueError` subclass rather than an `OverflowError`, and the refusal
+/// shows the number the caller gave ([`Int::refusal`]), not the clamped one.
 #[derive(Clone, Copy)]
-pub(crate) struct Int(pub(crate) i64);
+pub(crate) struct Int(pub(crate) i64, pub(crate) Given);
+
+/// The int as given, when it is not the clamped `i64`.
+#[derive(Clone, Copy)]
+pub(crate) enum Given {
+    Fits,
+    Wide(i128),
+    Beyond { negative: bool },
+}
+
+impl Int {
+    /// An int the caller gave exactly (a default).
+    pub(crate) const fn new(n: i64) -> Int {
+        Int(n, Given::Fits)
+    }
+
+    /// `message`, its clamped number replaced by the number as given.
+    pub(crate) fn refusal(self, message: &str) -> String {
+        let given = match self.1 {
+            Given::Fits => return message.to_owned(),
+            Given::Wide(n) => n.to_string(),
+            Given::Beyond { negative: false } => "an integer above 2**127".to_owned(),
+            Given::Beyond { negative: true } => "an integer below -2**127".to_owned(),
+        };
+        message.replace(&self.0.to_string(), &given)
+    }
+}
+
+/// `message` with each of `given`'s converted values replaced by the value as given.
+pub(crate) fn refused(message: &str, given: &[&dyn Refusal]) -> String {
+    given
+        .iter()
+        .fold(message.to_owned(), |message, value| value.refusal(&message))
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.refusal(&self.0.to_string()))
+    }
+}
 
 impl<'py> FromPyObject<'_, 'py> for Int {
     type Error = PyErr;
 
     fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<i64>() {
-            Ok(n) => Ok(Int(n)),
+            Ok(n) => Ok(Int::new(n)),
             Err(e) => {
                 let int = as_int(&obj).map_err(|_| e)?;
-                Ok(Int(if int.lt(0)? { i64::MIN } else { i64::MAX }))
+                let negative = int.lt(0)?;
+                let clamped = if negative { i64::MIN } else { i64::MAX };
+                let given = int
+                    .extract::<i128>()
+                    .map_or(Given::Beyond { negative }, Given::Wide);
+                Ok(Int(clamped, given))
             }
         }
     }
 }
 
+/// `s` as Rust text; text that Unicode cannot encode (a lone surrogate) is an
+/// :class:`~indigo.IndigoError` naming the argument `name`, not a `UnicodeEncodeError`.
+pub(crate) fn text(s: &Bound<'_, PyString>, name: &str) -> PyResult<String> {
+    s.to_str().map(str::to_owned).map_err(|_| {
+        IndigoError::new_err(format!(
+            "{name} must be valid Unicode text, not a string with a lone surrogate"
+        ))
+    })
+}
+
+/// The name of an argument that [`Text`] reads.
+pub(crate) trait Named {
+    const NAME: &'static str;
+}
+
+macro_rules! text_arguments {
+    ($($ty:ident = $name:literal),* $(,)?) => {$(
+        #[doc = concat!("The argument `", $name, "`.")]
+        pub(crate) struct $ty;
+        impl Named for $ty {
+            const NAME: &'static str = $name;
+        }
+    )*};
+}
+
+text_arguments!(
+    TextArg = "text",
+    SpecArg = "spec",
+    ThemeArg = "theme",
+    ChanceArg = "chance",
+    UtilityArg = "utility",
+);
+
+/// A text argument, read by [`text`]: its refusal names the argument `N`.
+pub(crate) struct Text<N>(pub(crate) String, PhantomData<N>);
+
+impl<N> Text<N> {
+    /// A default.
+    pub(crate) fn new(s: &str) -> Self {
+        Text(s.to_owned(), PhantomData)
+    }
+
+    /// The text.
+    pub(crate) fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl<'py, N: Named> FromPyObject<'_, 'py> for Text<N> {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{} must be a str, not {}",
+                N::NAME,
+                obj.get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?;
+        Ok(Text(text(&s, N::NAME)?, PhantomData))
+    }
+}
+
 /// A Python number as `f64`; an int too large for a float is an infinity (refused by every
-/// range we check) rather than an `OverflowError`.
+/// range we check) rather than an `OverflowError`, and its refusal says so
+/// ([`Refusal::refusal`]) rather than showing `inf`.
 #[derive(Clone, Copy)]
-pub(crate) struct Real(pub(crate) f64);
+pub(crate) struct Real(pub(crate) f64, Option<bool>);
+
+impl Real {
+    /// A number the caller gave exactly (a default).
+    pub(crate) const fn new(x: f64) -> Real {
+        Real(x, None)
+    }
+}
 
 impl<'py> FromPyObject<'_, 'py> for Real {
     type Error = PyErr;
 
     fn extract(obj: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         match obj.extract::<f64>() {
-            Ok(x) => Ok(Real(x)),
+            Ok(x) => Ok(Real::new(x)),
             Err(e) => {
                 let int = as_int(&obj).map_err(|_| e)?;
-                Ok(Real(if int.lt(0)? {
+                let negative = int.lt(0)?;
+                let infinity = if negative {
                     f64::NEG_INFINITY
                 } else {
                     f64::INFINITY
-                }))
+                };
+                Ok(Real(infinity, Some(negative)))
             }
+        }
+    }
+}
+
+/// A converted argument whose refusal shows the value as given.
+pub(crate) trait Refusal {
+    /// `message`, the converted value replaced by the value as given.
+    fn refusal(&self, message: &str) -> String;
+}
+
+impl Refusal for Int {
+    fn refusal(&self, message: &str) -> String {
+        Int::refusal(*self, message)
+    }
+}
+
+impl Refusal for Real {
+    fn refusal(&self, message: &str) -> String {
+        match self.1 {
+            None => message.to_owned(),
+            Some(false) => message.replace("not inf", "not an integer above 2**1023"),
+            Some(true) => message.replace("not -inf", "not an integer below -2**1023"),
         }
     }
 }
@@ -143,8 +286,9 @@ pub(crate) fn record_text(
 }
 
 /// `value` if `low <= value <= high`, else an error naming the range (checked by the core).
-pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
-    indigo_core::in_range(name, value, low, high).map_err(batch_error)
+pub(crate) fn in_range(name: &str, value: Int, low: u64, high: u64) -> PyResult<u64> {
+    indigo_core::in_range(name, value.0, low, high)
+        .map_err(|e| IndigoError::new_err(value.refusal(&e.0)))
 }
 
 /// A bot spec (or anything parsed from text) as the core reads it; its refusal as an

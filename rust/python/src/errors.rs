@@ -62,11 +62,6 @@ pub(crate) fn batch_error(e: indigo_search::BatchError) -> PyErr {
     IndigoError::new_err(e.0)
 }
 
-/// Refused search settings as the package's error.
-pub(crate) fn settings_error(e: indigo_search::SettingsError) -> PyErr {
-    IndigoError::new_err(e.0)
-}
-
 /// Adds the exception classes.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

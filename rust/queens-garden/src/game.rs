@@ -173,6 +173,25 @@ impl Game {
         self.last.as_deref().map(|t| t.mv)
     }
 
+    /// Each seat's score change with the last move (zeros at the start): the rewards of
+    /// the last step, final scoring included.
+    pub fn last_points(&self) -> Vec<i64> {
+        let now = self.position.scores();
+        match self.last.as_deref() {
+            Some(turn) => now
+                .iter()
+                .zip(turn.before.scores())
+                .map(|(&after, &before)| i64::from(after) - i64::from(before))
+                .collect(),
+            None => vec![0; now.len()],
+        }
+    }
+
+    /// The seat that played the last move, `None` at the start.
+    pub fn last_mover(&self) -> Option<u8> {
+        self.last.as_deref().and_then(|t| t.before.to_move())
+    }
+
     /// The moves played, first to last.
     pub fn moves(&self) -> Vec<Move> {
         self.turns().iter().map(|t| t.mv).collect()

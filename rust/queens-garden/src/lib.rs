@@ -118,8 +118,8 @@ pub use moves::{
 pub use observation::{OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 pub use position::{
     BUY_COST, Chance, DisplayExpansion, EXPANSION_TOTAL, FinalScore, IllegalMove, MAX_STACK, Phase,
-    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, check_bag,
-    check_expansions, seeded_setup,
+    Position, RefillError, START_JOKERS, START_SCORE, SetupError, StackView, TILE_TOTAL, Utility,
+    check_bag, check_expansions, seeded_setup,
 };
 pub use record::{
     ErrorAt, RECORD_FORMAT, RecordError, SNAPSHOT_FORMAT, read_record, read_record_value,

@@ -762,6 +762,47 @@ impl Position {
             .collect()
     }
 
+    /// Each seat's return under `utility` ([`Utility`]); all but points are zeros until the
+    /// game is over.
+    pub fn returns(&self, utility: Utility) -> Vec<f64> {
+        let scores = self.scores();
+        let seats = scores.len();
+        match utility {
+            Utility::Points => scores.iter().map(|&s| f64::from(s)).collect(),
+            Utility::Win => {
+                let winners = self.winners();
+                let mut out = vec![0.0; seats];
+                for &w in &winners {
+                    out[usize::from(w)] = 1.0 / winners.len() as f64;
+                }
+                out
+            }
+            Utility::Rank if self.over => scores
+                .iter()
+                .map(|&mine| {
+                    let beaten: f64 = scores
+                        .iter()
+                        .map(|&other| match mine.cmp(&other) {
+                            std::cmp::Ordering::Greater => 1.0,
+                            std::cmp::Ordering::Equal => 0.5,
+                            std::cmp::Ordering::Less => 0.0,
+                        })
+                        .sum();
+                    // Less the tie with itself.
+                    (beaten - 0.5) / (seats - 1) as f64
+                })
+                .collect(),
+            Utility::ZeroSum if self.over => {
+                let n = seats as f64;
+                self.returns(Utility::Win)
+                    .into_iter()
+                    .map(|w| n / (n - 1.0) * (w - 1.0 / n))
+                    .collect()
+            }
+            Utility::Rank | Utility::ZeroSum => vec![0.0; seats],
+        }
+    }
+
     /// Moves applied since set-up.
     #[inline]
     pub const fn moves_played(&self) -> u32 {
@@ -1689,6 +1730,36 @@ impl PaymentBuffer {
             }
             chosen[depth] = code;
             self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
+        }
+    }
+}
+
+/// What a return counts ([`Position::returns`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Utility {
+    /// Each seat's score so far.
+    Points,
+    /// The winners share 1, the others 0; zeros until the game is over.
+    Win,
+    /// The share of opponents a seat outscored, a tie counting half: 1 for a clear first.
+    Rank,
+    /// Zero-sum: each loser pays `1 / (players - 1)` and the winners share what the losers
+    /// pay (the win share `w` as `n / (n - 1) * (w - 1 / n)`).
+    ZeroSum,
+}
+
+impl std::str::FromStr for Utility {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Utility, String> {
+        match name {
+            "points" => Ok(Utility::Points),
+            "win" => Ok(Utility::Win),
+            "rank" => Ok(Utility::Rank),
+            "zero-sum" => Ok(Utility::ZeroSum),
+            other => Err(format!(
+                "utility must be 'points', 'win', 'rank' or 'zero-sum', not {other:?}"
+            )),
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::game::Game as Played;
 use crate::kind::Kind;
 use crate::moves::Move;
 use crate::observation::OBSERVATION_SIZE;
-use crate::position::Position;
+use crate::position::{Position, Utility};
 use crate::rules::Rules;
 
 /// What one seat knows: the position without its hidden chance, and the seat.
@@ -146,10 +146,12 @@ impl Game for Position {
     }
 
     fn returns(&self) -> [f64; MAX_PLAYERS] {
-        let winners = self.winners();
         let mut returns = [0.0; MAX_PLAYERS];
-        for &w in &winners {
-            returns[usize::from(w)] = 1.0 / winners.len() as f64;
+        for (r, w) in returns
+            .iter_mut()
+            .zip(Position::returns(self, Utility::Win))
+        {
+            *r = w;
         }
         returns
     }

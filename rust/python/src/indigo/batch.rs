@@ -25,7 +25,7 @@ fn batch_of(
         .collect::<PyResult<Vec<_>>>()?;
     let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
         l.into_iter()
-            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .map(|l| l.into_iter().map(|Int(b, _)| b).collect())
             .collect()
     });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
@@ -41,7 +41,7 @@ fn batch_of(
 /// 25 times faster with PCG ("pcg": for batches of fast bots such as "playout").
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2), deal="python"),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int::new(0), threads=Int::new(0), progress=None, interval=Real::new(0.2), deal="python"),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2, deal='python')"
 )]
 #[allow(clippy::too_many_arguments)]
@@ -204,7 +204,7 @@ impl SelfPlayBatch {
 /// their piles.
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int::new(0), threads=Int::new(0), progress=None, interval=Real::new(0.2)),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
 )]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec

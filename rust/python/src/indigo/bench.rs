@@ -16,7 +16,7 @@ use crate::indigo::rules::Rules;
 /// loop on this thread. Returns `(games, placements, checksum, seconds)`.
 #[pyfunction]
 #[pyo3(
-    signature = (rules, seed, games, *, start=Int(0)),
+    signature = (rules, seed, games, *, start=Int::new(0)),
     text_signature = "(rules, seed, games, *, start=0)"
 )]
 fn native_playouts(

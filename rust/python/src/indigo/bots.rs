@@ -6,8 +6,10 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::bots::SpecBot;
-use crate::convert::{Int, Real, extract_seed, in_range, os_seed, parse_spec};
-use crate::errors::settings_error;
+use crate::convert::{
+    Int, Real, Refusal, SpecArg, Text, extract_seed, in_range, os_seed, parse_spec, refused,
+};
+use crate::errors::IndigoError;
 use crate::indigo::game::Game;
 use crate::indigo::moves::Move;
 
@@ -133,7 +135,7 @@ impl IsmctsBot {
     /// Settings are checked by the core (`IsmctsConfig`), with the same bounds as specs.
     #[new]
     #[pyo3(
-        signature = (simulations=None, *, time=None, exploration=Real(0.7), threads=Int(1), seed=None),
+        signature = (simulations=None, *, time=None, exploration=Real::new(0.7), threads=Int::new(1), seed=None),
         text_signature = "(simulations=None, *, time=None, exploration=0.7, threads=1, seed=None)"
     )]
     fn new(
@@ -143,9 +145,12 @@ impl IsmctsBot {
         threads: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let budget =
-            Budget::given(simulations.map(|n| n.0), time.map(|t| t.0)).map_err(settings_error)?;
-        let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(settings_error)?;
+        let mut given: Vec<&dyn Refusal> = vec![&threads, &exploration];
+        given.extend(simulations.as_ref().map(|n| n as &dyn Refusal));
+        given.extend(time.as_ref().map(|t| t as &dyn Refusal));
+        let refusal = |e: indigo_search::SettingsError| IndigoError::new_err(refused(&e.0, &given));
+        let budget = Budget::given(simulations.map(|n| n.0), time.map(|t| t.0)).map_err(refusal)?;
+        let config = IsmctsConfig::new(budget, exploration.0, threads.0).map_err(refusal)?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(IsmctsBot::with(config, seed))
     }
@@ -183,10 +188,10 @@ impl IsmctsBot {
 #[pyo3(signature = (spec, *, seed=None))]
 pub(crate) fn make_bot(
     py: Python<'_>,
-    spec: &str,
+    spec: Text<SpecArg>,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let parsed = parse_spec(spec)?;
+    let parsed = parse_spec(&spec.into_inner())?;
     let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
     Ok(match parsed {
         BotSpec::Random => Py::new(py, RandomBot::new_seeded(seed))?.into_any(),

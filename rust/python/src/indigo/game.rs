@@ -14,7 +14,9 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text, seats};
+use crate::convert::{
+    ChanceArg, Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text, seats,
+};
 use crate::errors::{IllegalMoveError, IndigoError, MoveError, record_error_at};
 use crate::indigo::moves::{Move, MoveArg, MoveResult, axial, tile_list};
 use crate::indigo::rules::{Rules, parse_utility};
@@ -37,8 +39,9 @@ pub(crate) struct Game(Locked<CoreGame>);
 fn to_tiles(pile: &[Int]) -> PyResult<Vec<TileType>> {
     pile.iter()
         .enumerate()
-        .map(|(i, &Int(t))| {
-            CoreMove::tile_type(t).map_err(|e| IndigoError::new_err(format!("pile[{i}] {}", e.0)))
+        .map(|(i, &t)| {
+            CoreMove::tile_type(t.0)
+                .map_err(|e| IndigoError::new_err(t.refusal(&format!("pile[{i}] {}", e.0))))
         })
         .collect()
 }
@@ -90,14 +93,18 @@ impl Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules=None, *, seed=None, pile=None, chance="sampled"))]
+    #[pyo3(
+        signature = (rules=None, *, seed=None, pile=None, chance=Text::new("sampled")),
+        text_signature = "(rules=None, *, seed=None, pile=None, chance='sampled')"
+    )]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn new(
         rules: Option<Rules>,
         seed: Option<&Bound<'_, PyAny>>,
         pile: Option<Vec<Int>>,
-        chance: &str,
+        chance: Text<ChanceArg>,
     ) -> PyResult<Self> {
+        let chance = chance.0.as_str();
         let rules = rules.map_or_else(CoreRules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?;
         let pile = pile.as_deref().map(to_tiles).transpose()?;
@@ -191,8 +198,9 @@ impl Game {
         self.lock().position().to_move()
     }
 
+    /// Moves played so far (each places one tile).
     #[getter]
-    fn placed(&self) -> u8 {
+    fn moves_played(&self) -> u8 {
         self.lock().position().placed()
     }
 
@@ -415,13 +423,22 @@ impl Game {
         outcomes.into_iter().map(|(t, p)| (t.index(), p)).collect()
     }
 
-    /// Applies a chance outcome: the drawing seat takes a tile of this type.
-    fn apply_chance(&self, tile: Int) -> PyResult<()> {
-        let tile =
-            CoreMove::tile_type(tile.0).map_err(|e| MoveError::new_err(format!("tile {}", e.0)))?;
-        self.lock()
-            .apply_draw(tile)
-            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    /// OpenSpiel's ``apply_action``: at a chance node ``action`` is the tile type drawn (the
+    /// drawing seat takes it), else the placement's action number. Bad or illegal actions
+    /// raise a typed error and change nothing.
+    fn apply_action(&self, action: Int) -> PyResult<()> {
+        let mut game = self.lock();
+        if game.position().is_chance_node() {
+            let tile = CoreMove::tile_type(action.0)
+                .map_err(|e| MoveError::new_err(action.refusal(&format!("tile {}", e.0))))?;
+            return game
+                .apply_draw(tile)
+                .map_err(|e| IllegalMoveError::new_err(e.to_string()));
+        }
+        let mv = crate::indigo::moves::action(action)?.to_move();
+        game.play(mv)
+            .map(drop)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
     }
 
     /// The legal action numbers, ascending (the order of `legal_moves`).
@@ -486,9 +503,9 @@ impl Game {
 
     /// Each seat's return: `"points"` (so far), `"win"` (winners share 1) or `"rank"` (share
     /// of opponents beaten, ties half); win and rank are 0 until the game is over.
-    #[pyo3(signature = (utility="points"))]
-    fn returns(&self, utility: &str) -> PyResult<Vec<f64>> {
-        let utility = parse_utility(utility)?;
+    #[pyo3(signature = (utility=Text::new("points")), text_signature = "($self, utility='points')")]
+    fn returns(&self, utility: Text<UtilityArg>) -> PyResult<Vec<f64>> {
+        let utility = parse_utility(&utility.into_inner())?;
         let position = self.position();
         let players = usize::from(position.rules().players());
         Ok(position.returns(utility)[..players].to_vec())
@@ -501,6 +518,14 @@ impl Game {
         game.last_points()[..players].to_vec()
     }
 
+    /// The board and the status as ``indigo play`` draws them (``indigo.render.terminal``).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("indigo.render.terminal")?
+            .call_method1("game_text", (slf,))?
+            .extract()
+    }
+
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
             .import("indigo.render.svg")?
@@ -510,7 +535,7 @@ impl Game {
     fn __repr__(&self) -> String {
         let p = self.position();
         format!(
-            "<Game players={} hand_size={} placed={} to_move={} scores={:?}>",
+            "<Game players={} hand_size={} moves_played={} to_move={} scores={:?}>",
             p.rules().players(),
             p.rules().hand_size(),
             p.placed(),

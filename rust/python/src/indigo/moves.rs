@@ -4,9 +4,10 @@
 use indigo_core::Move as CoreMove;
 use indigo_core::{Action, Cell, MoveEffects, PathEnd, TileType, move_to_json};
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyInt, PyType};
 
-use crate::convert::{Int, as_int, json_to_py, seats};
+use crate::convert::{Int, Text, TextArg, as_int, json_to_py, refused, seats, text as text_of};
 use crate::errors::MoveError;
 
 /// Tile types as a Python list of ints.
@@ -18,8 +19,10 @@ pub(crate) fn axial(cell: Cell) -> (i32, i32) {
     cell.axial()
 }
 
-/// A placement: tile type, rotation, cell.
-#[pyclass(module = "indigo", frozen, eq, hash, from_py_object)]
+/// A placement: tile type, rotation, cell. Placements that differ only by an equivalent
+/// rotation (one the tile's symmetry maps to the same paths) are equal and hash alike, as
+/// ``Game.is_legal`` and ``in legal_moves`` see them.
+#[pyclass(module = "indigo", frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Move(pub(crate) CoreMove);
 
@@ -29,12 +32,13 @@ impl Move {
     fn new(tile: Int, rotation: Int, q: Int, r: Int) -> PyResult<Self> {
         CoreMove::from_parts(tile.0, rotation.0, q.0, r.0)
             .map(Move)
-            .map_err(|e| MoveError::new_err(e.0))
+            .map_err(|e| MoveError::new_err(refused(&e.0, &[&tile, &rotation, &q, &r])))
     }
 
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        text.parse()
+    fn parse(text: Text<TextArg>) -> PyResult<Self> {
+        text.into_inner()
+            .parse()
             .map(Move)
             .map_err(|e: indigo_core::MoveError| MoveError::new_err(e.0))
     }
@@ -68,6 +72,31 @@ impl Move {
         Move(self.0.canonical())
     }
 
+    /// Equal when the canonical placements are.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Move>() else {
+            return py.NotImplemented();
+        };
+        let equal = self.0.canonical() == other.get().0.canonical();
+        match op {
+            CompareOp::Eq => equal
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind()),
+            CompareOp::Ne => (!equal)
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind()),
+            _ => return py.NotImplemented(),
+        }
+        .unwrap_or_else(|never| match never {})
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&self.0.canonical(), &mut hasher);
+        std::hash::Hasher::finish(&hasher)
+    }
+
     fn paths(&self) -> Vec<(u8, u8)> {
         self.0.paths().to_vec()
     }
@@ -97,7 +126,7 @@ impl Move {
     /// The placement an action number plays.
     #[staticmethod]
     fn from_action(action: Int) -> PyResult<Self> {
-        self::action(action.0).map(|a| Move(a.to_move()))
+        self::action(action).map(|a| Move(a.to_move()))
     }
 
     fn __repr__(&self) -> String {
@@ -124,7 +153,7 @@ impl<'py> FromPyObject<'_, 'py> for MoveArg {
             return obj.extract().map(MoveArg::Action);
         }
         if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
-            return Ok(MoveArg::Text(text.to_str()?.to_owned()));
+            return Ok(MoveArg::Text(text_of(&text, "move")?));
         }
         // Any other integer, such as numpy's (`mask.argmax()`).
         match as_int(&obj) {
@@ -141,14 +170,14 @@ impl MoveArg {
     pub(crate) fn resolve(self) -> PyResult<CoreMove> {
         match self {
             MoveArg::Move(m) => Ok(m.0),
-            MoveArg::Text(t) => Move::parse(&t).map(|m| m.0),
-            MoveArg::Action(Int(n)) => action(n).map(Action::to_move),
+            MoveArg::Text(t) => Move::parse(Text::new(&t)).map(|m| m.0),
+            MoveArg::Action(n) => action(n).map(Action::to_move),
         }
     }
 }
 
-pub(crate) fn action(n: i64) -> PyResult<Action> {
-    Action::new(n).map_err(|e| MoveError::new_err(e.to_string()))
+pub(crate) fn action(n: Int) -> PyResult<Action> {
+    Action::new(n.0).map_err(|e| MoveError::new_err(n.refusal(&e.to_string())))
 }
 
 /// What one gem did during a placement.

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch::game_range;
-use crate::convert::{Int, Real, extract_seed, os_seed};
+use crate::convert::{Int, Real, Refusal, extract_seed, os_seed, refused};
 use crate::errors::{EvaluatorError, IllegalMoveError, IndigoError};
 use crate::indigo::batch::SelfPlayBatch;
 use crate::indigo::bots::visit_policy;
@@ -164,6 +164,8 @@ impl PuctBot {
     ) -> PyResult<PuctResult<indigo_core::Action>> {
         // A copy, so the game is not locked while the search runs.
         let position = game.get().position();
+        // The evaluator runs on this thread: a call back into this bot would wait for itself.
+        let _searching = Searching::enter(self)?;
         let mut bot = self.bot.take(py)?;
         search(py, &mut bot, &self.evaluator, &position)?.ok_or_else(|| {
             IllegalMoveError::new_err(
@@ -173,12 +175,44 @@ impl PuctBot {
     }
 }
 
+thread_local! {
+    /// The bots this thread is searching with, by address.
+    static SEARCHING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A bot's search on this thread, from [`Searching::enter`] until dropped.
+struct Searching(usize);
+
+impl Searching {
+    /// Marks `bot` as searching on this thread; an error if it already is (its evaluator
+    /// called it back).
+    fn enter(bot: &PuctBot) -> PyResult<Searching> {
+        let key = std::ptr::from_ref(bot) as usize;
+        SEARCHING.with_borrow_mut(|searching| {
+            if searching.contains(&key) {
+                return Err(IndigoError::new_err(
+                    "this PuctBot is searching already: its evaluator may not call it (use \
+                     another PuctBot inside an evaluator)",
+                ));
+            }
+            searching.push(key);
+            Ok(Searching(key))
+        })
+    }
+}
+
+impl Drop for Searching {
+    fn drop(&mut self) {
+        SEARCHING.with_borrow_mut(|searching| searching.retain(|&k| k != self.0));
+    }
+}
+
 #[pymethods]
 impl PuctBot {
     /// Settings are checked by the search (`PuctConfig`).
     #[new]
     #[pyo3(
-        signature = (evaluator, simulations=Int(200), *, batch_size=Int(8), c_puct=Real(1.5), dirichlet_alpha=Real(0.3), dirichlet_fraction=Real(0.0), temperature=Real(0.0), seed=None),
+        signature = (evaluator, simulations=Int::new(200), *, batch_size=Int::new(8), c_puct=Real::new(1.5), dirichlet_alpha=Real::new(0.3), dirichlet_fraction=Real::new(0.0), temperature=Real::new(0.0), seed=None),
         text_signature = "(evaluator, simulations=200, *, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
     )]
     #[allow(clippy::too_many_arguments)]
@@ -206,7 +240,17 @@ impl PuctBot {
             dirichlet_fraction.0,
             temperature.0,
         )
-        .map_err(|e| IndigoError::new_err(e.0))?;
+        .map_err(|e| {
+            let given: [&dyn Refusal; 6] = [
+                &simulations,
+                &batch_size,
+                &c_puct,
+                &dirichlet_alpha,
+                &dirichlet_fraction,
+                &temperature,
+            ];
+            IndigoError::new_err(refused(&e.0, &given))
+        })?;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(PuctBot {
             config,
@@ -271,7 +315,7 @@ impl PuctBot {
     /// search's). Game `i` is dealt from the same seed as `indigo.self_play`'s game `i`, and
     /// its searches are seeded from `seed` and `i` only, so a run is reproducible.
     #[pyo3(
-        signature = (games, *, rules=None, seed=None, start=Int(0)),
+        signature = (games, *, rules=None, seed=None, start=Int::new(0)),
         text_signature = "($self, games, *, rules=None, seed=None, start=0)"
     )]
     fn self_play(
@@ -282,7 +326,7 @@ impl PuctBot {
         seed: Option<&Bound<'_, PyAny>>,
         start: Int,
     ) -> PyResult<SelfPlayBatch> {
-        let (range, _) = game_range(games, start, Int(1))?;
+        let (range, _) = game_range(games, start, Int::new(1))?;
         let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let names = vec![self.spec(); usize::from(rules.players())];

@@ -4,7 +4,7 @@ use indigo_core::{GateVariant, Gem, Rules as CoreRules, Theme, TieBreak, Utility
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use crate::convert::{Int, json_to_py, seats};
+use crate::convert::{Int, Text, ThemeArg, json_to_py, seats};
 use crate::errors::{IndigoError, RulesError};
 
 pub(crate) fn parse_utility(name: &str) -> PyResult<Utility> {
@@ -23,15 +23,17 @@ pub(crate) struct Rules(pub(crate) CoreRules);
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=Int(2), hand_size=Int(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme="indigo"), text_signature = "(players=2, hand_size=1, three_player_gates='shared', tie_break='most-gems', open_hands=False, theme='indigo')")]
+    #[pyo3(signature = (players=Int::new(2), hand_size=Int::new(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme=Text::new("indigo")), text_signature = "(players=2, hand_size=1, three_player_gates='shared', tie_break='most-gems', open_hands=False, theme='indigo')")]
     fn new(
         players: Int,
         hand_size: Int,
         three_player_gates: &str,
         tie_break: &str,
         open_hands: bool,
-        theme: &str,
+        theme: Text<ThemeArg>,
     ) -> PyResult<Self> {
+        let theme = theme.into_inner();
+        let theme = theme.as_str();
         let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
             rules_error(
                 &e,
@@ -61,19 +63,19 @@ impl Rules {
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
     fn indigo(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::indigo)
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
     fn tactical(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::tactical)
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
     fn butterfly_garden(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::butterfly_garden)
     }
@@ -81,9 +83,10 @@ impl Rules {
     /// The preset of a theme: `indigo` for "indigo", `butterfly_garden` for
     /// "butterfly-garden".
     #[staticmethod]
-    #[pyo3(signature = (theme, players=Int(2)), text_signature = "(theme, players=2)")]
-    fn preset(theme: &str, players: Int) -> PyResult<Self> {
+    #[pyo3(signature = (theme, players=Int::new(2)), text_signature = "(theme, players=2)")]
+    fn preset(theme: Text<ThemeArg>, players: Int) -> PyResult<Self> {
         let theme: Theme = theme
+            .into_inner()
             .parse()
             .map_err(|m| RulesError::new_err(format!("theme: {m}")))?;
         self::preset(players, |n| CoreRules::preset(theme, n))
@@ -181,12 +184,12 @@ type RulesArgs = (u8, u8, &'static str, &'static str, bool, &'static str);
 
 /// A Python int as a `u8` for the core to check; one out of `u8`'s range becomes 255, which
 /// every check refuses (the message then names the value as given).
-fn small(Int(n): Int) -> u8 {
+fn small(Int(n, _): Int) -> u8 {
     u8::try_from(n).unwrap_or(u8::MAX)
 }
 
 /// The core's refusal, naming the value the caller gave (not its `u8` stand-in).
-fn rules_error(e: &indigo_core::RulesError, Int(given): Int) -> PyErr {
+fn rules_error(e: &indigo_core::RulesError, given: Int) -> PyErr {
     let message = e
         .message
         .rsplit_once(", not ")
@@ -205,9 +208,9 @@ fn preset(
 }
 
 impl Rules {
-    pub(crate) fn seat(&self, Int(seat): Int) -> PyResult<u8> {
+    pub(crate) fn seat(&self, seat: Int) -> PyResult<u8> {
         self.0
-            .seat(seat)
-            .map_err(|e| IndigoError::new_err(format!("seat {}", e.message)))
+            .seat(seat.0)
+            .map_err(|e| IndigoError::new_err(seat.refusal(&format!("seat {}", e.message))))
     }
 }

@@ -297,7 +297,7 @@ impl VectorGames {
 impl VectorGames {
     #[new]
     #[pyo3(
-        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int(0)),
+        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int::new(0)),
         text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32', copy=True, opponents=None, seat=0)"
     )]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
@@ -381,15 +381,22 @@ impl VectorGames {
     }
 
     /// Game `env` as a `Game`: its seed and this episode's moves (the bots' included).
-    fn game(&self, py: Python<'_>, env: usize) -> PyResult<Game> {
+    fn game(&self, py: Python<'_>, env: Int) -> PyResult<Game> {
+        let index = if let Ok(index) = usize::try_from(env.0) {
+            index
+        } else {
+            // Below 0: the core's range check names it as given.
+            let last = (lock(&self.games)?.len() as u64).saturating_sub(1);
+            in_range("env", env, 0, last)? as usize
+        };
         let game = py
-            .detach(|| lock(&self.games).map(|games| games.game(env)))?
-            .map_err(|e| vector_error(&e))?;
+            .detach(|| lock(&self.games).map(|games| games.game(index)))?
+            .map_err(|e| IndigoError::new_err(env.refusal(&e.to_string())))?;
         Ok(Game::wrap(game))
     }
 
     /// Game `env`'s record, as `Game.to_record` gives it.
-    fn record<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn record<'py>(&self, py: Python<'py>, env: Int) -> PyResult<Bound<'py, PyAny>> {
         Bound::new(py, self.game(py, env)?)?.call_method0("to_record")
     }
 

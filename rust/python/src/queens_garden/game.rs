@@ -4,8 +4,8 @@
 use std::sync::MutexGuard;
 
 use ::queens_garden::{
-    Action, ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
-    RecordError as CoreRecordError, Rules as CoreRules,
+    ChanceEvent, ErrorAt, Game as CoreGame, Kind, Move as CoreMove, OBSERVATION_SIZE,
+    RecordError as CoreRecordError, Rules as CoreRules, Utility,
 };
 use indigo_search::Game as _;
 use numpy::PyArray1;
@@ -13,9 +13,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::convert::{Int, extract_seed, json_to_py, os_seed, record_text};
+use crate::convert::{Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text};
 use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
-use crate::queens_garden::moves::{Move, MoveArg};
+use crate::queens_garden::moves::{Move, MoveArg, MoveResult, action};
 use crate::queens_garden::rules::Rules;
 use crate::shared::Locked;
 
@@ -67,18 +67,16 @@ impl Game {
     }
 
     /// Plays a trusted-or-not move: illegal ones raise and change nothing.
-    fn play_move(&self, mv: CoreMove) -> PyResult<Move> {
-        self.lock()
-            .play(&mv)
-            .map(|()| Move(mv))
-            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))
+    fn play_move(&self, mv: CoreMove) -> PyResult<MoveResult> {
+        let mut game = self.lock();
+        game.play(&mv)
+            .map_err(|e| IllegalMoveError::new_err(format!("{mv} is illegal: {e}")))?;
+        last_result(&game).ok_or_else(|| IndigoError::new_err("no move was played"))
     }
 
     /// The action's move; :class:`~indigo.IndigoError` if it names none.
-    fn action_move(action: Int) -> PyResult<CoreMove> {
-        Action::new(action.0)
-            .map(Action::to_move)
-            .map_err(|e| IndigoError::new_err(e.to_string()))
+    fn action_move(action_number: Int) -> PyResult<CoreMove> {
+        action(action_number).map(::queens_garden::Action::to_move)
     }
 
     /// The move's chance event, an illegal move raising.
@@ -96,7 +94,7 @@ impl Game {
             .ok()
             .filter(|&s| s < players)
             .ok_or_else(|| {
-                IndigoError::new_err(format!("seat must be 0 to {}, not {}", players - 1, seat.0))
+                IndigoError::new_err(format!("seat must be 0 to {}, not {seat}", players - 1))
             })
     }
 }
@@ -185,12 +183,18 @@ impl Game {
         Ok(self.lock().position().is_legal(&mv))
     }
 
-    /// Plays ``move`` for the seat to move and returns it (canonical). An illegal move raises
-    /// :class:`~indigo.IllegalMoveError`, bad notation :class:`~indigo.MoveError`; either way
-    /// nothing changes.
-    fn play(&self, r#move: MoveArg) -> PyResult<Move> {
+    /// Plays ``move`` (a move, its text or its action number) for the seat to move and says
+    /// what it did. An illegal move raises :class:`~indigo.IllegalMoveError`, bad notation
+    /// :class:`~indigo.MoveError`; either way nothing changes.
+    fn play(&self, r#move: MoveArg) -> PyResult<MoveResult> {
         let mv = r#move.resolve()?;
         self.play_move(mv)
+    }
+
+    /// What the last move did, ``None`` at the start.
+    #[getter]
+    fn last_result(&self) -> Option<MoveResult> {
+        last_result(&self.lock())
     }
 
     /// Takes back the last move and returns it; :class:`~indigo.IndigoError` at the start.
@@ -414,40 +418,22 @@ impl Game {
             .collect()
     }
 
-    /// The move that ``action`` names; :class:`~indigo.IndigoError` if it names none.
-    #[staticmethod]
-    fn action_to_move(action: Int) -> PyResult<Move> {
-        Action::new(action.0)
-            .map(|a| Move(a.to_move()))
-            .map_err(|e| IndigoError::new_err(e.to_string()))
+    /// Plays the move that ``action`` names (OpenSpiel's ``apply_action``); an action that
+    /// names no move or an illegal one raises a typed error and changes nothing.
+    fn apply_action(&self, action: Int) -> PyResult<()> {
+        self.play_move(Game::action_move(action)?).map(drop)
     }
 
-    /// The action of ``move`` in the fixed encoding; :class:`~indigo.IndigoError` for a pass
-    /// with discards, which has none.
-    #[staticmethod]
-    fn move_to_action(r#move: &Move) -> PyResult<u32> {
-        Action::from_move(&r#move.0)
-            .map(Action::index)
-            .ok_or_else(|| {
-                IndigoError::new_err(format!(
-                    "{} has no action: only a pass without discards is in the fixed encoding",
-                    r#move.0
-                ))
-            })
-    }
-
-    /// Plays the move that ``action`` names; an action that names no move or an illegal one
-    /// raises a typed error and changes nothing.
-    fn apply_action(&self, action: Int) -> PyResult<Move> {
-        let mv = Action::new(action.0)
-            .map_err(|e| IndigoError::new_err(e.to_string()))?
-            .to_move();
-        self.play_move(mv)
+    /// Always ``False``: Queen's Garden's chance happens inside a move (its draws and
+    /// reveals, :meth:`chance_outcomes`), never at a node of its own.
+    #[allow(clippy::unused_self)] // the shared vocabulary's method
+    fn is_chance_node(&self) -> bool {
+        false
     }
 
     /// What ``seat`` knows, as text (its seat, the expansions every player has seen and the
     /// public snapshot): equal exactly when the seat cannot tell two positions apart.
-    fn information_string(&self, seat: Int) -> PyResult<String> {
+    fn information_state_string(&self, seat: Int) -> PyResult<String> {
         let seat = self.seat(seat)?;
         Ok(self.lock().position().information_string(seat))
     }
@@ -480,7 +466,7 @@ impl Game {
     /// empty when ``chosen`` completes them (always empty for a move without chance).
     #[pyo3(signature = (action, chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn chance_outcomes_of(&self, action: Int, chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn chance_outcomes(&self, action: Int, chosen: Vec<Int>) -> PyResult<Vec<(u8, f64)>> {
         let mv = Game::action_move(action)?;
         next_outcomes(&self.event(&mv)?, &chosen)
     }
@@ -495,7 +481,7 @@ impl Game {
     /// draws, then the reveals): a new game with no history (its record starts there). An
     /// illegal action or impossible outcomes raise and change nothing.
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn successor(&self, action: Int, outcomes: Vec<i64>) -> PyResult<Game> {
+    fn successor(&self, action: Int, outcomes: Vec<Int>) -> PyResult<Game> {
         let mv = Game::action_move(action)?;
         let outcomes = kinds(&outcomes)?;
         let mut position = self.position();
@@ -506,11 +492,11 @@ impl Game {
     }
 
     /// Explicit chance at set-up: the outcomes of the next of the 4 draws for round 1's stack
-    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes_of` gives them.
+    /// top once ``chosen`` are drawn, as :meth:`chance_outcomes` gives them.
     #[staticmethod]
     #[pyo3(signature = (chosen=Vec::new()))]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-    fn first_draw_outcomes(chosen: Vec<i64>) -> PyResult<Vec<(u8, f64)>> {
+    fn first_draw_outcomes(chosen: Vec<Int>) -> PyResult<Vec<(u8, f64)>> {
         next_outcomes(&ChanceEvent::setup(), &chosen)
     }
 
@@ -521,7 +507,7 @@ impl Game {
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
     fn with_first_draws(
         rules: Rules,
-        draws: Vec<i64>,
+        draws: Vec<Int>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
@@ -532,11 +518,18 @@ impl Game {
         ))
     }
 
-    /// Each seat's result once over (the winners share 1), zeros before.
-    fn returns(&self) -> Vec<f64> {
-        let position = self.position();
-        let players = usize::from(position.rules().players());
-        indigo_search::Game::returns(&position)[..players].to_vec()
+    /// Each seat's return: ``"points"`` (so far), ``"win"`` (winners share 1), ``"rank"``
+    /// (share of opponents outscored, ties half) or ``"zero-sum"``; all but points are 0
+    /// until the game is over.
+    #[pyo3(signature = (utility=Text::new("points")), text_signature = "($self, utility='points')")]
+    fn returns(&self, utility: Text<UtilityArg>) -> PyResult<Vec<f64>> {
+        let utility: Utility = utility.into_inner().parse().map_err(IndigoError::new_err)?;
+        Ok(self.lock().position().returns(utility))
+    }
+
+    /// Each seat's score change with the last move (zeros before the first).
+    fn rewards(&self) -> Vec<i64> {
+        self.lock().last_points()
     }
 
     /// Each seat's points as the ``greedy`` bot values them.
@@ -554,6 +547,14 @@ impl Game {
             mask[a.index() as usize] = true;
         }
         PyArray1::from_vec(py, mask)
+    }
+
+    /// The position as ``indigo play`` draws it (``indigo.queens_garden.terminal``).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("indigo.queens_garden.terminal")?
+            .call_method1("game_text", (slf,))?
+            .extract()
     }
 
     /// The position as SVG, for Jupyter (``indigo.queens_garden.svg.game_svg``).
@@ -577,11 +578,21 @@ impl Game {
     }
 }
 
+/// What the last move did, `None` at the start.
+fn last_result(game: &CoreGame) -> Option<MoveResult> {
+    Some(MoveResult {
+        mv: Move(game.last_move()?),
+        seat: game.last_mover()?,
+        points: game.last_points(),
+        game_over: game.position().is_over(),
+    })
+}
+
 /// Kind ids 0..35 as kinds; :class:`~indigo.IndigoError` names one that is not.
-fn kinds(ids: &[i64]) -> PyResult<Vec<Kind>> {
+fn kinds(ids: &[Int]) -> PyResult<Vec<Kind>> {
     ids.iter()
         .map(|&id| {
-            u8::try_from(id).ok().and_then(Kind::new).ok_or_else(|| {
+            u8::try_from(id.0).ok().and_then(Kind::new).ok_or_else(|| {
                 IndigoError::new_err(format!(
                     "a chance outcome is a kind id 0..35 (docs/queens-garden.md), not {id}"
                 ))
@@ -591,7 +602,7 @@ fn kinds(ids: &[i64]) -> PyResult<Vec<Kind>> {
 }
 
 /// The next step's outcomes as `(kind id, probability)`; a bad `chosen` raises.
-fn next_outcomes(event: &ChanceEvent, chosen: &[i64]) -> PyResult<Vec<(u8, f64)>> {
+fn next_outcomes(event: &ChanceEvent, chosen: &[Int]) -> PyResult<Vec<(u8, f64)>> {
     event
         .outcomes(&kinds(chosen)?)
         .map(|o| o.into_iter().map(|(k, p)| (k.id(), p)).collect())

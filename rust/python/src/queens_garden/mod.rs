@@ -11,7 +11,7 @@ mod rules;
 mod search;
 
 use game::Game;
-use moves::Move;
+use moves::{Move, MoveResult};
 use rules::Rules;
 
 /// Adds the submodule `queens_garden` to `parent` and registers it as
@@ -35,6 +35,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_class::<Rules>()?;
     m.add_class::<Move>()?;
+    m.add_class::<MoveResult>()?;
     m.add_class::<Game>()?;
     m.add_class::<search::Bot>()?;
     m.add_function(wrap_pyfunction!(search::make_bot, &m)?)?;

@@ -51,13 +51,13 @@ impl Rules {
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=Int(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
+    #[pyo3(signature = (players=Int::new(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
     fn new(
         players: Int,
         wheel: Option<Vec<Vec<String>>>,
         jokers: Option<HashMap<String, Int>>,
     ) -> PyResult<Self> {
-        let Int(n) = players;
+        let Int(n, _) = players;
         let players = u8::try_from(n)
             .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
         let wheel = wheel
@@ -65,7 +65,7 @@ impl Rules {
             .map_err(RulesError::new_err)?;
         let jokers = jokers
             .map_or(Ok(Jokers::DEFAULT), |j| {
-                Jokers::from_table(j.iter().map(|(k, &Int(n))| (k.as_str(), n)))
+                Jokers::from_table(j.iter().map(|(k, &Int(n, _))| (k.as_str(), n)))
             })
             .map_err(RulesError::new_err)?;
         CoreRules::new(players, wheel, jokers)

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use crate::batch::{Simulation, game_range, run_batch, table};
 use crate::bots::SpecBot;
-use crate::convert::{Int, Real, extract_seed, os_seed, parse_spec};
+use crate::convert::{Int, Real, SpecArg, Text, extract_seed, os_seed, parse_spec};
 use crate::errors::{IndigoError, batch_error};
 use crate::queens_garden::game::Game;
 use crate::queens_garden::moves::Move;
@@ -45,8 +45,8 @@ impl Bot {
 /// system); a bad spec raises :class:`~indigo.IndigoError`.
 #[pyfunction]
 #[pyo3(signature = (spec, *, seed=None))]
-pub(crate) fn make_bot(spec: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Bot> {
-    let spec: BotSpec = parse_spec(spec)?;
+pub(crate) fn make_bot(spec: Text<SpecArg>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Bot> {
+    let spec: BotSpec = parse_spec(&spec.into_inner())?;
     let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
     Ok(Bot(SpecBot::new(spec, seed)))
 }
@@ -86,7 +86,7 @@ fn batch_of(
         .collect::<PyResult<Vec<_>>>()?;
     let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
         l.into_iter()
-            .map(|l| l.into_iter().map(|Int(b)| b).collect())
+            .map(|l| l.into_iter().map(|Int(b, _)| b).collect())
             .collect()
     });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
@@ -100,7 +100,7 @@ fn batch_of(
 /// `i` is `queens_garden.Game(rules, seed=game_seeds[i])`).
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int::new(0), threads=Int::new(0), progress=None, interval=Real::new(0.2)),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
 )]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
@@ -203,7 +203,7 @@ impl SelfPlayBatch {
 /// the same game) and keeps each game's record and a training sample per move.
 #[pyfunction]
 #[pyo3(
-    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int(0), threads=Int(0), progress=None, interval=Real(0.2)),
+    signature = (bots, games, *, rules=None, seed=None, lineups=None, start=Int::new(0), threads=Int::new(0), progress=None, interval=Real::new(0.2)),
     text_signature = "(bots, games, *, rules=None, seed=None, lineups=None, start=0, threads=0, progress=None, interval=0.2)"
 )]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // pyo3 extracts a Vec
