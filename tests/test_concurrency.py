@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 import indigo
+import indigo.games
 import indigo.queens_garden as qg
 from conftest import GAME_FILES, load_vector
 from indigo import (
@@ -42,11 +43,11 @@ from indigo import (
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
-# Every game's module: the tests below that take `game` run over each of them.
-GAMES = [indigo, indigo.queens_garden]
-GAME_IDS = [game.__name__ for game in GAMES]
+# Every game of the registry: the tests below that take `game` run over each of them.
+GAMES = list(indigo.games.GAMES)
+GAME_IDS = [entry.name for entry in GAMES]
 # The games whose rules `VectorGames` takes (Queen's Garden's is issue 30).
-VECTOR_GAMES = [indigo]
+VECTOR_GAMES = [indigo.games.INDIGO]
 # Specs of searches that would run for minutes: each must stop soon after Ctrl-C.
 LONG_SEARCHES = ["ismcts:time=30", "ismcts:1000000000", "ismcts:1000000000,threads=2"]
 
@@ -342,7 +343,7 @@ def test_fork_while_another_thread_searches_with_a_shared_bot(game: Any) -> None
     """The child of a fork taken while another thread had the bot can still use it: it starts
     again from the bot as that thread took it, instead of waiting for a thread that is not
     there. The parent gives the child 60 s, then kills it, so a regression fails, not hangs."""
-    state = game.Game(seed=4)
+    state = game.game(game.default_rules(2), seed=4)
     bot = game.make_bot("ismcts:time=1", seed=3)
     searching = threading.Thread(target=bot.choose, args=(state,))
     searching.start()
@@ -409,7 +410,7 @@ def test_fork_while_another_thread_steps_vector_games() -> None:
 def test_reads_and_writes_of_one_game_from_two_threads(game: Any) -> None:
     """`to_record`/`snapshot` (which build Python objects) on one thread while another plays
     and undoes: each call sees the game whole, before or after a move, and none fails."""
-    state = game.Game(seed=6)
+    state = game.game(game.default_rules(2), seed=6)
     for _ in range(10):
         state.play(state.legal_moves[0])
     records = [state.to_record()]
@@ -454,7 +455,7 @@ def test_reads_and_writes_of_one_game_from_two_threads(game: Any) -> None:
 def test_a_game_unpickled_into_while_other_threads_read_it(game: Any) -> None:
     """`__setstate__` (which reads the state without the GIL) on a game other threads read:
     every read sees the game before or after, and none fails."""
-    state = game.Game(seed=2)
+    state = game.game(game.default_rules(2), seed=2)
     later = state.clone()
     for _ in range(6):
         later.play(later.legal_moves[0])
@@ -513,7 +514,7 @@ def _stops_on_ctrl_c(call: Callable[[], object]) -> None:
 @pytest.mark.parametrize("spec", LONG_SEARCHES)
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_a_search_stops_on_ctrl_c(game: Any, spec: str) -> None:
-    state = game.Game(seed=1)
+    state = game.game(game.default_rules(2), seed=1)
     bot = game.make_bot(spec, seed=1)
     _stops_on_ctrl_c(lambda: bot.choose(state))
     _stops_on_ctrl_c(lambda: bot.choose(state))  # the bot came back and searches again
@@ -530,7 +531,7 @@ def test_ismcts_bot_search_stops_on_ctrl_c(kwargs: dict[str, Any]) -> None:
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_waiting_for_a_shared_bot_stops_on_ctrl_c(game: Any) -> None:
     """A thread waiting for a bot that another thread searches with also answers Ctrl-C."""
-    state = game.Game(seed=1)
+    state = game.game(game.default_rules(2), seed=1)
     bot = game.make_bot("ismcts:time=4", seed=1)
     other = threading.Thread(target=bot.choose, args=(state,))
     other.start()
@@ -555,13 +556,14 @@ def test_batches_of_long_searches_stop_on_ctrl_c(run: Callable[..., object]) -> 
     _stops_on_ctrl_c(lambda: run(["ismcts:100000000", "ismcts:time=1000"], 2, threads=2))
 
 
-@pytest.mark.parametrize("game", VECTOR_GAMES, ids=[g.__name__ for g in VECTOR_GAMES])
+@pytest.mark.parametrize("game", VECTOR_GAMES, ids=[entry.name for entry in VECTOR_GAMES])
 def test_vector_games_opponents_stop_on_ctrl_c(game: Any) -> None:
     """The opponents' searches inside `VectorGames` answer Ctrl-C: while it is made (seat 0's
     opponent moves first), on a reset (which starts again from seat 0's move) and on a step."""
-    _stops_on_ctrl_c(lambda: game.VectorGames(1, opponents="ismcts:time=30", seat=1))
-    games = game.VectorGames(1, opponents="ismcts:time=5", seat=1)  # made in 5 s
+    rules = game.default_rules(2)
+    _stops_on_ctrl_c(lambda: indigo.VectorGames(1, rules=rules, opponents="ismcts:time=30", seat=1))
+    games = indigo.VectorGames(1, rules=rules, opponents="ismcts:time=5", seat=1)  # made in 5 s
     _stops_on_ctrl_c(lambda: games.reset())
-    learner_first = game.VectorGames(1, opponents="ismcts:time=30", seat=0)
+    learner_first = indigo.VectorGames(1, rules=rules, opponents="ismcts:time=30", seat=0)
     _, masks, _ = learner_first.reset()
     _stops_on_ctrl_c(lambda: learner_first.step(masks.argmax(axis=1)))
