@@ -199,9 +199,7 @@ pub use position::{
 };
 pub use search_game::IndigoSetup;
 pub use selfplay::{Samples, SelfPlayGame, SelfPlaySetup, self_play_with};
-pub use simulate::{
-    Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
-};
+pub use simulate::{Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, play_game};
 pub use vector::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames, episode_seed,
 };

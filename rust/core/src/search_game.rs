@@ -155,6 +155,16 @@ impl Game for Position {
         random_placement(self, rng).and_then(Action::from_move)
     }
 
+    /// [`Position::play_out`] with a generator a seat (sampled chance), or one action at a
+    /// time at explicit chance.
+    #[inline]
+    fn playout_seats(&mut self, seats: &mut [Rng; MAX_PLAYERS], chance: &mut Rng) -> u32 {
+        if self.is_explicit_chance() {
+            return indigo_search::playout_seats_stepwise(self, seats, chance);
+        }
+        self.play_out(seats)
+    }
+
     /// [`random_playout`] (sampled chance), or one action at a time at explicit chance.
     #[inline]
     fn playout(&mut self, rng: &mut Rng) -> u32 {
@@ -195,5 +205,10 @@ impl Setup for IndigoSetup {
     fn start(&self, seed: u64) -> Position {
         Position::new(self.rules, &self.deal.pile(seed))
             .unwrap_or_else(|_| unreachable!("the box is valid"))
+    }
+
+    /// Either deal shuffles the box, so the pile needs no check.
+    fn start_into(&self, seed: u64, out: &mut Position) {
+        out.reset(self.rules, &self.deal.pile(seed));
     }
 }

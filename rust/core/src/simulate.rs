@@ -124,31 +124,6 @@ impl FromStr for Deal {
     }
 }
 
-/// `value` if `low <= value <= high`, else an error naming the range.
-///
-/// # Errors
-/// `value` is out of the range.
-pub fn in_range(name: &str, value: i64, low: u64, high: u64) -> Result<u64, BatchError> {
-    u64::try_from(value)
-        .ok()
-        .filter(|v| (low..=high).contains(v))
-        .ok_or_else(|| {
-            BatchError(format!(
-                "{name} must be {low} to {}, not {value}",
-                shown(high)
-            ))
-        })
-}
-
-/// `n` as people read it: a large power of two as `2**k`.
-fn shown(n: u64) -> String {
-    if n >= 1 << 32 && n.is_power_of_two() {
-        format!("2**{}", n.trailing_zeros())
-    } else {
-        n.to_string()
-    }
-}
-
 /// How one game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Outcome {
@@ -278,13 +253,6 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Most games one call plays.
-    pub const MAX_GAMES: u64 = 1 << 32;
-    /// Highest first game index.
-    pub const MAX_START: u64 = 1 << 62;
-    /// Most worker threads.
-    pub const MAX_THREADS: u64 = 1024;
-
     /// A batch of games under `rules` between `bots`, seeded with `seed`, piles dealt by
     /// `deal`. `lineups` are the seatings (a bot index per seat; game `i` uses
     /// `lineups[i % lineups.len()]`); without them, the bots sit in seat order when there is
@@ -308,18 +276,6 @@ impl Batch {
             seed,
             deal,
         })
-    }
-
-    /// Games `start..start + count` and a thread count (0: one per core), checked against
-    /// [`Batch::MAX_START`], [`Batch::MAX_GAMES`] and [`Batch::MAX_THREADS`].
-    ///
-    /// # Errors
-    /// A value out of its range, named with the range.
-    pub fn games(start: i64, count: i64, threads: i64) -> Result<(Range<u64>, usize), BatchError> {
-        let count = in_range("games", count, 0, Batch::MAX_GAMES)?;
-        let start = in_range("start", start, 0, Batch::MAX_START)?;
-        let threads = in_range("threads", threads, 0, Batch::MAX_THREADS)?;
-        Ok((start..start + count, threads as usize))
     }
 
     /// The rules of every game.
@@ -395,7 +351,7 @@ impl Batch {
 mod tests {
     use crate::position::{MAX_PLAYERS, Position};
     use crate::rules::Rules;
-    use crate::simulate::{Batch, BatchError, BotSpec, Deal, Outcome, play_moves, seat_bots};
+    use crate::simulate::{Batch, BotSpec, Deal, Outcome, play_moves, seat_bots};
     use indigo_search::game_seed;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -510,25 +466,6 @@ mod tests {
             batch.seats(4),
             [BotSpec::Random, BotSpec::Greedy, BotSpec::Greedy]
         );
-    }
-
-    #[test]
-    fn a_batch_range_is_checked() {
-        assert_eq!(Batch::games(3, 4, 2), Ok((3..7, 2)));
-        let err = |r: Result<_, BatchError>| r.unwrap_err().0;
-        assert_eq!(
-            err(Batch::games(0, -1, 0)),
-            "games must be 0 to 2**32, not -1"
-        );
-        assert_eq!(
-            err(Batch::games(-5, 1, 0)),
-            "start must be 0 to 2**62, not -5"
-        );
-        assert_eq!(
-            err(Batch::games(0, 1, 1025)),
-            "threads must be 0 to 1024, not 1025"
-        );
-        assert!(Batch::games(1 << 62, 1 << 32, 1024).is_ok());
     }
 
     #[test]

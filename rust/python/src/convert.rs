@@ -142,9 +142,9 @@ pub(crate) fn record_text(
     }
 }
 
-/// `value` if `low <= value <= high`, else an error naming the range (checked by the core).
+/// `value` if `low <= value <= high`, else an error naming the range (checked by the search crate).
 pub(crate) fn in_range(name: &str, Int(value): Int, low: u64, high: u64) -> PyResult<u64> {
-    indigo_core::in_range(name, value, low, high).map_err(batch_error)
+    indigo_search::in_range(name, value, low, high).map_err(batch_error)
 }
 
 /// A bot spec (or anything parsed from text) as the core reads it; its refusal as an
