@@ -431,7 +431,6 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{Bot, RandomBot};
     use crate::game::Game;
     use crate::position::Phase;
     use crate::position::Position;
@@ -442,6 +441,7 @@ mod tests {
     use crate::tile::TileType;
     use indigo_search::Rng;
     use indigo_search::below;
+    use indigo_search::{Bot, RandomBot};
     use rand::SeedableRng;
 
     fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {
@@ -623,7 +623,7 @@ mod tests {
                             );
                         }
                     }
-                    let Some(mv) = bot.choose_in(game.position()) else {
+                    let Some(mv) = bot.choose(game.position()).map(crate::Action::to_move) else {
                         break;
                     };
                     game.play(mv).unwrap();
@@ -638,7 +638,12 @@ mod tests {
         let mut game = Game::from_seed(rules, 4);
         let mut bot = RandomBot::new(1);
         for _ in 0..4 {
-            game.play(bot.choose_in(game.position()).unwrap()).unwrap();
+            game.play(
+                bot.choose(game.position())
+                    .map(crate::Action::to_move)
+                    .unwrap(),
+            )
+            .unwrap();
         }
         let (s0, s1) = (
             game.information_state_string(0),

@@ -1,7 +1,8 @@
 //! Indigo's bots: `RandomBot`, `GreedyBot`, `PlayoutBot` and `IsmctsBot` (each a
 //! [`SpecBot`] over Indigo's position), the search result and bots by spec.
 
-use indigo_core::{ACTION_COUNT, BotSpec, Budget, IsmctsConfig, Position};
+use indigo_core::{ACTION_COUNT, Position};
+use indigo_search::{BotSpec, Budget, IsmctsConfig};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
