@@ -3,7 +3,7 @@
 use indigo_core::{
     ACTION_COUNT, Deal, IndigoSetup, OBSERVATION_SIZE, Position, Samples, self_play_record,
 };
-use indigo_search::{Batch, SelfPlayOf};
+use indigo_search::{Batch, SelfPlayOf, game_seed};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -92,7 +92,7 @@ pub(crate) fn simulate(
         winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
         seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(py, range.map(|g| batch.start(g).1)).unbind(),
+        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed(), g))).unbind(),
         deal: Some(setup.deal),
         seed: batch.seed(),
         checksum: outcomes.iter().fold(0, |c, o| o.fold_into(c)),

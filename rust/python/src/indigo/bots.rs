@@ -131,7 +131,7 @@ impl IsmctsBot {
 
 #[pymethods]
 impl IsmctsBot {
-    /// Settings are checked by the core (`IsmctsConfig`), with the same bounds as specs.
+    /// Settings are checked by the search crate (`IsmctsConfig`), with the same bounds as specs.
     #[new]
     #[pyo3(
         signature = (simulations=None, *, time=None, exploration=Real(0.7), threads=Int(1), seed=None),
