@@ -159,7 +159,7 @@ impl Game for Position {
     /// The whole game in the playout policy's own loop, each seat drawing from its generator
     /// (sampled chance: the very moves of [`random_placement`] a move at a time, tested), or one
     /// action at a time at explicit chance.
-    fn playout_seats(&mut self, seats: &mut [Rng; MAX_PLAYERS], chance: &mut Rng) -> u32 {
+    fn playout_seats(&mut self, seats: &mut [Rng; MAX_PLAYERS], chance: u64) -> u32 {
         if self.is_explicit_chance() {
             return indigo_search::playout_seats_stepwise(self, seats, chance);
         }

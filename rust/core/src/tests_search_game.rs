@@ -180,8 +180,7 @@ fn the_playout_fast_path_plays_the_games_of_playout_bots() {
             for (s, rng) in seat_rngs.iter_mut().enumerate() {
                 *rng = Rng::seed_from_u64(seat_seed(seed, s));
             }
-            let mut chance = Rng::seed_from_u64(0);
-            indigo_search::playout_seats_stepwise(&mut state, &mut seat_rngs, &mut chance);
+            indigo_search::playout_seats_stepwise(&mut state, &mut seat_rngs, 0);
             assert_eq!(*outcome, Outcome::of(&state));
         }
     }

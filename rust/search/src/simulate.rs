@@ -330,10 +330,7 @@ impl<S: Setup> Batch<S> {
             for (s, rng) in seats.iter_mut().enumerate().take(lineup.len()) {
                 *rng = <Rng as rand::SeedableRng>::seed_from_u64(mix(seed, s as u64));
             }
-            state.playout_seats(
-                &mut seats,
-                &mut <Rng as rand::SeedableRng>::seed_from_u64(chance),
-            );
+            state.playout_seats(&mut seats, chance);
         } else {
             let mut bots: [Option<SearchBot<S::Game>>; MAX_PLAYERS] = std::array::from_fn(|s| {
                 lineup
