@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use indigo_core::playouts;
 use indigo_core::shuffled_pile;
-use indigo_core::{Batch, BotSpec, Budget, Deal, Ismcts, IsmctsConfig, Position, Rules};
+use indigo_core::{Deal, IndigoSetup, Position, Rules};
 use indigo_core::{random_placement, random_playout};
-use indigo_search::Rng;
+use indigo_search::{Batch, BotSpec, Budget, Ismcts, IsmctsConfig, Rng};
 use rand::SeedableRng;
 
 /// A position halfway through a seeded game: a typical mid-game legal-move set.
@@ -64,7 +64,11 @@ fn bench(c: &mut Criterion) {
             playouts(rules, black_box(2026), next..next + games)
         });
     });
-    let batch = Batch::new(rules, vec![BotSpec::Playout], None, 2026, Deal::Pcg)
+    let setup = IndigoSetup {
+        rules,
+        deal: Deal::Pcg,
+    };
+    let batch = Batch::new(setup, vec![BotSpec::Playout], None, 2026)
         .unwrap_or_else(|e| unreachable!("one bot for every seat: {e}"));
     group.bench_function("batch_200_games_1_thread", |b| {
         b.iter(|| {
@@ -116,21 +120,9 @@ fn bench(c: &mut Criterion) {
         ("midgame_2p_1000_sims", mid, 1),
         ("opening_2p_1000_sims_2_threads", start, 2),
     ] {
-        let info = position.information(position.to_move().unwrap());
         let config = IsmctsConfig::new(Budget::Simulations(1000), 0.7, threads).unwrap();
         let mut bot = Ismcts::new(config, 3);
-        group.bench_function(name, |b| b.iter(|| bot.search(black_box(&info))));
-        // The same search through the one generic search of `indigo-search`.
-        let config = indigo_search::IsmctsConfig::new(
-            indigo_search::Budget::Simulations(1000),
-            0.7,
-            threads,
-        )
-        .unwrap();
-        let mut generic = indigo_search::Ismcts::new(config, 3);
-        group.bench_function(format!("generic_{name}"), |b| {
-            b.iter(|| generic.search(black_box(&position)));
-        });
+        group.bench_function(name, |b| b.iter(|| bot.search(black_box(&position))));
     }
     group.finish();
 }

@@ -106,9 +106,11 @@ char *indigo_game_record_string(const IndigoGame *game);
 /* Frees a string made by the library; NULL is ignored. */
 void indigo_string_free(char *text);
 
-/* A bot from a spec as on indigo command lines: "random", "greedy", "playout", "ismcts:1000",
- * "ismcts:time=0.5", "ismcts:2000,c=0.5,threads=2"; its choices are fixed by seed (except
- * under a time budget). */
+/* A bot of either game from a spec as on indigo command lines: "random", "greedy", "playout",
+ * "ismcts:1000", "ismcts:time=0.5", "ismcts:2000,c=0.5,threads=2"; its choices are fixed by
+ * seed (except under a time budget), in Queen's Garden as
+ * indigo.queens_garden.make_bot(spec, seed=seed). indigo_bot_choose asks it for an Indigo
+ * move, indigo_garden_bot_choose for a Queen's Garden move. */
 int32_t indigo_bot_new(const char *spec, uint64_t seed, IndigoBot **out);
 /* The bot's move for the seat to move, from what that seat knows: its text into a caller
  * buffer (16 bytes always suffice) and, if action is not NULL, its action number into *action.
@@ -119,7 +121,7 @@ int32_t indigo_bot_choose(IndigoBot *bot, const IndigoGame *game, char *out, siz
 /* Frees a bot; NULL is ignored. */
 void indigo_bot_free(IndigoBot *bot);
 
-/* Azul: Queen's Garden: a game with its history, and its bots. */
+/* Azul: Queen's Garden: a game with its history, and a bot's move. */
 typedef struct IndigoGarden IndigoGarden;
 
 /* A new game for players (2..4) under the default wheel and jokers, set up from seed as
@@ -157,17 +159,11 @@ int32_t indigo_garden_record(const IndigoGarden *garden, char *out, size_t capac
 /* The record as a new string to free with indigo_string_free; NULL on failure. */
 char *indigo_garden_record_string(const IndigoGarden *garden);
 
-typedef struct IndigoGardenBot IndigoGardenBot;
-
-/* A Queen's Garden bot from the same specs as indigo_bot_new; choices fixed by seed (except
- * under a time budget), as indigo.queens_garden.make_bot(spec, seed=seed). */
-int32_t indigo_garden_bot_new(const char *spec, uint64_t seed, IndigoGardenBot **out);
-/* The bot's move for the seat to move, in canonical notation, into a caller buffer (64 bytes
- * always suffice). The game is unchanged; INDIGO_ERR_NO_MOVE once it is over. */
-int32_t indigo_garden_bot_choose(IndigoGardenBot *bot, const IndigoGarden *garden, char *out,
+/* The move of a bot (indigo_bot_new) for the seat to move, in canonical notation, into a
+ * caller buffer (64 bytes always suffice). The game is unchanged; INDIGO_ERR_NO_MOVE once it
+ * is over. */
+int32_t indigo_garden_bot_choose(IndigoBot *bot, const IndigoGarden *garden, char *out,
                                  size_t capacity, size_t *length);
-/* Frees a bot; NULL is ignored. */
-void indigo_garden_bot_free(IndigoGardenBot *bot);
 
 #ifdef __cplusplus
 }

@@ -1,17 +1,16 @@
 //! Azul: Queen's Garden through the same ABI: a game from a seed or a record, legal moves as
-//! text, play, undo, scores, winners and the record out, and its bots (the same specs as
-//! Indigo's, played by the generic search of `indigo-search`).
+//! text, play, undo, scores, winners and the record out, and a bot's move ([`IndigoBot`], the
+//! one bot type of both games).
 
 use std::ffi::{CString, c_char};
 
-use indigo_core::BotSpec;
-use indigo_search::{Bot as _, SearchBot};
+use indigo_search::Bot as _;
 use queens_garden::{Game, Move, Position, Rules, read_record, write_record};
 
 use super::{
     Failure, INDIGO_ERR_BAD_RECORD, INDIGO_ERR_ILLEGAL_MOVE, INDIGO_ERR_INTERNAL,
-    INDIGO_ERR_INVALID_ARGUMENT, INDIGO_ERR_NO_MOVE, bad_position, fill, fill_text, free, guarded,
-    hand_out, invalid, read, status, text, write,
+    INDIGO_ERR_INVALID_ARGUMENT, INDIGO_ERR_NO_MOVE, IndigoBot, bad_position, fill, fill_text,
+    free, guarded, hand_out, read, status, text, write,
 };
 
 /// An Azul: Queen's Garden game with its history; made by [`indigo_garden_new`] or
@@ -282,35 +281,8 @@ pub unsafe extern "C" fn indigo_garden_record_string(garden: *const IndigoGarden
     })
 }
 
-/// A Queen's Garden bot; made by [`indigo_garden_bot_new`], freed by [`indigo_garden_bot_free`].
-pub struct IndigoGardenBot {
-    bot: SearchBot<Position>,
-}
-
-/// A Queen's Garden bot from a spec as on `indigo` command lines (`random`, `greedy`,
-/// `playout`, `ismcts:1000`, `ismcts:time=0.5`, ...) whose choices are fixed by `seed` (except
-/// under a time budget); stored in `*out`. The same spec and seed choose as
-/// `indigo.queens_garden.make_bot(spec, seed=seed)`.
-///
-/// # Safety
-/// `spec` is null or a NUL-terminated string; `out` is null or valid for writing a pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn indigo_garden_bot_new(
-    spec: *const c_char,
-    seed: u64,
-    out: *mut *mut IndigoGardenBot,
-) -> i32 {
-    status(|| {
-        // SAFETY: the caller's promise for `spec`.
-        let spec: BotSpec = unsafe { text(spec, "spec") }?.parse().map_err(invalid)?;
-        let bot = spec.build(seed);
-        // SAFETY: the caller's promise for `out`.
-        unsafe { hand_out(IndigoGardenBot { bot }, out) }
-    })
-}
-
-/// The bot's move for the seat to move in `garden`, in canonical notation, into the buffer
-/// `out`. `INDIGO_ERR_NO_MOVE` once the game is over. The game is unchanged; the bot's random
+/// The bot's move (an [`IndigoBot`], the one bot type of both games) for the seat to move in
+/// `garden`, in canonical notation, into the buffer `out`. `INDIGO_ERR_NO_MOVE` once the game is over. The game is unchanged; the bot's random
 /// state moves on with every choice, even one refused for a small buffer (64 bytes always
 /// suffice).
 ///
@@ -319,7 +291,7 @@ pub unsafe extern "C" fn indigo_garden_bot_new(
 /// is null or valid for writing `capacity` bytes; `length` is null or valid for writing.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn indigo_garden_bot_choose(
-    bot: *mut IndigoGardenBot,
+    bot: *mut IndigoBot,
     garden: *const IndigoGarden,
     out: *mut c_char,
     capacity: usize,
@@ -327,7 +299,7 @@ pub unsafe extern "C" fn indigo_garden_bot_choose(
 ) -> i32 {
     status(|| {
         // SAFETY: the caller's promise for `bot`.
-        let bot = &mut unsafe { write(bot, "bot") }?.bot;
+        let bot = &mut unsafe { write(bot, "bot") }?.garden;
         // SAFETY: the caller's promise for `garden`.
         let game = &unsafe { read(garden, "garden") }?.game;
         let action = bot
@@ -336,17 +308,4 @@ pub unsafe extern "C" fn indigo_garden_bot_choose(
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.
         unsafe { fill_text(&action.to_move().to_string(), out, capacity, length) }
     })
-}
-
-/// Frees a Queen's Garden bot; null is ignored.
-///
-/// # Safety
-/// `bot` is null or came from this library and has not been freed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn indigo_garden_bot_free(bot: *mut IndigoGardenBot) {
-    guarded((), || {
-        // SAFETY: the caller's promise.
-        unsafe { free(bot) };
-        Ok(())
-    });
 }

@@ -22,11 +22,11 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use indigo_core::Bot as _;
 use indigo_core::{
-    Action, BotSpec, Game, GateVariant, Move, NativeBot, Position, Rules, Theme, TieBreak,
-    read_record, write_record_checked,
+    Action, Game, GateVariant, Move, Position, Rules, Theme, TieBreak, read_record,
+    write_record_checked,
 };
+use indigo_search::{Bot as _, BotSpec, SearchBot};
 
 /// Success.
 pub const INDIGO_OK: i32 = 0;
@@ -55,9 +55,12 @@ pub struct IndigoGame {
     game: Game,
 }
 
-/// A seeded bot; made by [`indigo_bot_new`], freed by [`indigo_bot_free`].
+/// A seeded bot of either game, the search crate's by one spec: made by [`indigo_bot_new`],
+/// asked by [`indigo_bot_choose`] (Indigo) and [`indigo_garden_bot_choose`] (Queen's Garden),
+/// freed by [`indigo_bot_free`]. Each game's choices are those of the spec and seed alone.
 pub struct IndigoBot {
-    bot: NativeBot,
+    indigo: SearchBot<Position>,
+    garden: SearchBot<queens_garden::Position>,
 }
 
 /// A rules configuration (RULES.md sections 5, 8 and 9). Flags are 0 for the standard rule and
@@ -644,9 +647,10 @@ pub unsafe extern "C" fn indigo_string_free(text: *mut c_char) {
     });
 }
 
-/// A bot from a spec as written on `indigo` command lines (`random`, `greedy`, `playout`,
-/// `ismcts:1000`, `ismcts:time=0.5`, `ismcts:2000,c=0.5,threads=2`) whose choices are fixed
-/// by `seed` (except under a time budget); stored in `*out`.
+/// A bot of either game from a spec as written on `indigo` command lines (`random`, `greedy`,
+/// `playout`, `ismcts:1000`, `ismcts:time=0.5`, `ismcts:2000,c=0.5,threads=2`) whose choices
+/// are fixed by `seed` (except under a time budget), in Queen's Garden as
+/// `indigo.queens_garden.make_bot(spec, seed=seed)`; stored in `*out`.
 ///
 /// # Safety
 /// `spec` is null or a NUL-terminated string; `out` is null or valid for writing a pointer.
@@ -659,9 +663,12 @@ pub unsafe extern "C" fn indigo_bot_new(
     status(|| {
         // SAFETY: the caller's promise for `spec`.
         let spec: BotSpec = unsafe { text(spec, "spec") }?.parse().map_err(invalid)?;
-        let bot = NativeBot::new(spec, seed);
+        let bot = IndigoBot {
+            indigo: spec.build(seed),
+            garden: spec.build(seed),
+        };
         // SAFETY: the caller's promise for `out`.
-        unsafe { hand_out(IndigoBot { bot }, out) }
+        unsafe { hand_out(bot, out) }
     })
 }
 
@@ -686,18 +693,17 @@ pub unsafe extern "C" fn indigo_bot_choose(
 ) -> i32 {
     status(|| {
         // SAFETY: the caller's promise for `bot`.
-        let bot = &mut unsafe { write(bot, "bot") }?.bot;
+        let bot = &mut unsafe { write(bot, "bot") }?.indigo;
         // SAFETY: the caller's promise for `game`.
         let game = &unsafe { read(game, "game") }?.game;
-        let mv = bot
-            .choose_in(game.position())
+        let chosen = bot
+            .choose(game.position())
             .ok_or_else(|| Failure::new(INDIGO_ERR_NO_MOVE, "the game is over"))?;
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.
-        unsafe { fill_text(&mv.to_string(), out, capacity, length) }?;
+        unsafe { fill_text(&chosen.to_move().to_string(), out, capacity, length) }?;
         if !action.is_null() {
-            let number = Action::from_move(mv).map_or(u32::MAX, |a| a.index() as u32);
             // SAFETY: not null, so valid for writing by the caller's promise.
-            unsafe { action.write(number) };
+            unsafe { action.write(chosen.index() as u32) };
         }
         Ok(())
     })

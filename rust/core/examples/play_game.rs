@@ -8,7 +8,8 @@
 
 use std::process::ExitCode;
 
-use indigo_core::{Bot, BotSpec, Game, NativeBot, Rules, write_record};
+use indigo_core::{Game, Position, Rules, write_record};
+use indigo_search::{Bot, BotSpec, SearchBot};
 
 fn main() -> ExitCode {
     match run() {
@@ -28,11 +29,11 @@ fn run() -> Result<(), String> {
         .parse()
         .map_err(|e| format!("the seed must be a whole number: {e}"))?;
     let specs = [arg(1, "ismcts:300"), arg(2, "greedy")];
-    let mut bots = Vec::new();
+    let mut bots: Vec<SearchBot<Position>> = Vec::new();
     for (seat, spec) in (0u64..).zip(&specs) {
         let spec: BotSpec = spec.parse().map_err(|e| format!("{e}"))?;
         // Each seat's bot gets its own seed, so two bots of the same spec differ.
-        bots.push(NativeBot::new(spec, seed.wrapping_add(seat)));
+        bots.push(spec.build(seed.wrapping_add(seat)));
     }
 
     let rules = Rules::indigo(2).map_err(|e| e.to_string())?;
@@ -44,8 +45,9 @@ fn run() -> Result<(), String> {
     while let Some(seat) = game.position().to_move() {
         let seat_index = usize::from(seat);
         let mv = bots[seat_index]
-            .choose_in(game.position())
-            .ok_or("the bot to move chose nothing")?;
+            .choose(game.position())
+            .ok_or("the bot to move chose nothing")?
+            .to_move();
         let turn = game.moves().len() + 1;
         let effects = game.play(mv).map_err(|e| e.to_string())?;
         println!(

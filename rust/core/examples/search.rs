@@ -10,7 +10,8 @@ use std::cmp::Reverse;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use indigo_core::{Bot, Game, GreedyBot, Ismcts, IsmctsConfig, Rules};
+use indigo_core::{Game, Rules};
+use indigo_search::{Bot, GreedyBot, Ismcts, IsmctsConfig};
 
 fn main() -> ExitCode {
     match run() {
@@ -41,10 +42,10 @@ fn run() -> Result<(), String> {
     let mut game = Game::from_seed(Rules::indigo(2).map_err(|e| e.to_string())?, seed);
     let mut greedy = GreedyBot::new(seed);
     for _ in 0..moves_in {
-        let Some(mv) = greedy.choose_in(game.position()) else {
+        let Some(action) = greedy.choose(game.position()) else {
             break;
         };
-        game.play(mv).map_err(|e| e.to_string())?;
+        game.play(action.to_move()).map_err(|e| e.to_string())?;
     }
     let position = game.position();
     let seat = position.to_move().ok_or("the game is over")?;
@@ -60,20 +61,20 @@ fn run() -> Result<(), String> {
     let mut search = Ismcts::new(IsmctsConfig::simulations(simulations), seed);
     let start = Instant::now();
     let found = search
-        .search(&position.information(seat))
+        .search(position)
         .ok_or("the seat to move has no move")?;
     let seconds = start.elapsed().as_secs_f64();
 
     let mut candidates = found.visits.clone();
     // Most visited first; among equals, the one chosen (it has the best mean result).
-    candidates.sort_by_key(|&(action, visits)| (Reverse(visits), action.to_move() != found.best));
+    candidates.sort_by_key(|&(action, visits)| (Reverse(visits), action != found.best));
     println!("most visited of {} candidates:", candidates.len());
     for (action, visits) in candidates.iter().take(5) {
         println!("  {:<10} {visits:6} visits", action.to_move().to_string());
     }
     println!(
         "chose {} (mean result {:.3}) after {} simulations in {:.0} ms ({:.0} simulations/s)",
-        found.best,
+        found.best.to_move(),
         found.value,
         found.simulations,
         seconds * 1e3,

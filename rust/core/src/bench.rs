@@ -5,16 +5,15 @@ use std::hint::black_box;
 use std::ops::Range;
 
 use indigo_search::Instant;
-use indigo_search::{Rng, game_seed, mix};
+use indigo_search::{Outcome, Rng, game_seed, mix, seat_seed};
 
 use rand::SeedableRng;
 
-use crate::bots::{PlayoutBot, random_placement};
 use crate::moves::Move;
+use crate::policy::random_placement;
 use crate::position::{MAX_PLAYERS, Position};
 use crate::rng::{box_in_type_order, pcg_pile};
 use crate::rules::Rules;
-use crate::simulate::{Outcome, seat_seed};
 
 /// What a run of games came to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -38,16 +37,16 @@ impl GamesSummary {
     fn with(self, outcome: &Outcome) -> GamesSummary {
         GamesSummary {
             games: self.games + 1,
-            placements: self.placements + u64::from(outcome.placements),
+            placements: self.placements + u64::from(outcome.moves),
             checksum: outcome.fold_into(self.checksum),
         }
     }
 }
 
 /// Random playouts in a plain loop: games `games` of a batch seeded with `seed` in which every
-/// seat is a [`crate::bots::PlayoutBot`] and piles are dealt with [`crate::simulate::Deal::Pcg`].
-/// These are exactly the games [`crate::Batch::run`] plays for that batch (tested), without
-/// its bot objects, outcome list and thread pool.
+/// seat is an [`indigo_search::PlayoutBot`] and piles are dealt with [`crate::Deal::Pcg`].
+/// These are exactly the games [`indigo_search::Batch::run`] plays for that batch (tested),
+/// without its outcome list and thread pool.
 pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
     let mut summary = GamesSummary::default();
     // One position reset in place each game.
@@ -58,7 +57,7 @@ pub fn playouts(rules: Rules, seed: u64, games: Range<u64>) -> GamesSummary {
         position.reset(rules, &pcg_pile(game));
         // Only the seats in play are seeded: seeding is a tenth of a short game's cost.
         for (s, rng) in rngs[..usize::from(rules.players())].iter_mut().enumerate() {
-            *rng = PlayoutBot::new(seat_seed(game, s)).into_rng();
+            *rng = Rng::seed_from_u64(seat_seed(game, s));
         }
         position.play_out(&mut rngs);
         summary = summary.with(&Outcome::of(&position));

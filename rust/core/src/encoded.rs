@@ -34,9 +34,9 @@ mod tests {
         Encoded, Evaluation, FnEvaluator, Game, Puct, PuctConfig, RolloutEvaluator, encode_leaves,
     };
 
+    use crate::deal::Deal;
     use crate::position::{OBSERVATION_SIZE, Position};
     use crate::rules::Rules;
-    use crate::simulate::Deal;
 
     fn start(seed: u64) -> Position {
         Position::new(Rules::indigo(2).unwrap(), &Deal::Python.pile(seed)).unwrap()

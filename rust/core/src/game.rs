@@ -455,7 +455,6 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{Bot, RandomBot};
     use crate::game::Game;
     use crate::position::Phase;
     use crate::position::Position;
@@ -466,6 +465,7 @@ mod tests {
     use crate::tile::TileType;
     use indigo_search::Rng;
     use indigo_search::below;
+    use indigo_search::{Bot, RandomBot};
     use rand::SeedableRng;
 
     fn start(chance: &str, seed: Option<u64>, pile: Option<&[TileType]>) -> Result<Game, String> {
@@ -647,7 +647,7 @@ mod tests {
                             );
                         }
                     }
-                    let Some(mv) = bot.choose_in(game.position()) else {
+                    let Some(mv) = bot.choose(game.position()).map(crate::Action::to_move) else {
                         break;
                     };
                     game.play(mv).unwrap();
@@ -662,7 +662,12 @@ mod tests {
         let mut game = Game::from_seed(rules, 4);
         let mut bot = RandomBot::new(1);
         for _ in 0..4 {
-            game.play(bot.choose_in(game.position()).unwrap()).unwrap();
+            game.play(
+                bot.choose(game.position())
+                    .map(crate::Action::to_move)
+                    .unwrap(),
+            )
+            .unwrap();
         }
         let (s0, s1) = (
             game.information_state_string(0),

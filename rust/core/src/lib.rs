@@ -1,7 +1,9 @@
 //! `indigo-core`: the rules of Indigo (Reiner Knizia, 2012) and Butterfly Garden, exactly as
 //! `docs/spec/RULES.md` fixes them, the `indigo-record/1` / `indigo-snapshot/1` formats, and
-//! bots to play them: random, greedy, and an information-set Monte Carlo tree search (ISMCTS).
-//! No Python required: the Python package `indigo` is a thin binding of this crate.
+//! Indigo for the game-generic crate `indigo-search` (its bots, ISMCTS, batches and self-play,
+//! which Azul: Queen's Garden shares): [`Position`] is an [`indigo_search::Game`],
+//! [`IndigoSetup`] an [`indigo_search::Setup`]. No Python required: the Python package
+//! `indigo` is a thin binding of this crate.
 //!
 //! [`Position`] is a small `Copy` value for search: [`Position::for_each_legal`] and
 //! [`Position::play_unchecked`] allocate nothing. [`Game`] adds history, undo and move effects.
@@ -16,25 +18,28 @@
 //! [`Game::undo`] takes the last move back. Moves read and write the notation `T@R:Q,R`
 //! (`docs/notation.md`).
 //!
-//! Bots are made from the spec strings of the command line (`random`, `greedy`, `playout`,
-//! `ismcts:1000`, `ismcts:time=0.5`, ...) with [`BotSpec`] and [`NativeBot`], or directly
-//! ([`RandomBot`], [`GreedyBot`], [`Ismcts`]). A [`Bot`] sees only what its seat may see (an
-//! [`Information`]: its own hand, never the pile or the other hands).
+//! Bots are the search crate's, made from the spec strings of the command line (`random`,
+//! `greedy`, `playout`, `ismcts:1000`, `ismcts:time=0.5`, ...) with
+//! [`indigo_search::BotSpec::build`], or directly ([`indigo_search::RandomBot`],
+//! [`indigo_search::GreedyBot`], [`indigo_search::Ismcts`]). A bot is given the position and
+//! decides from what its seat may see (its own hand, never the pile or the other hands); it
+//! answers an [`Action`], whose [`Action::to_move`] is the [`Move`].
 //!
 //! ```
-//! use indigo_core::{Bot, BotSpec, Game, IllegalMove, Move, NativeBot, Rules};
+//! use indigo_core::{Game, IllegalMove, Move, Position, Rules};
+//! use indigo_search::{Bot, BotSpec, SearchBot};
 //!
 //! let mut game = Game::from_seed(Rules::indigo(2).unwrap(), 7);
-//! let mut bots: Vec<NativeBot> = ["greedy", "random"]
+//! let mut bots: Vec<SearchBot<Position>> = ["greedy", "random"]
 //!     .iter()
 //!     .enumerate()
-//!     .map(|(seat, spec)| NativeBot::new(spec.parse::<BotSpec>().unwrap(), seat as u64))
+//!     .map(|(seat, spec)| spec.parse::<BotSpec>().unwrap().build(seat as u64))
 //!     .collect();
 //!
 //! // The first turn: the legal moves, a bot's choice, what it did.
 //! let seat = game.position().to_move().unwrap();
 //! let legal: Vec<Move> = game.position().legal_moves();
-//! let mv = bots[usize::from(seat)].choose_in(game.position()).unwrap();
+//! let mv = bots[usize::from(seat)].choose(game.position()).unwrap().to_move();
 //! assert!(legal.contains(&mv));
 //! let effects = game.play(mv).unwrap();
 //! assert_eq!((effects.mv, effects.seat), (mv, seat));
@@ -52,7 +57,7 @@
 //!
 //! // The bots play on to the end.
 //! while let Some(seat) = game.position().to_move() {
-//!     let mv = bots[usize::from(seat)].choose_in(game.position()).unwrap();
+//!     let mv = bots[usize::from(seat)].choose(game.position()).unwrap().to_move();
 //!     game.play(mv).unwrap();
 //! }
 //! let position = game.position();
@@ -69,13 +74,14 @@
 //! one, checking every field and move; [`snapshot`] describes one position for drawing.
 //!
 //! ```
-//! use indigo_core::{Bot, Game, GreedyBot, Rules, read_record, write_record};
+//! use indigo_core::{Game, Rules, read_record, write_record};
+//! use indigo_search::{Bot, GreedyBot};
 //!
 //! let mut game = Game::from_seed(Rules::indigo(3).unwrap(), 11);
 //! let mut bot = GreedyBot::new(1);
 //! for _ in 0..10 {
-//!     let mv = bot.choose_in(game.position()).unwrap();
-//!     game.play(mv).unwrap();
+//!     let action = bot.choose(game.position()).unwrap();
+//!     game.play(action.to_move()).unwrap();
 //! }
 //! let text = write_record(&game).to_string();
 //! let replayed = read_record(&text).unwrap();
@@ -88,32 +94,31 @@
 //!
 //! # Searching
 //!
-//! [`Ismcts`] searches from what the seat to move knows, with a budget of simulations
-//! (reproducible for a seed and a thread count) or of time, and returns the best move with
-//! the root visits of every legal action ([`SearchResult`]). `docs/search.md` gives its
-//! strength and speed.
+//! [`indigo_search::Ismcts`] searches from what the seat to move knows, with a budget of
+//! simulations (reproducible for a seed and a thread count) or of time, and returns the best
+//! action with the root visits of every legal action ([`indigo_search::SearchResult`]).
+//! `docs/search.md` gives its strength and speed.
 //!
 //! ```
-//! use indigo_core::{Budget, Game, Ismcts, IsmctsConfig, Rules};
+//! use indigo_core::{Game, Rules};
+//! use indigo_search::{Budget, Ismcts, IsmctsConfig};
 //!
 //! let game = Game::from_seed(Rules::indigo(2).unwrap(), 7);
 //! let position = game.position();
-//! let seat = position.to_move().unwrap();
 //! let mut search = Ismcts::new(IsmctsConfig::simulations(300), 42);
-//! let found = search.search(&position.information(seat)).unwrap();
-//! assert!(position.check(found.best).is_ok());
+//! let found = search.search(position).unwrap();
+//! assert!(position.check(found.best.to_move()).is_ok());
 //! assert_eq!(found.visits.iter().map(|&(_, n)| u64::from(n)).sum::<u64>(), found.simulations);
 //!
 //! // A time budget, exploration constant and threads, checked.
 //! let config = IsmctsConfig::new(Budget::seconds(0.05).unwrap(), 0.7, 1).unwrap();
-//! let timed = Ismcts::new(config, 42).search(&position.information(seat)).unwrap();
-//! assert!(position.check(timed.best).is_ok());
+//! let timed = Ismcts::new(config, 42).search(position).unwrap();
+//! assert!(position.check(timed.best.to_move()).is_ok());
 //! assert!(IsmctsConfig::new(Budget::Simulations(100), 0.7, 0).is_err());
 //! ```
 //!
-//! Many games at once, in parallel and reproducibly, are a [`Batch`]; the search itself is
-//! the game-generic one of the crate `indigo-search`, which Azul: Queen's Garden (crate
-//! `queens-garden`) shares.
+//! Many games at once, in parallel and reproducibly, are an
+//! [`indigo_search::Batch`] of [`IndigoSetup`]; its checksums are pinned in the tests.
 //!
 //! # Examples
 //!
@@ -142,19 +147,18 @@ mod action;
 #[cfg_attr(not(feature = "bench"), allow(dead_code))]
 mod bench;
 mod board;
-mod bots;
+mod deal;
 mod encoded;
 mod game;
 mod gem;
-mod ismcts;
 mod moves;
+mod policy;
 mod position;
 mod record;
 mod rng;
 mod rules;
 mod search_game;
 mod selfplay;
-mod simulate;
 mod tile;
 mod trace;
 mod vector;
@@ -183,25 +187,23 @@ pub use record::{
 // Randomness: the seeded deals (seeds and uniform draws are the search crate's).
 pub use rng::{below_u32, box_in_type_order, pcg_pile, shuffled_pile};
 
-// Search and learning: actions, observations, returns, bots, ISMCTS, batches, self-play and
-// vectorised games.
+// Indigo for the one search and learning: actions, observations, returns, the playout policy,
+// batch set-ups, deals, self-play records and vectorised games (bots, ISMCTS, batches and
+// self-play are `indigo_search`'s).
 pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, ActionSet, ORIENTATION_BASE, ORIENTATION_COUNT,
 };
 // The workloads of `indigo bench`, behind the feature `bench`: not part of the stable API.
 #[cfg(feature = "bench")]
 pub use bench::{CallCosts, GamesSummary, MAX_COST_GAMES, call_costs, playouts};
-pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot, random_placement, random_playout};
-pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
+pub use deal::Deal;
+pub use policy::{random_placement, random_playout};
 pub use position::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
     ObservationValue, Utility,
 };
 pub use search_game::IndigoSetup;
-pub use selfplay::{Samples, SelfPlayGame, SelfPlaySetup, self_play_with};
-pub use simulate::{
-    Batch, BatchError, BotSpec, BotSpecError, Deal, NativeBot, Outcome, in_range, play_game,
-};
+pub use selfplay::{Samples, self_play_record};
 pub use vector::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames, episode_seed,
 };

@@ -87,10 +87,10 @@ pub fn below_u32(bits: u32, n: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use crate::deal::Deal;
     use crate::position::Position;
     use crate::rng::shuffled_pile;
     use crate::rules::Rules;
-    use crate::simulate::Deal;
 
     #[test]
     fn matches_python_for_the_vector_seed_1002() {

@@ -1,6 +1,7 @@
-//! Indigo for the one search ([`indigo_search::Game`]): the same actions, determinizations,
-//! chance and playouts as the core's own search, so that the generic search plays Indigo
-//! exactly as [`crate::Ismcts`] does (tested: equal results for equal seeds).
+//! Indigo for the one search ([`indigo_search::Game`], [`indigo_search::Setup`]): its actions,
+//! determinizations, chance and playout policy, and the fast paths the search's provided
+//! methods leave to a game (a whole playout in the policy's own loop, a position reset in place
+//! for the next game of a batch).
 //!
 //! A chance outcome (explicit-chance mode) is the drawn tile type `t` as action number `t`
 //! ([`Action`] numbers are read by turn: at a chance node they name tile types).
@@ -8,10 +9,10 @@
 use indigo_search::{Game, MAX_PLAYERS, Rng, Setup, Turn};
 
 use crate::action::{Action, ActionSet};
-use crate::bots::{random_placement, random_playout};
+use crate::deal::Deal;
+use crate::policy::{random_placement, random_playout};
 use crate::position::{Information, Phase, Position, Utility};
 use crate::rules::Rules;
-use crate::simulate::Deal;
 use crate::tile::TileType;
 
 impl indigo_search::ActionSet<Action> for ActionSet {
@@ -155,6 +156,16 @@ impl Game for Position {
         random_placement(self, rng).and_then(Action::from_move)
     }
 
+    /// The whole game in the playout policy's own loop, each seat drawing from its generator
+    /// (sampled chance: the very moves of [`random_placement`] a move at a time, tested), or one
+    /// action at a time at explicit chance.
+    fn playout_seats(&mut self, seats: &mut [Rng; MAX_PLAYERS], chance: u64) -> u32 {
+        if self.is_explicit_chance() {
+            return indigo_search::playout_seats_stepwise(self, seats, chance);
+        }
+        self.play_out(seats)
+    }
+
     /// [`random_playout`] (sampled chance), or one action at a time at explicit chance.
     #[inline]
     fn playout(&mut self, rng: &mut Rng) -> u32 {
@@ -195,5 +206,10 @@ impl Setup for IndigoSetup {
     fn start(&self, seed: u64) -> Position {
         Position::new(self.rules, &self.deal.pile(seed))
             .unwrap_or_else(|_| unreachable!("the box is valid"))
+    }
+
+    /// Either deal shuffles the box, so the pile needs no check.
+    fn start_into(&self, seed: u64, out: &mut Position) {
+        out.reset(self.rules, &self.deal.pile(seed));
     }
 }

@@ -1,135 +1,50 @@
-//! Self-play: the games of a [`Batch`], each kept as an `indigo-record/1` record and as one
-//! training sample per move: what the mover saw, what it could play, what it played, what its
-//! search thought, and how the game ended for it. The game loop and the samples are the one
-//! search's ([`indigo_search::self_play_with`]); Indigo keeps its legal actions as dense masks.
+//! Indigo's part of self-play (the game loop and the samples are the one search's:
+//! [`indigo_search::self_play_with`], [`indigo_search::Batch::self_play`]): its samples keep
+//! the legal actions as dense masks, and a game played is kept as an `indigo-record/1` record.
 //!
-//! Game `index` is the very game [`Batch::run`] plays with that index: the same pile, bots
-//! and moves (the Python deal is used, so a record's `seed` deals its pile).
+//! A batch's self-play game `index` is the very game [`indigo_search::Batch::run`] plays with
+//! that index; dealt as Python deals ([`crate::Deal::Python`]), its record's `seed` deals its
+//! pile.
 
-use std::convert::Infallible;
-use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::fmt::Display;
 
-use indigo_search::LegalMasks;
+use indigo_search::{LegalMasks, SelfPlayOf};
 use serde_json::Value;
 
-use crate::action::{ACTION_COUNT, Action};
+use crate::action::ACTION_COUNT;
 use crate::game::Game;
-use crate::ismcts::Visits;
-use crate::moves::Move;
 use crate::position::Position;
 use crate::record::write_record;
 use crate::rules::Rules;
-use crate::simulate::{Batch, Outcome, seat_bots};
 
 /// Training samples, one row per move, in flat row-major columns: the legal actions as
-/// [`ACTION_COUNT`] flags a row, actions numbered as [`Action::index`]; the outcome is under
-/// [`Utility::Win`](crate::Utility::Win).
+/// [`ACTION_COUNT`] flags a row, actions numbered as [`Action::index`](crate::Action::index);
+/// the outcome is under [`Utility::Win`](crate::Utility::Win).
 pub type Samples = indigo_search::Samples<LegalMasks<ACTION_COUNT>>;
 
-/// One self-play game: its record and its samples.
-#[derive(Clone, Debug)]
-pub struct SelfPlayGame {
-    /// The `indigo-record/1` record, with `players_names` (each seat's bot spec) and `game`
-    /// (the index) added.
-    pub record: Value,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// One row per move.
-    pub samples: Samples,
-}
-
-/// How a self-play game is set up and who plays it: the rules, the game's seed (its pile
-/// dealt as Python deals it), its index in the run, and each seat's name for the record.
-#[derive(Clone, Copy, Debug)]
-pub struct SelfPlaySetup<'a> {
-    /// The rules.
-    pub rules: Rules,
-    /// The game's seed.
-    pub seed: u64,
-    /// The game's index in its run.
-    pub index: u64,
-    /// Each seat's bot, as the record names it.
-    pub names: &'a [String],
-}
-
-/// Plays the game `setup` describes keeping its record and samples, asking `decide` for each
-/// move: given the position and the mover, the move with the search's root visits if it
-/// searched, or `None` to cut the game short. A decider that knows only the mover's
-/// [`Information`](crate::Information) builds it from the two.
-///
-/// # Errors
-/// The first error of `decide`, which ends the game.
-pub fn self_play_with<E>(
-    setup: SelfPlaySetup<'_>,
-    mut decide: impl FnMut(&Position, u8) -> Result<Option<(Move, Option<Visits>)>, E>,
-) -> Result<SelfPlayGame, E> {
-    let mut game = Game::from_seed(setup.rules, setup.seed);
-    let start = *game.position();
-    let played =
-        indigo_search::self_play_with(start, setup.seed, setup.index, |position, seat| {
-            let decided = decide(position, seat)?;
-            Ok(decided.map(|(mv, visits)| {
-                let action = Action::from_move(mv).unwrap_or_else(|| unreachable!("a placement"));
-                (action, visits)
-            }))
-        })?;
+/// The `indigo-record/1` record of self-play game `index` with `rules`: the game seeded with
+/// `played.seed` (dealt as Python deals) replayed, with `players_names` (each seat's name, as
+/// `names` gives them) and `game` (the index) added.
+pub fn self_play_record(
+    rules: Rules,
+    played: &SelfPlayOf<Position>,
+    names: &[impl Display],
+    index: u64,
+) -> Value {
+    let mut game = Game::from_seed(rules, played.seed);
     for action in &played.actions {
         let mv = action.to_move();
         if let Err(e) = game.play(mv) {
-            unreachable!("a bot chose {mv}, which is illegal: {e}");
+            unreachable!("a self-play game replays from its seed ({mv}): {e}");
         }
     }
     let mut record = write_record(&game);
     if let Value::Object(fields) = &mut record {
-        let names = setup.names.iter().map(|name| Value::from(name.as_str()));
+        let names = names.iter().map(|name| Value::from(name.to_string()));
         fields.insert("players_names".into(), names.collect());
-        fields.insert("game".into(), setup.index.into());
+        fields.insert("game".into(), index.into());
     }
-    Ok(SelfPlayGame {
-        record,
-        outcome: Outcome::of(game.position()),
-        samples: played.samples,
-    })
-}
-
-impl Batch {
-    /// Plays game `index` keeping its record and samples; a game that `stop` interrupts is
-    /// cut short.
-    pub fn self_play_game(&self, index: u64, stop: &AtomicBool) -> SelfPlayGame {
-        let seats = self.seats(index);
-        let seed = self.game_seed(index);
-        let mut bots = seat_bots(&seats, seed);
-        let names: Vec<String> = seats.iter().map(ToString::to_string).collect();
-        let setup = SelfPlaySetup {
-            rules: self.rules(),
-            seed,
-            index,
-            names: &names,
-        };
-        let played = self_play_with(setup, |position, seat| {
-            let decided = bots[usize::from(seat)]
-                .as_mut()
-                .and_then(|bot| bot.decide(position, stop));
-            Ok::<_, Infallible>(decided.filter(|_| !stop.load(Ordering::Relaxed)))
-        });
-        match played {
-            Ok(game) => game,
-        }
-    }
-
-    /// Plays games `games` as [`run_games`](indigo_search::run_games) does, keeping records and samples.
-    pub fn self_play(
-        &self,
-        games: Range<u64>,
-        threads: usize,
-        done: &AtomicU64,
-        cancel: &AtomicBool,
-    ) -> Option<Vec<SelfPlayGame>> {
-        indigo_search::run_games(games, threads, done, cancel, |index| {
-            self.self_play_game(index, cancel)
-        })
-    }
+    record
 }
 
 #[cfg(test)]
@@ -137,17 +52,21 @@ impl Batch {
 #[allow(clippy::float_cmp)]
 mod tests {
     use crate::action::{ACTION_COUNT, Action};
+    use crate::deal::Deal;
     use crate::game::Game;
-    use crate::ismcts::IsmctsConfig;
     use crate::position::OBSERVATION_SIZE;
     use crate::rules::Rules;
-    use crate::selfplay::Samples;
-    use crate::simulate::{Batch, BotSpec, Deal, Outcome};
+    use crate::search_game::IndigoSetup;
+    use crate::selfplay::{Samples, self_play_record};
+    use indigo_search::{Batch, BotSpec, IsmctsConfig, Outcome};
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
-    fn self_play_batch(players: u8) -> Batch {
+    fn self_play_batch(players: u8) -> Batch<IndigoSetup> {
         Batch::new(
-            Rules::indigo(players).unwrap(),
+            IndigoSetup {
+                rules: Rules::indigo(players).unwrap(),
+                deal: Deal::Python,
+            },
             vec![
                 BotSpec::Ismcts(IsmctsConfig::simulations(40)),
                 BotSpec::Greedy,
@@ -159,7 +78,6 @@ mod tests {
                 (0..i64::from(players)).rev().collect(),
             ]),
             11,
-            Deal::Python,
         )
         .unwrap()
     }
@@ -185,16 +103,18 @@ mod tests {
         let games = batch.self_play(20..24, 1, &done, &cancel).unwrap();
         for (index, played) in (20..24).zip(&games) {
             let samples = &played.samples;
-            let game = crate::record::read_record_value(&played.record).unwrap();
-            assert_eq!(played.record["game"], index);
+            let rules = batch.setup().rules;
+            let record = self_play_record(rules, played, &batch.seats(index), index);
+            let game = crate::record::read_record_value(&record).unwrap();
+            assert_eq!(record["game"], index);
             assert_eq!(
-                played.record["players_names"][0],
+                record["players_names"][0],
                 batch.seats(index)[0].to_string()
             );
             assert_eq!(Outcome::of(game.position()), played.outcome);
             assert_eq!(samples.len(), game.moves().len());
             assert!(samples.game.iter().all(|&g| g == index));
-            let mut replay = Game::from_seed(batch.rules(), batch.game_seed(index));
+            let mut replay = Game::from_seed(rules, batch.start(index).1);
             for (row, mv) in game.moves().enumerate() {
                 let position = replay.position();
                 let seat = position.to_move().unwrap();

@@ -1,11 +1,11 @@
 //! Helpers shared by the unit tests: every rules configuration, and positions met in random
 //! games of each.
 
-use crate::bots::{Bot, RandomBot};
 use crate::position::Position;
 use crate::rng::shuffled_pile;
 use crate::rules::GateVariant;
 use crate::rules::Rules;
+use indigo_search::{Bot, RandomBot};
 
 pub(crate) fn all_configurations() -> Vec<Rules> {
     let mut out = Vec::new();
@@ -29,7 +29,7 @@ pub(crate) fn random_positions(games: u64) -> Vec<Position> {
             let mut p = Position::new(rules, &shuffled_pile(seed + 100 * k as u64)).unwrap();
             let mut bot = RandomBot::new(seed);
             out.push(p);
-            while let Some(mv) = bot.choose_in(&p) {
+            while let Some(mv) = bot.choose(&p).map(crate::Action::to_move) {
                 p.play(mv).unwrap();
                 out.push(p);
             }

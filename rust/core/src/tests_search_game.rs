@@ -1,18 +1,20 @@
-//! Indigo on the one search: the trait's contract, and the generic search playing exactly as
-//! the core's own ([`crate::Ismcts`], [`crate::Batch`]).
+//! Indigo on the one search: the trait's contract, its fast paths playing the games of the
+//! generic loop, and the pinned games of its batches.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use indigo_search::{Game as _, Rng, Turn};
+use indigo_search::{
+    Batch, Bot, BotSpec, Budget, Game as _, Ismcts, IsmctsConfig, Outcome, RandomBot, Rng,
+    SearchBot, Turn, game_seed, seat_seed,
+};
 use rand::SeedableRng;
 
-use crate::bots::{Bot, RandomBot};
-use crate::ismcts::{Budget, Ismcts, IsmctsConfig};
+use crate::deal::Deal;
 use crate::position::Position;
 use crate::rng::shuffled_pile;
 use crate::rules::Rules;
 use crate::search_game::IndigoSetup;
-use crate::simulate::{Batch, BotSpec, Deal};
+use crate::testing::all_configurations;
 
 /// Positions of random games of 2 to 4 players, every third placement.
 fn positions() -> Vec<Position> {
@@ -21,7 +23,7 @@ fn positions() -> Vec<Position> {
         let rules = Rules::indigo(2 + (seed % 3) as u8).unwrap();
         let mut p = Position::new(rules, &shuffled_pile(seed)).unwrap();
         let mut bot = RandomBot::new(seed);
-        while let Some(mv) = bot.choose_in(&p) {
+        while let Some(mv) = bot.choose(&p).map(crate::Action::to_move) {
             if p.placed().is_multiple_of(3) {
                 out.push(p);
             }
@@ -94,57 +96,180 @@ fn determinizations_keep_what_the_seat_knows() {
     }
 }
 
+/// A batch of Indigo games under `rules` between `bots`.
+fn batch(
+    rules: Rules,
+    bots: &[&str],
+    lineups: Option<&[Vec<i64>]>,
+    seed: u64,
+    deal: Deal,
+) -> Batch<IndigoSetup> {
+    let bots = bots.iter().map(|b| b.parse().unwrap()).collect();
+    Batch::new(IndigoSetup { rules, deal }, bots, lineups, seed).unwrap()
+}
+
+/// Game `index` of a batch seeded with `seed`, each move asked of its seat's bot and checked.
+fn played_move_by_move(
+    rules: Rules,
+    seats: &[BotSpec],
+    seed: u64,
+    index: u64,
+    deal: Deal,
+) -> Outcome {
+    let game = game_seed(seed, index);
+    let mut p = Position::new(rules, &deal.pile(game)).unwrap();
+    let mut bots: Vec<SearchBot<Position>> = (0..)
+        .zip(seats)
+        .map(|(s, spec)| spec.build(seat_seed(game, s)))
+        .collect();
+    while let Some(seat) = p.to_move() {
+        let action = bots[usize::from(seat)].choose(&p).unwrap();
+        p.play(action.to_move()).unwrap();
+    }
+    Outcome::of(&p)
+}
+
 #[test]
-fn the_generic_search_finds_what_the_core_search_finds() {
-    for (i, p) in positions().into_iter().step_by(5).enumerate() {
-        let Some(seat) = p.to_move() else { continue };
-        for threads in [1, 2] {
-            let config = IsmctsConfig::new(Budget::Simulations(300), 0.7, threads).unwrap();
-            let core = Ismcts::new(config, i as u64)
-                .search(&p.information(seat))
-                .unwrap();
-            let generic_config = indigo_search::IsmctsConfig::new(
-                indigo_search::Budget::Simulations(300),
-                0.7,
-                threads,
-            )
+fn bots_play_only_legal_moves_in_every_configuration() {
+    let specs = ["random", "greedy", "ismcts:30"];
+    for rules in all_configurations() {
+        let players = usize::from(rules.players());
+        let names: Vec<&str> = (0..players).map(|s| specs[s % 3]).collect();
+        let batch = batch(rules, &names, None, 11, Deal::Python);
+        let played = batch
+            .run(0..2, 1, &AtomicU64::new(0), &AtomicBool::new(false))
             .unwrap();
-            let generic = indigo_search::Ismcts::new(generic_config, i as u64)
-                .search(&p)
-                .unwrap();
-            assert_eq!(generic.best.to_move(), core.best);
-            assert_eq!(generic.visits, core.visits);
-            assert_eq!(generic.simulations, core.simulations);
-            assert!((generic.value - core.value).abs() < 1e-6);
+        for (index, outcome) in (0..2).zip(played) {
+            // The batch plays unchecked; a whole game of checked moves proves them legal.
+            let seats = batch.seats(index);
+            assert_eq!(
+                outcome,
+                played_move_by_move(rules, &seats, 11, index, Deal::Python)
+            );
         }
     }
 }
 
 #[test]
-fn the_generic_batch_plays_the_core_batch_games() {
-    let rules = Rules::indigo(3).unwrap();
-    let names = ["random", "playout", "ismcts:40"];
-    let core_specs: Vec<BotSpec> = names.iter().map(|s| s.parse().unwrap()).collect();
-    let generic_specs: Vec<indigo_search::BotSpec> =
-        names.iter().map(|s| s.parse().unwrap()).collect();
-    let lineups = [vec![0, 1, 2], vec![2, 0, 1]];
-    let core = Batch::new(rules, core_specs, Some(&lineups), 5, Deal::Python).unwrap();
-    let generic = indigo_search::Batch::new(
-        IndigoSetup {
+fn the_playout_fast_path_plays_the_games_of_playout_bots() {
+    for rules in [Rules::indigo(2).unwrap(), Rules::tactical(4).unwrap()] {
+        let batch = batch(rules, &["playout"], None, 17, Deal::Pcg);
+        let outcomes = batch
+            .run(3..203, 2, &AtomicU64::new(0), &AtomicBool::new(false))
+            .unwrap();
+        let native = crate::bench::playouts(rules, 17, 3..203);
+        assert_eq!(native, crate::bench::GamesSummary::of(&outcomes));
+        assert_eq!(native.games, 200);
+        // Every game ran to the end: 54 tiles or all gems gone.
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| o.moves == 54 || o.scores.iter().sum::<i64>() > 0)
+        );
+        // The checksum sees a change in any game.
+        let shifted = crate::bench::playouts(rules, 17, 4..204);
+        assert_ne!(native.checksum, shifted.checksum);
+        // The same games with each move asked of its bot, and in the generic loop.
+        let seats = [BotSpec::Playout; 4];
+        let players = usize::from(rules.players());
+        for (index, outcome) in (3..203).zip(&outcomes).step_by(7) {
+            let by_moves = played_move_by_move(rules, &seats[..players], 17, index, Deal::Pcg);
+            assert_eq!(*outcome, by_moves);
+            let (mut state, seed) = batch.start(index);
+            let mut seat_rngs = [const { Rng::new(0) }; 4];
+            for (s, rng) in seat_rngs.iter_mut().enumerate() {
+                *rng = Rng::seed_from_u64(seat_seed(seed, s));
+            }
+            indigo_search::playout_seats_stepwise(&mut state, &mut seat_rngs, 0);
+            assert_eq!(*outcome, Outcome::of(&state));
+        }
+    }
+}
+
+#[test]
+fn batches_do_not_depend_on_threads_or_splitting() {
+    let lineups = [vec![0, 1], vec![1, 0]];
+    let batch = batch(
+        Rules::indigo(2).unwrap(),
+        &["random", "greedy"],
+        Some(&lineups),
+        99,
+        Deal::Pcg,
+    );
+    let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+    let whole = batch.run(0..40, 1, &done, &cancel).unwrap();
+    let mut split = batch.run(0..15, 2, &done, &cancel).unwrap();
+    split.extend(batch.run(15..40, 2, &done, &cancel).unwrap());
+    assert_eq!(whole, split);
+    assert_eq!(done.load(Ordering::Relaxed), 80);
+    cancel.store(true, Ordering::Relaxed);
+    assert!(batch.run(0..10, 1, &done, &cancel).is_none());
+}
+
+#[test]
+fn random_and_greedy_games_are_pinned() {
+    // Every configuration, seat orders and tie-breaks included; retaken only when the bots'
+    // generator (`indigo_search::Rng`) became wyrand.
+    let mut checksum = 0;
+    for rules in all_configurations() {
+        let players = i64::from(rules.players());
+        let lineups = [(0..players).map(|s| s % 2).collect()];
+        let batch = batch(
             rules,
-            deal: Deal::Python,
-        },
-        generic_specs,
+            &["greedy", "random"],
+            Some(&lineups),
+            7,
+            Deal::Python,
+        );
+        let (done, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+        for outcome in batch.run(0..6, 1, &done, &cancel).unwrap() {
+            checksum = outcome.fold_into(checksum);
+        }
+    }
+    assert_eq!(checksum, 1_727_710_269_957_436_518);
+}
+
+#[test]
+fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
+    let p = Position::new(Rules::tactical(3).unwrap(), &shuffled_pile(8)).unwrap();
+    for threads in [1, 2] {
+        let config = IsmctsConfig::new(Budget::Simulations(400), 0.7, threads).unwrap();
+        let a = Ismcts::new(config, 42).search(&p).unwrap();
+        let b = Ismcts::new(config, 42).search(&p).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.simulations, 400);
+        assert_eq!(
+            a.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),
+            400
+        );
+        assert!(
+            a.visits
+                .iter()
+                .all(|&(action, _)| p.check(action.to_move()).is_ok())
+        );
+    }
+    let timed = IsmctsConfig::new(Budget::seconds(0.02).unwrap(), 0.7, 1).unwrap();
+    let r = Ismcts::new(timed, 1).search(&p).unwrap();
+    assert!(r.simulations > 0 && p.check(r.best.to_move()).is_ok());
+}
+
+#[test]
+fn ismcts_beats_random_play() {
+    // Seeded, so this always plays the same 20 games; a broken search loses many of them.
+    let lineups = [vec![0, 1], vec![1, 0]];
+    let batch = batch(
+        Rules::indigo(2).unwrap(),
+        &["ismcts:300", "random"],
         Some(&lineups),
         5,
-    )
-    .unwrap();
-    let (done, cancel) = (AtomicU64::default(), AtomicBool::new(false));
-    let a = core.run(0..6, 1, &done, &cancel).unwrap();
-    let b = generic.run(0..6, 1, &done, &cancel).unwrap();
-    for (a, b) in a.iter().zip(&b) {
-        assert_eq!(a.scores.map(i64::from), b.scores);
-        assert_eq!(a.winners, b.winners);
-        assert_eq!(u32::from(a.placements), b.moves);
-    }
+        Deal::Python,
+    );
+    let outcomes = batch
+        .run(0..20, 0, &AtomicU64::new(0), &AtomicBool::new(false))
+        .unwrap();
+    let wins = (0..)
+        .zip(&outcomes)
+        .filter(|&(i, o)| o.winners & (1 << (i % 2)) != 0)
+        .count();
+    assert!(wins >= 18, "ISMCTS won only {wins} of 20");
 }

@@ -4,7 +4,7 @@
 //! Semantics:
 //! * every game uses sampled chance; game `env`'s `k`-th episode is shuffled from
 //!   [`game_seed`]`(seed, k * num_envs + env)`, so the first episodes are the games a
-//!   [`crate::Batch`] with the same seed plays;
+//!   [`indigo_search::Batch`] of [`crate::IndigoSetup`] with the same seed plays;
 //! * in each game the seat to move acts; the observation and mask are that seat's view. At a
 //!   terminal step they are the view of the seat that moved last, and the mask is empty;
 //! * rewards are per seat, all zero until the step that ends the game, which gives each seat
@@ -24,9 +24,8 @@ use crate::position::{
 };
 use crate::rng::{shuffled_pile, shuffled_piles};
 use crate::rules::Rules;
-use crate::simulate::{BotSpec, NativeBot};
 use crate::tile::{TILE_TOTAL, TileType};
-use indigo_search::{game_seed, mix};
+use indigo_search::{BotSpec, SearchBot, game_seed, mix};
 
 /// A shuffled pile, front first.
 type Pile = [TileType; TILE_TOTAL];
@@ -50,7 +49,7 @@ struct Slot {
     /// The moves of this episode.
     moves: Vec<Move>,
     /// The bots at the other seats than the learner's, when bots play them.
-    bots: [Option<NativeBot>; MAX_PLAYERS],
+    bots: [Option<SearchBot<Position>>; MAX_PLAYERS],
 }
 
 impl Slot {
@@ -67,10 +66,10 @@ impl Slot {
             let Some(bot) = &mut self.bots[usize::from(seat)] else {
                 break;
             };
-            let (mv, _) = bot
+            let (action, _) = bot
                 .decide(&self.position, stop)
                 .unwrap_or_else(|| unreachable!("a bot moves when it is to move"));
-            self.play(mv);
+            self.play(action.to_move());
         }
         self.ended = self.position.is_over();
         self.viewer = learner.or(self.position.to_move()).unwrap_or(mover);
@@ -309,7 +308,7 @@ impl VectorGames {
             shown_legal: ActionSet::default(),
             moves: Vec::with_capacity(usize::from(position.pile_left()) + 8),
             bots: std::array::from_fn(|seat| {
-                specs[seat].map(|spec| NativeBot::new(spec, mix(seed, seat as u64)))
+                specs[seat].map(|spec| spec.build(mix(seed, seat as u64)))
             }),
         };
         slot.settle(self.opponents.map(|o| o.learner), 0, stop);

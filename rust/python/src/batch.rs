@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use indigo_core::{Batch, Deal};
+use indigo_core::Deal;
 use indigo_search::game_seed;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
@@ -97,13 +97,13 @@ pub(crate) fn table<T: numpy::Element + Copy>(
     Ok(PyArray1::from_vec(py, flat).reshape([rows, cols])?.unbind())
 }
 
-/// The games `start..start + games` and the thread count, checked by the core.
+/// The games `start..start + games` and the thread count, checked by the search crate.
 pub(crate) fn game_range(
     games: Int,
     start: Int,
     threads: Int,
 ) -> PyResult<(std::ops::Range<u64>, usize)> {
-    Batch::games(start.0, games.0, threads.0)
+    indigo_search::batch_games(start.0, games.0, threads.0)
         .map_err(|e| IndigoError::new_err(refused(&e.0, &[&games, &start, &threads])))
 }
 

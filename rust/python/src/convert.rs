@@ -285,9 +285,9 @@ pub(crate) fn record_text(
     }
 }
 
-/// `value` if `low <= value <= high`, else an error naming the range (checked by the core).
+/// `value` if `low <= value <= high`, else an error naming the range (checked by the search crate).
 pub(crate) fn in_range(name: &str, value: Int, low: u64, high: u64) -> PyResult<u64> {
-    indigo_core::in_range(name, value.0, low, high)
+    indigo_search::in_range(name, value.0, low, high)
         .map_err(|e| IndigoError::new_err(value.refusal(&e.0)))
 }
 

@@ -57,7 +57,7 @@ pub(crate) fn record_error_at<'py>(
     }
 }
 
-/// A refused batch or range (checked by the core) as the package's error.
+/// A refused batch or range (checked by the search crate) as the package's error.
 pub(crate) fn batch_error(e: indigo_search::BatchError) -> PyErr {
     IndigoError::new_err(e.0)
 }

@@ -146,6 +146,14 @@ pub trait Game: Clone + Send + Sync {
         }
     }
 
+    /// Plays the playout policy to the end as [`crate::PlayoutBot`]s in every seat would:
+    /// seat `s` drawing from `seats[s]`, chance from a generator seeded with `chance` (made only
+    /// where the game meets chance); returns the actions applied. A game may override it with
+    /// a faster loop that plays the same game.
+    fn playout_seats(&mut self, seats: &mut [Rng; MAX_PLAYERS], chance: u64) -> u32 {
+        playout_seats_stepwise(self, seats, chance)
+    }
+
     /// Plays the playout policy to the end; returns the actions applied.
     fn playout(&mut self, rng: &mut Rng) -> u32 {
         let mut buffer = Vec::new();
@@ -156,6 +164,31 @@ pub trait Game: Clone + Send + Sync {
         }
         applied
     }
+}
+
+/// [`Game::playout_seats`] one action at a time: the default, and the loop for a game whose
+/// faster one does not apply to every state.
+pub fn playout_seats_stepwise<G: Game>(
+    state: &mut G,
+    seats: &mut [Rng; MAX_PLAYERS],
+    chance: u64,
+) -> u32 {
+    let mut chance = <Rng as rand::SeedableRng>::seed_from_u64(chance);
+    let mut buffer = Vec::new();
+    let mut applied = 0;
+    loop {
+        let rng = match state.turn() {
+            Turn::Over => break,
+            Turn::Chance => &mut chance,
+            Turn::Player(seat) => &mut seats[usize::from(seat)],
+        };
+        let Some(action) = state.playout_action(rng, &mut buffer) else {
+            break;
+        };
+        state.apply(action);
+        applied += 1;
+    }
+    applied
 }
 
 /// An [`ActionSet`] for any ordered action: the legal actions ascending, with a flag per

@@ -125,14 +125,14 @@ pub use encoded::{Encoded, LegalLists, LegalMasks, LegalRows, encode_leaves};
 pub use evaluator::{
     Evaluation, EvaluationError, Evaluator, FnEvaluator, RolloutEvaluator, zero_sum,
 };
-pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn};
+pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn, playout_seats_stepwise};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};
 pub use selfplay::{Samples, SelfPlayGame, SelfPlayOf, self_play_with};
 pub use simulate::{
-    Batch, BatchError, Outcome, Setup, progress_interval, run_games, run_games_with, seat_seed,
-    seatings,
+    Batch, BatchError, MAX_BATCH_GAMES, MAX_BATCH_START, MAX_BATCH_THREADS, Outcome, Setup,
+    batch_games, in_range, progress_interval, run_games, run_games_with, seat_seed, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
 pub use watch::watched;

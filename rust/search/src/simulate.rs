@@ -24,6 +24,11 @@ pub trait Setup: Clone + Send + Sync {
 
     /// The game set up from `seed`.
     fn start(&self, seed: u64) -> Self::Game;
+
+    /// [`Setup::start`] written into `out` (whatever it held): a game may reuse its storage.
+    fn start_into(&self, seed: u64, out: &mut Self::Game) {
+        *out = self.start(seed);
+    }
 }
 
 /// How one game ended.
@@ -48,16 +53,18 @@ impl Outcome {
     }
 
     /// Folds this outcome into a running checksum of a sequence of games (the batches'
-    /// `checksum`: equal runs give equal checksums).
+    /// `checksum`: equal runs give equal checksums). The scores 16 bits a seat, then the
+    /// winners in bits 8 to 15 with the moves around them (their low byte below, the rest from
+    /// bit 16): a game of fewer than 256 moves, as every Indigo game, folds as
+    /// `winners << 8 | moves`, the fold Indigo's pinned checksums were taken with.
     pub fn fold_into(&self, checksum: u64) -> u64 {
         let scores = self
             .scores
             .iter()
             .fold(0u64, |acc, &s| acc << 16 ^ s as u64);
-        mix(
-            mix(checksum, scores),
-            u64::from(self.winners) << 32 | u64::from(self.moves),
-        )
+        let moves = u64::from(self.moves);
+        let rest = (moves >> 8) << 16 | u64::from(self.winners) << 8 | moves & 0xff;
+        mix(mix(checksum, scores), rest)
     }
 }
 
@@ -119,6 +126,54 @@ impl fmt::Display for BatchError {
 }
 
 impl std::error::Error for BatchError {}
+
+/// `value` if `low <= value <= high`, else an error naming the range.
+///
+/// # Errors
+/// `value` is out of the range.
+pub fn in_range(name: &str, value: i64, low: u64, high: u64) -> Result<u64, BatchError> {
+    u64::try_from(value)
+        .ok()
+        .filter(|v| (low..=high).contains(v))
+        .ok_or_else(|| {
+            BatchError(format!(
+                "{name} must be {low} to {}, not {value}",
+                shown(high)
+            ))
+        })
+}
+
+/// `n` as people read it: a large power of two as `2**k`.
+fn shown(n: u64) -> String {
+    if n >= 1 << 32 && n.is_power_of_two() {
+        format!("2**{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
+/// Most games one batch call plays.
+pub const MAX_BATCH_GAMES: u64 = 1 << 32;
+/// Highest first game index of a batch call.
+pub const MAX_BATCH_START: u64 = 1 << 62;
+/// Most worker threads of a batch.
+pub const MAX_BATCH_THREADS: u64 = 1024;
+
+/// Games `start..start + count` and a thread count (0: one per core) for [`Batch::run`],
+/// checked against [`MAX_BATCH_START`], [`MAX_BATCH_GAMES`] and [`MAX_BATCH_THREADS`].
+///
+/// # Errors
+/// A value out of its range, named with the range.
+pub fn batch_games(
+    start: i64,
+    count: i64,
+    threads: i64,
+) -> Result<(Range<u64>, usize), BatchError> {
+    let count = in_range("games", count, 0, MAX_BATCH_GAMES)?;
+    let start = in_range("start", start, 0, MAX_BATCH_START)?;
+    let threads = in_range("threads", threads, 0, MAX_BATCH_THREADS)?;
+    Ok((start..start + count, threads as usize))
+}
 
 /// The longest wait between a batch's progress reports.
 const LONGEST_INTERVAL: Duration = Duration::from_secs(3600);
@@ -258,10 +313,33 @@ impl<S: Setup> Batch<S> {
 
     /// Plays game `index` to the end, or until `stop` is set.
     pub fn play_game(&self, index: u64, stop: &AtomicBool) -> Outcome {
-        let (mut state, seed) = self.start(index);
-        let mut bots = seat_bots(&self.seats(index), seed);
-        play_out(&mut state, &mut bots, mix(seed, MAX_PLAYERS as u64), stop);
-        Outcome::of(&state)
+        let mut state = self.setup.start(0);
+        self.play_game_in(&mut state, index, stop)
+    }
+
+    /// [`Batch::play_game`] in `state`, set up anew ([`Setup::start_into`]): a worker's.
+    fn play_game_in(&self, state: &mut S::Game, index: u64, stop: &AtomicBool) -> Outcome {
+        let seed = game_seed(self.seed, index);
+        self.setup.start_into(seed, state);
+        let lineup = &self.lineups[(index % self.lineups.len() as u64) as usize];
+        let chance = mix(seed, MAX_PLAYERS as u64);
+        if lineup.iter().all(|&b| self.bots[b] == BotSpec::Playout) {
+            // Playout bots in every seat: the game's own playout loop, each seat drawing from
+            // the generator its bot would hold.
+            let mut seats = [const { Rng::new(0) }; MAX_PLAYERS];
+            for (s, rng) in seats.iter_mut().enumerate().take(lineup.len()) {
+                *rng = <Rng as rand::SeedableRng>::seed_from_u64(mix(seed, s as u64));
+            }
+            state.playout_seats(&mut seats, chance);
+        } else {
+            let mut bots: [Option<SearchBot<S::Game>>; MAX_PLAYERS] = std::array::from_fn(|s| {
+                lineup
+                    .get(s)
+                    .map(|&b| self.bots[b].build(mix(seed, s as u64)))
+            });
+            play_out(state, &mut bots, chance, stop);
+        }
+        Outcome::of(state)
     }
 
     /// Plays games `games` on `threads` threads (0: one per core), counting finished games
@@ -273,8 +351,9 @@ impl<S: Setup> Batch<S> {
         done: &AtomicU64,
         cancel: &AtomicBool,
     ) -> Option<Vec<Outcome>> {
-        run_games(games, threads, done, cancel, |index| {
-            self.play_game(index, cancel)
+        let scratch = || self.setup.start(0);
+        run_games_with(games, threads, done, cancel, scratch, |state, index| {
+            self.play_game_in(state, index, cancel)
         })
     }
 }

@@ -363,3 +363,44 @@ fn watched_work_stops_once_cancelled_and_returns_its_result() {
     assert!(matches!(spun, Ok(n) if n > 0));
     assert_eq!(asked, 3, "not asked again once it said stop");
 }
+
+#[test]
+fn a_batch_range_is_checked() {
+    assert_eq!(batch_games(3, 4, 2), Ok((3..7, 2)));
+    let err = |r: Result<_, BatchError>| r.unwrap_err().0;
+    assert_eq!(
+        err(batch_games(0, -1, 0)),
+        "games must be 0 to 2**32, not -1"
+    );
+    assert_eq!(
+        err(batch_games(-5, 1, 0)),
+        "start must be 0 to 2**62, not -5"
+    );
+    assert_eq!(
+        err(batch_games(0, 1, 1025)),
+        "threads must be 0 to 1024, not 1025"
+    );
+    assert!(batch_games(1 << 62, 1 << 32, 1024).is_ok());
+}
+
+#[test]
+fn the_fold_sees_every_field_and_keeps_short_games_as_before() {
+    let outcome = |winners, moves| Outcome {
+        scores: [3, 1, 0, 0],
+        winners,
+        moves,
+    };
+    // Under 256 moves: the scores, then `winners << 8 | moves`.
+    let scores = [3u64, 1, 0, 0].iter().fold(0, |acc, &s| acc << 16 | s);
+    assert_eq!(
+        outcome(1, 54).fold_into(9),
+        mix(mix(9, scores), (1 << 8) + 54)
+    );
+    // Longer games collide with no other winners or length.
+    let folds: Vec<u64> = [(1, 256), (2, 0), (1, 0), (0, 256), (1, 1 << 20)]
+        .iter()
+        .map(|&(w, m)| outcome(w, m).fold_into(0))
+        .collect();
+    let distinct: std::collections::HashSet<_> = folds.iter().collect();
+    assert_eq!(distinct.len(), folds.len());
+}

@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use indigo_core::{Bot as _, BotSpec, Game, NativeBot, Rules, playouts};
+use indigo_core::{Game, Position, Rules, playouts};
+use indigo_search::{Bot as _, BotSpec, SearchBot};
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -27,9 +28,8 @@ fn main() {
     let start = Instant::now();
     for search in 0..search_count {
         let game = Game::from_seed(rules, search);
-        NativeBot::new(spec, search)
-            .choose_in(game.position())
-            .expect("a move");
+        let mut bot: SearchBot<Position> = spec.build(search);
+        bot.choose(game.position()).expect("a move");
     }
     let search_s = start.elapsed().as_secs_f64();
     println!(

@@ -18,10 +18,11 @@
 pub mod garden;
 
 use indigo_core::{
-    Bot as _, BotSpec, Cell, Game as CoreGame, GateVariant, Gem, GemPath, Move, MoveEffects,
-    NativeBot, PathEnd, Position, Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak,
-    TileType, canonical_rotation, read_record, rules_to_json, snapshot, write_record_checked,
+    Cell, Game as CoreGame, GateVariant, Gem, GemPath, Move, MoveEffects, PathEnd, Position,
+    Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak, TileType, canonical_rotation,
+    read_record, rules_to_json, snapshot, write_record_checked,
 };
+use indigo_search::{Bot as _, BotSpec, SearchBot};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -389,7 +390,7 @@ impl Game {
 #[derive(Debug)]
 pub struct Bot {
     spec: BotSpec,
-    bot: NativeBot,
+    bot: SearchBot<Position>,
 }
 
 #[wasm_bindgen]
@@ -400,7 +401,7 @@ impl Bot {
         let spec = spec_of(spec)?;
         Ok(Bot {
             spec,
-            bot: NativeBot::new(spec, seed_of(seed)?),
+            bot: spec.build(seed_of(seed)?),
         })
     }
 
@@ -414,8 +415,8 @@ impl Bot {
     /// once the game is over.
     pub fn choose(&mut self, game: &Game) -> Result<String, JsError> {
         self.bot
-            .choose_in(game.0.position())
-            .map(|m| m.to_string())
+            .choose(game.0.position())
+            .map(|action| action.to_move().to_string())
             .ok_or_else(|| error("the game is over: there is no move to choose"))
     }
 }

@@ -99,10 +99,10 @@ impl Position {
 // Observation values, returns and shares are small exact numbers.
 #[allow(clippy::float_cmp)]
 mod tests {
-    use crate::bots::{Bot, RandomBot};
     use crate::position::Position;
     use crate::rng::shuffled_pile;
     use crate::testing::all_configurations;
+    use indigo_search::{Bot, RandomBot};
 
     #[test]
     fn returns_follow_the_result() {
@@ -112,7 +112,7 @@ mod tests {
             let mut bot = RandomBot::new(k as u64);
             assert_eq!(p.returns(Utility::Win), [0.0; 4]);
             assert_eq!(p.returns(Utility::ZeroSum), [0.0; 4]);
-            while let Some(mv) = bot.choose_in(&p) {
+            while let Some(mv) = bot.choose(&p).map(crate::Action::to_move) {
                 p.play(mv).unwrap();
             }
             let players = usize::from(rules.players());

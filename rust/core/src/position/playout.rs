@@ -1,7 +1,7 @@
 //! The playout policy of the benchmarks, fast: a uniformly random tile of the mover's hand, a
 //! uniformly random empty route cell, then a uniformly random legal distinct rotation, each
 //! read from a table, and played through the same [`Position::lay`] as every placement.
-//! [`crate::bots::random_placement`] returns the same choice as a [`Move`].
+//! [`crate::policy::random_placement`] returns the same choice as a [`Move`].
 
 use std::ops::ControlFlow;
 

@@ -2,7 +2,6 @@
 //! centre order, and invariants over many random games.
 
 use crate::board::{Cell, ROUTE_CELL_COUNT};
-use crate::bots::{Bot, RandomBot};
 use crate::gem::Gem;
 use crate::moves::Move;
 use crate::position::placement::apply_reversed;
@@ -12,6 +11,7 @@ use crate::rules::Rules;
 use crate::testing::all_configurations;
 use crate::tile::{Rotation, TILE_TOTAL, TileType};
 use crate::trace::{PathEnd, PathRecorder};
+use indigo_search::{Bot, RandomBot};
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap()
@@ -231,7 +231,7 @@ fn random_games_keep_the_invariants() {
             let mut p = Position::new(rules, &crate::rng::shuffled_pile(seed)).unwrap();
             let mut bot = RandomBot::new(seed);
             let mut collected_once = 0u32;
-            while let Some(m) = bot.choose_in(&p) {
+            while let Some(m) = bot.choose(&p).map(crate::Action::to_move) {
                 assert!(p.placed() < 54);
                 let mut reversed = p;
                 let mut recorder = PathRecorder::default();
@@ -281,7 +281,7 @@ fn gems_never_rest_facing_the_centre_or_an_empty_arrow() {
         let mut p =
             Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(seed)).unwrap();
         let mut bot = RandomBot::new(seed);
-        while let Some(m) = bot.choose_in(&p) {
+        while let Some(m) = bot.choose(&p).map(crate::Action::to_move) {
             p.play(m).unwrap();
             for (cell, edge, _) in p.gems() {
                 // Only an empty route cell: never the centre, a corner, a tile or the rim.
@@ -310,7 +310,8 @@ fn legal_moves_are_distinct_sorted_and_all_playable() {
             assert_eq!(*m, m.canonical());
             assert!(p.check(*m).is_ok());
         }
-        p.play(bot.choose_in(&p).unwrap()).unwrap();
+        p.play(bot.choose(&p).map(crate::Action::to_move).unwrap())
+            .unwrap();
     }
 }
 
@@ -354,7 +355,7 @@ fn illegal_moves_change_nothing() {
 fn a_finished_game_accepts_no_move() {
     let mut p = Position::new(Rules::new(2, 1).unwrap(), &crate::rng::shuffled_pile(3)).unwrap();
     let mut bot = RandomBot::new(3);
-    while let Some(m) = bot.choose_in(&p) {
+    while let Some(m) = bot.choose(&p).map(crate::Action::to_move) {
         p.play(m).unwrap();
     }
     assert_eq!(p.to_move(), None);
@@ -389,9 +390,9 @@ fn the_policy_list_of_empty_cells_follows_every_placement() {
             let mut bot = RandomBot::new(seed);
             // The policy and another bot in turn: the list is kept by every placement.
             while let Some(m) = if p.placed().is_multiple_of(3) {
-                bot.choose_in(&p)
+                bot.choose(&p).map(crate::Action::to_move)
             } else {
-                crate::bots::random_placement(&p, &mut rng)
+                crate::policy::random_placement(&p, &mut rng)
             } {
                 p.play(m).unwrap();
                 let (order, placed) = (&p.empty_order, usize::from(p.placed()));
@@ -415,7 +416,7 @@ fn the_policy_list_of_empty_cells_follows_every_placement() {
 
 #[test]
 fn a_playout_is_the_policy_placement_after_placement() {
-    use crate::bots::random_placement;
+    use crate::policy::random_placement;
     use indigo_search::Rng;
     use rand::{Rng as _, SeedableRng as _};
     for (c, rules) in all_configurations().into_iter().enumerate() {
@@ -425,7 +426,7 @@ fn a_playout_is_the_policy_placement_after_placement() {
             let mut start = Position::new(rules, &crate::rng::pcg_pile(seed)).unwrap();
             let mut bot = RandomBot::new(seed);
             for _ in 0..seed % 4 * 16 {
-                if let Some(m) = bot.choose_in(&start) {
+                if let Some(m) = bot.choose(&start).map(crate::Action::to_move) {
                     start.play(m).unwrap();
                 }
             }
@@ -468,7 +469,9 @@ fn every_position_of_random_games_reads_back_from_its_text() {
                 let text = p.to_text();
                 let read = Position::from_text(&text, seed);
                 assert_eq!(read.map(|r| r.to_text()), Ok(text), "seed {seed}");
-                let Some(m) = bot.choose_in(&p) else { break };
+                let Some(m) = bot.choose(&p).map(crate::Action::to_move) else {
+                    break;
+                };
                 p.play(m).unwrap();
             }
         }

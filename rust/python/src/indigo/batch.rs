@@ -1,6 +1,9 @@
 //! Indigo's batches: `simulate` and `self_play`.
 
-use indigo_core::{ACTION_COUNT, Batch, Deal, GamesSummary, OBSERVATION_SIZE, Outcome, Samples};
+use indigo_core::{
+    ACTION_COUNT, Deal, IndigoSetup, OBSERVATION_SIZE, Position, Samples, self_play_record,
+};
+use indigo_search::{Batch, SelfPlayOf, game_seed};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -9,14 +12,15 @@ use crate::convert::{Int, Real, extract_seed, parse_spec};
 use crate::errors::{IndigoError, batch_error};
 use crate::indigo::rules::Rules;
 
-/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the core.
+/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the search
+/// crate.
 fn batch_of(
     bots: &[String],
     rules: Option<Rules>,
     seed: Option<&Bound<'_, PyAny>>,
     lineups: Option<Vec<Vec<Int>>>,
     deal: &str,
-) -> PyResult<Batch> {
+) -> PyResult<Batch<IndigoSetup>> {
     let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
     let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
     let specs = bots
@@ -29,7 +33,7 @@ fn batch_of(
             .collect()
     });
     let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    Batch::new(rules, specs, lineups.as_deref(), seed, deal).map_err(batch_error)
+    Batch::new(IndigoSetup { rules, deal }, specs, lineups.as_deref(), seed).map_err(batch_error)
 }
 
 /// Plays `games` complete games inside Rust on `threads` threads (0: every core), the GIL
@@ -75,23 +79,23 @@ pub(crate) fn simulate(
     let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.run(range.clone(), threads, done, cancel)
     })?;
+    let setup = *batch.setup();
     let (n, players, start) = (
         outcomes.len(),
-        usize::from(batch.rules().players()),
+        usize::from(setup.rules.players()),
         range.start,
     );
     let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
     Ok(Simulation {
         bots,
-        scores: table(py, n, players, |i, s| i32::from(outcomes[i].scores[s]))?,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
         winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
-        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| i32::from(o.placements)))
-            .unbind(),
+        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
         seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(py, range.map(|g| batch.game_seed(g))).unbind(),
-        deal: Some(batch.deal()),
+        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed(), g))).unbind(),
+        deal: Some(setup.deal),
         seed: batch.seed(),
-        checksum: GamesSummary::of(&outcomes).checksum,
+        checksum: outcomes.iter().fold(0, |c, o| o.fold_into(c)),
         start,
         games: n,
         game: "indigo",
@@ -165,18 +169,18 @@ impl SelfPlayBatch {
 }
 
 impl SelfPlayBatch {
-    /// The records and samples of `played`, in order.
+    /// The samples of `played`, in order, with `records` (each game's record).
     pub(crate) fn of_games(
         py: Python<'_>,
-        played: &[indigo_core::SelfPlayGame],
+        played: &[SelfPlayOf<Position>],
+        records: Vec<String>,
     ) -> PyResult<SelfPlayBatch> {
-        let outcomes: Vec<Outcome> = played.iter().map(|g| g.outcome).collect();
-        let records = played.iter().map(|g| g.record.to_string()).collect();
+        let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
         let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
         let rows = samples.len();
         Ok(SelfPlayBatch {
             records,
-            checksum: GamesSummary::of(&outcomes).checksum,
+            checksum,
             samples: rows,
             game: PyArray1::from_vec(py, samples.game).unbind(),
             ply: PyArray1::from_vec(py, samples.ply).unbind(),
@@ -225,5 +229,10 @@ pub(crate) fn self_play(
     let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
         batch.self_play(range.clone(), threads, done, cancel)
     })?;
-    SelfPlayBatch::of_games(py, &played)
+    let rules = batch.setup().rules;
+    let records = range
+        .zip(&played)
+        .map(|(index, game)| self_play_record(rules, game, &batch.seats(index), index).to_string())
+        .collect();
+    SelfPlayBatch::of_games(py, &played, records)
 }

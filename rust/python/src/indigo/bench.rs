@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use indigo_core::Batch;
 use indigo_core::{MAX_COST_GAMES, call_costs, playouts};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,7 +27,8 @@ fn native_playouts(
 ) -> PyResult<(u64, u64, u64, f64)> {
     let seed = extract_seed(seed)?;
     // The games a batch may play.
-    let (games, _) = Batch::games(start.0, games.0, 0).map_err(|e| IndigoError::new_err(e.0))?;
+    let (games, _) =
+        indigo_search::batch_games(start.0, games.0, 0).map_err(|e| IndigoError::new_err(e.0))?;
     let rules = rules.0;
     Ok(py.detach(|| {
         let clock = Instant::now();

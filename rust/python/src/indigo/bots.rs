@@ -1,7 +1,8 @@
 //! Indigo's bots: `RandomBot`, `GreedyBot`, `PlayoutBot` and `IsmctsBot` (each a
 //! [`SpecBot`] over Indigo's position), the search result and bots by spec.
 
-use indigo_core::{ACTION_COUNT, BotSpec, Budget, IsmctsConfig, Position};
+use indigo_core::{ACTION_COUNT, Position};
+use indigo_search::{BotSpec, Budget, IsmctsConfig};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
@@ -132,7 +133,7 @@ impl IsmctsBot {
 
 #[pymethods]
 impl IsmctsBot {
-    /// Settings are checked by the core (`IsmctsConfig`), with the same bounds as specs.
+    /// Settings are checked by the search crate (`IsmctsConfig`), with the same bounds as specs.
     #[new]
     #[pyo3(
         signature = (simulations=None, *, time=None, exploration=Real::new(0.7), threads=Int::new(1), seed=None),

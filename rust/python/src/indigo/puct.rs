@@ -2,11 +2,10 @@
 //! The search runs without the GIL and takes it back only to call the evaluator, once per
 //! batch of leaves, looking for Ctrl-C before each call.
 
-use indigo_core::{
-    ACTION_COUNT, OBSERVATION_SIZE, Position, SelfPlayGame, SelfPlaySetup, self_play_with,
-};
+use indigo_core::{ACTION_COUNT, OBSERVATION_SIZE, Position, self_play_record};
 use indigo_search::{
-    Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, encode_leaves, game_seed, mix,
+    Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, SelfPlayOf, encode_leaves,
+    game_seed, mix, self_play_with,
 };
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -330,21 +329,20 @@ impl PuctBot {
         let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let names = vec![self.spec(); usize::from(rules.players())];
-        let mut played: Vec<SelfPlayGame> = Vec::with_capacity(range.clone().count());
+        let mut played: Vec<SelfPlayOf<Position>> = Vec::with_capacity(range.clone().count());
+        let mut records = Vec::with_capacity(played.capacity());
         for index in range {
-            let setup = SelfPlaySetup {
-                rules,
-                seed: game_seed(seed, index),
-                index,
-                names: &names,
-            };
-            let mut puct = Puct::new(self.config, mix(setup.seed, u64::MAX));
-            played.push(self_play_with(setup, |position, _| {
+            let game = game_seed(seed, index);
+            let start = *indigo_core::Game::from_seed(rules, game).position();
+            let mut puct = Puct::new(self.config, mix(game, u64::MAX));
+            let one = self_play_with(start, game, index, |position, _| {
                 let found = search(py, &mut puct, &self.evaluator, position)?;
-                Ok::<_, PyErr>(found.map(|r| (r.best.to_move(), Some(r.visits))))
-            })?);
+                Ok::<_, PyErr>(found.map(|r| (r.best, Some(r.visits))))
+            })?;
+            records.push(self_play_record(rules, &one, &names, index).to_string());
+            played.push(one);
         }
-        SelfPlayBatch::of_games(py, &played)
+        SelfPlayBatch::of_games(py, &played, records)
     }
 
     fn __repr__(&self) -> String {

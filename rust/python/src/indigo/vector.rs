@@ -3,12 +3,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use indigo_core::BotSpec;
 use indigo_core::OBSERVATION_SIZE;
 use indigo_core::{ACTION_COUNT, Rules as CoreRules};
 use indigo_core::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
 };
+use indigo_search::BotSpec;
 use numpy::{BorrowError, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
