@@ -1,4 +1,4 @@
-//! The checks behind the fuzz targets of `indigo-core` (see `docs/hardening.md`).
+//! The checks behind the fuzz targets of `indigo-game` (see `docs/hardening.md`).
 //!
 //! * [`record`]: any bytes given to the record reader give a game or an error, never a panic;
 //!   a record that reads writes back and reads again to the same game.
@@ -23,9 +23,9 @@ pub mod reference;
 
 use std::fmt::Write;
 
-use indigo_core::TILE_COUNTS;
-use indigo_core::{Cell, Game, GateVariant, Move, PathEnd, Position, Rules, TieBreak, TileType};
-use indigo_core::{read_record, read_record_value, snapshot, write_record};
+use indigo_game::TILE_COUNTS;
+use indigo_game::{Cell, Game, GateVariant, Move, PathEnd, Position, Rules, TieBreak, TileType};
+use indigo_game::{read_record, read_record_value, snapshot, write_record};
 use serde_json::Value;
 
 use reference::{Outcome, PackedState, RefGame, RefMove, State, canonical_rotation};

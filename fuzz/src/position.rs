@@ -6,7 +6,7 @@
 //! and the position plays on: every legal move plays to a position whose text, if it reads,
 //! writes back unchanged (Queen's Garden: it reads), and a playout reaches the end of the game.
 
-use indigo_core::{Bot as _, Game, Position, RandomBot};
+use indigo_game::{Bot as _, Game, Position, RandomBot};
 use queens_garden::{Game as GardenGame, Position as GardenPosition};
 
 /// A small generator fixed by the input, for the playouts.

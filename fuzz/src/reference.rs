@@ -1,5 +1,5 @@
 //! A straightforward Indigo engine written directly from `docs/spec/RULES.md`, to check the
-//! fast core against. It shares no code with `indigo-core`: every table is copied from the
+//! fast core against. It shares no code with `indigo-game`: every table is copied from the
 //! spec, cells are plain `(q, r)` pairs in ordered maps, and [`RefGame::play`] follows the
 //! reference algorithm of docs/spec/RULES.md section 7 line by line. Slow and obviously correct.
 

@@ -1,4 +1,4 @@
-/* indigo.h: the C ABI of indigo-core (rust/capi), for the library libindigo.{so,dylib,a}.
+/* indigo.h: the C ABI of indigo-game (rust/capi), for the library libindigo.{so,dylib,a}.
  *
  * Kept by hand; rust/capi/src/tests.rs checks that it declares every exported function and
  * every status with its value, and scripts/check compiles and runs examples/c/play.c with it.

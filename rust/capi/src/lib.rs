@@ -1,4 +1,4 @@
-//! The C ABI of `indigo-core`: Indigo games and bots behind opaque handles, for programs in any
+//! The C ABI of `indigo-game`: Indigo games and bots behind opaque handles, for programs in any
 //! language that can call C. The header is `rust/capi/include/indigo.h`; `examples/c/play.c`
 //! plays a whole game through it and `docs/embedding.md` drives it from Python's `ctypes`.
 //!
@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use indigo_core::{
+use indigo_game::{
     Action, Game, GateVariant, Move, Position, Rules, Theme, TieBreak, read_record,
     write_record_checked,
 };

@@ -1,4 +1,4 @@
-//! `indigo._native`: the pyo3 binding of the game crates (`indigo-core`, `queens-garden`) and
+//! `indigo._native`: the pyo3 binding of the game crates (`indigo-game`, `queens-garden`) and
 //! their search (`indigo-search`). It converts types and errors and releases the GIL around
 //! longer work; every rule lives in the crates. This file only registers the modules.
 

@@ -15,7 +15,7 @@
 //!
 //! # A game of your own
 //!
-//! The crates `indigo-core` (Indigo) and `queens-garden` (Azul: Queen's Garden) implement
+//! The crates `indigo-game` (Indigo) and `queens-garden` (Azul: Queen's Garden) implement
 //! [`Game`]; so can any game. Here one-pile Nim (take 1, 2 or 3 stones; who takes the last
 //! wins), which hides nothing, so a seat's information is the state itself and a
 //! determinization is a copy. ISMCTS finds the winning move, the one that leaves a multiple

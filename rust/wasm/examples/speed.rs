@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use indigo_core::{Game, Position, Rules, playouts};
+use indigo_game::{Game, Position, Rules, playouts};
 use indigo_search::{Bot as _, BotSpec, SearchBot};
 
 fn main() {

@@ -17,7 +17,7 @@
 
 pub mod garden;
 
-use indigo_core::{
+use indigo_game::{
     Cell, Game as CoreGame, GateVariant, Gem, GemPath, Move, MoveEffects, PathEnd, Position,
     Rotation, Rules as CoreRules, TILE_PATHS, Theme, TieBreak, TileType, canonical_rotation,
     read_record, rules_to_json, snapshot, write_record_checked,
@@ -83,7 +83,7 @@ pub fn normalize_bot_spec(spec: &str) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn geometry() -> JsValue {
     let axial = |cell: Cell| json!([cell.q(), cell.r()]);
-    let route: Vec<Value> = indigo_core::ROUTE_CELLS
+    let route: Vec<Value> = indigo_game::ROUTE_CELLS
         .iter()
         .copied()
         .map(axial)
@@ -422,11 +422,11 @@ impl Bot {
 }
 
 /// Plays `games` whole games of random placements from `seed` under `rules` (the workload of
-/// the speed comparison, `indigo_core::playouts`); the placements made in all.
+/// the speed comparison, `indigo_game::playouts`); the placements made in all.
 #[wasm_bindgen(js_name = randomPlayouts)]
 pub fn random_playouts(rules: &Rules, seed: f64, games: u32) -> Result<f64, JsError> {
     let seed = seed_of(seed)?;
-    let summary = indigo_core::playouts(rules.0, seed, 0..u64::from(games));
+    let summary = indigo_game::playouts(rules.0, seed, 0..u64::from(games));
     Ok(summary.placements as f64)
 }
 

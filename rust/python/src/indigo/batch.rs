@@ -1,6 +1,6 @@
 //! Indigo's batches: `simulate` and `self_play`.
 
-use indigo_core::{
+use indigo_game::{
     ACTION_COUNT, Deal, IndigoSetup, OBSERVATION_SIZE, Position, Samples, self_play_record,
 };
 use indigo_search::{Batch, SelfPlayOf, game_seed};
@@ -22,7 +22,7 @@ fn batch_of(
     deal: &str,
 ) -> PyResult<Batch<IndigoSetup>> {
     let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
-    let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
+    let rules = rules.map_or_else(indigo_game::Rules::default, |r| r.0);
     let specs = bots
         .iter()
         .map(|s| parse_spec(s))

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use indigo_core::{MAX_COST_GAMES, call_costs, playouts};
+use indigo_game::{MAX_COST_GAMES, call_costs, playouts};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -1,7 +1,7 @@
 //! Indigo's bots: `RandomBot`, `GreedyBot`, `PlayoutBot` and `IsmctsBot` (each a
 //! [`SpecBot`] over Indigo's position), the search result and bots by spec.
 
-use indigo_core::{ACTION_COUNT, Position};
+use indigo_game::{ACTION_COUNT, Position};
 use indigo_search::{BotSpec, Budget, IsmctsConfig};
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -122,7 +122,7 @@ impl IsmctsBot {
         &self,
         py: Python<'_>,
         game: &Bound<'_, Game>,
-    ) -> PyResult<indigo_search::SearchResult<indigo_core::Action>> {
+    ) -> PyResult<indigo_search::SearchResult<indigo_game::Action>> {
         // A copy, so the game is not locked while the search runs without the GIL.
         let position = game.get().position();
         self.0
@@ -212,7 +212,7 @@ pub(crate) fn normalize_bot_spec(spec: &str) -> PyResult<String> {
 /// `Simulation.game_seeds`): `make_bot(spec, seed=seat_seed(g, s))` is that bot.
 #[pyfunction]
 pub(crate) fn seat_seed(game_seed: &Bound<'_, PyAny>, seat: Int) -> PyResult<u64> {
-    let seat = in_range("seat", seat, 0, indigo_core::MAX_PLAYERS as u64 - 1)?;
+    let seat = in_range("seat", seat, 0, indigo_game::MAX_PLAYERS as u64 - 1)?;
     Ok(indigo_search::seat_seed(
         extract_seed(game_seed)?,
         seat as usize,

@@ -4,8 +4,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::MutexGuard;
 
-use indigo_core::Move as CoreMove;
-use indigo_core::{
+use indigo_game::Move as CoreMove;
+use indigo_game::{
     ACTION_COUNT, Action, ErrorAt, Game as CoreGame, Gem, Information, OBSERVATION_SIZE, Phase,
     Position, ROUTE_CELLS, RecordError as CoreRecordError, Rules as CoreRules, TileType,
     read_record, snapshot, write_record_checked,

@@ -1,7 +1,7 @@
 //! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches, PUCT and vectorised
 //! games) and constants, added to `indigo._native`.
 
-use indigo_core::{
+use indigo_game::{
     Cell, Gem, OBSERVATION_LAYOUT, OBSERVATION_SIZE, ROUTE_CELLS, TILE_COUNTS, TILE_PATHS,
 };
 use pyo3::prelude::*;
@@ -51,7 +51,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         points.set_item(g.as_str(), g.points())?;
     }
     m.add("GEM_POINTS", points)?;
-    m.add("ACTION_COUNT", indigo_core::ACTION_COUNT)?;
+    m.add("ACTION_COUNT", indigo_game::ACTION_COUNT)?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     let layout = PyDict::new(py);
     for (name, offset, shape) in OBSERVATION_LAYOUT {

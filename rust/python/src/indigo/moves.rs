@@ -1,8 +1,8 @@
 //! Indigo's placements (`Move`, given as a move, its text or an action number) and what a
 //! placement caused (`MoveResult`, `GemPath`).
 
-use indigo_core::Move as CoreMove;
-use indigo_core::{Action, Cell, MoveEffects, PathEnd, TileType, move_to_json};
+use indigo_game::Move as CoreMove;
+use indigo_game::{Action, Cell, MoveEffects, PathEnd, TileType, move_to_json};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyInt, PyType};
@@ -40,7 +40,7 @@ impl Move {
         text.into_inner()
             .parse()
             .map(Move)
-            .map_err(|e: indigo_core::MoveError| MoveError::new_err(e.0))
+            .map_err(|e: indigo_game::MoveError| MoveError::new_err(e.0))
     }
 
     #[getter]
@@ -203,7 +203,7 @@ pub(crate) struct GemPath {
 }
 
 impl GemPath {
-    fn from_core(path: &indigo_core::GemPath, players: u8) -> Self {
+    fn from_core(path: &indigo_game::GemPath, players: u8) -> Self {
         let (cell, edge) = path.start;
         let mut out = GemPath {
             gem: path.gem.as_str(),

@@ -2,7 +2,7 @@
 //! The search runs without the GIL and takes it back only to call the evaluator, once per
 //! batch of leaves, looking for Ctrl-C before each call.
 
-use indigo_core::{ACTION_COUNT, OBSERVATION_SIZE, Position, self_play_record};
+use indigo_game::{ACTION_COUNT, OBSERVATION_SIZE, Position, self_play_record};
 use indigo_search::{
     Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, SelfPlayOf, encode_leaves,
     game_seed, mix, self_play_with,
@@ -88,7 +88,7 @@ fn search(
     puct: &mut Puct,
     function: &Py<PyAny>,
     state: &Position,
-) -> PyResult<Option<PuctResult<indigo_core::Action>>> {
+) -> PyResult<Option<PuctResult<indigo_game::Action>>> {
     py.detach(|| {
         let mut evaluator = PyEvaluator {
             function,
@@ -160,7 +160,7 @@ impl PuctBot {
         &self,
         py: Python<'_>,
         game: &Bound<'_, Game>,
-    ) -> PyResult<PuctResult<indigo_core::Action>> {
+    ) -> PyResult<PuctResult<indigo_game::Action>> {
         // A copy, so the game is not locked while the search runs.
         let position = game.get().position();
         // The evaluator runs on this thread: a call back into this bot would wait for itself.
@@ -326,14 +326,14 @@ impl PuctBot {
         start: Int,
     ) -> PyResult<SelfPlayBatch> {
         let (range, _) = game_range(games, start, Int::new(1))?;
-        let rules = rules.map_or_else(indigo_core::Rules::default, |r| r.0);
+        let rules = rules.map_or_else(indigo_game::Rules::default, |r| r.0);
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         let names = vec![self.spec(); usize::from(rules.players())];
         let mut played: Vec<SelfPlayOf<Position>> = Vec::with_capacity(range.clone().count());
         let mut records = Vec::with_capacity(played.capacity());
         for index in range {
             let game = game_seed(seed, index);
-            let start = *indigo_core::Game::from_seed(rules, game).position();
+            let start = *indigo_game::Game::from_seed(rules, game).position();
             let mut puct = Puct::new(self.config, mix(game, u64::MAX));
             let one = self_play_with(start, game, index, |position, _| {
                 let found = search(py, &mut puct, &self.evaluator, position)?;

@@ -1,6 +1,6 @@
 //! Indigo's rules: `indigo.Rules`, its presets and the names of its gems, gates and themes.
 
-use indigo_core::{GateVariant, Gem, Rules as CoreRules, Theme, TieBreak, Utility, rules_to_json};
+use indigo_game::{GateVariant, Gem, Rules as CoreRules, Theme, TieBreak, Utility, rules_to_json};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -189,7 +189,7 @@ fn small(Int(n, _): Int) -> u8 {
 }
 
 /// The core's refusal, naming the value the caller gave (not its `u8` stand-in).
-fn rules_error(e: &indigo_core::RulesError, given: Int) -> PyErr {
+fn rules_error(e: &indigo_game::RulesError, given: Int) -> PyErr {
     let message = e
         .message
         .rsplit_once(", not ")
@@ -200,7 +200,7 @@ fn rules_error(e: &indigo_core::RulesError, given: Int) -> PyErr {
 /// The preset `make` builds for `players`.
 fn preset(
     players: Int,
-    make: impl FnOnce(u8) -> Result<CoreRules, indigo_core::RulesError>,
+    make: impl FnOnce(u8) -> Result<CoreRules, indigo_game::RulesError>,
 ) -> PyResult<Rules> {
     make(small(players))
         .map(Rules)

@@ -1,11 +1,11 @@
-//! The vectorised games: numpy arrays in and out around `indigo_core::vector`, one call into
+//! The vectorised games: numpy arrays in and out around `indigo_game::vector`, one call into
 //! Rust per step with the GIL released.
 
 use std::sync::atomic::AtomicBool;
 
-use indigo_core::OBSERVATION_SIZE;
-use indigo_core::{ACTION_COUNT, Rules as CoreRules};
-use indigo_core::{
+use indigo_game::OBSERVATION_SIZE;
+use indigo_game::{ACTION_COUNT, Rules as CoreRules};
+use indigo_game::{
     Contents, Observations, Opponents, Outputs, VectorError, VectorGames as CoreVector,
 };
 use indigo_search::BotSpec;

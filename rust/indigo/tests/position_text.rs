@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use indigo_core::{ErrorAt, Game, Move, Position, Rules, TileType, read_record_value};
+use indigo_game::{ErrorAt, Game, Move, Position, Rules, TileType, read_record_value};
 use serde_json::Value;
 
 fn vector_games() -> Vec<(String, Game)> {
@@ -87,7 +87,7 @@ fn explicit_chance_positions_round_trip_at_their_draws() {
         assert_eq!(read.to_text(), text);
         assert_eq!(read.phase(), game.position().phase());
         if game.position().is_chance_node() {
-            let indigo_core::Phase::Draw(seat) = read.phase() else {
+            let indigo_game::Phase::Draw(seat) = read.phase() else {
                 panic!("{text}")
             };
             assert!(text.ends_with(&format!(" ?{seat}")));

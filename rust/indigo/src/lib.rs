@@ -1,4 +1,4 @@
-//! `indigo-core`: the rules of Indigo (Reiner Knizia, 2012) and Butterfly Garden, exactly as
+//! `indigo-game`: the rules of Indigo (Reiner Knizia, 2012) and Butterfly Garden, exactly as
 //! `docs/spec/RULES.md` fixes them, the `indigo-record/1` / `indigo-snapshot/1` formats, and
 //! Indigo for the game-generic crate `indigo-search` (its bots, ISMCTS, batches and self-play,
 //! which Azul: Queen's Garden shares): [`Position`] is an [`indigo_search::Game`],
@@ -26,7 +26,7 @@
 //! answers an [`Action`], whose [`Action::to_move`] is the [`Move`].
 //!
 //! ```
-//! use indigo_core::{Game, IllegalMove, Move, Position, Rules};
+//! use indigo_game::{Game, IllegalMove, Move, Position, Rules};
 //! use indigo_search::{Bot, BotSpec, SearchBot};
 //!
 //! let mut game = Game::from_seed(Rules::indigo(2).unwrap(), 7);
@@ -74,7 +74,7 @@
 //! one, checking every field and move; [`snapshot`] describes one position for drawing.
 //!
 //! ```
-//! use indigo_core::{Game, Rules, read_record, write_record};
+//! use indigo_game::{Game, Rules, read_record, write_record};
 //! use indigo_search::{Bot, GreedyBot};
 //!
 //! let mut game = Game::from_seed(Rules::indigo(3).unwrap(), 11);
@@ -100,7 +100,7 @@
 //! `docs/search.md` gives its strength and speed.
 //!
 //! ```
-//! use indigo_core::{Game, Rules};
+//! use indigo_game::{Game, Rules};
 //! use indigo_search::{Budget, Ismcts, IsmctsConfig};
 //!
 //! let game = Game::from_seed(Rules::indigo(2).unwrap(), 7);
@@ -122,7 +122,7 @@
 //!
 //! # Examples
 //!
-//! `rust/core/examples/` in the repository, each run by `scripts/check`:
+//! `rust/indigo/examples/` in the repository, each run by `scripts/check`:
 //!
 //! * `play_game`: a whole game between two bots named by spec, printed move by move, and its
 //!   record written: `cargo run --example play_game -- [SEED] [BOT] [BOT] [RECORD.json]`;
@@ -140,7 +140,7 @@
 //!   of the stable API.
 
 // Private modules behind one flat facade: every public item has one path,
-// `indigo_core::Name`.
+// `indigo_game::Name`.
 mod action;
 // Unit tests use it whatever the features: the bench's games are pinned there.
 #[cfg(any(test, feature = "bench"))]

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use indigo_core::{ErrorAt, Game, Move};
-use indigo_core::{read_record_value, snapshot};
+use indigo_game::{ErrorAt, Game, Move};
+use indigo_game::{read_record_value, snapshot};
 use serde_json::Value;
 
 fn vectors_dir() -> PathBuf {

@@ -2,13 +2,13 @@
 //! points it scored for each seat and the gems it moved, then the result. With a path, the game's record
 //! is written there too (the `replay` example reads it back).
 //!
-//! Run: `cargo run --release -p indigo-core --example play_game -- [SEED] [BOT] [BOT] [RECORD]`
+//! Run: `cargo run --release -p indigo-game --example play_game -- [SEED] [BOT] [BOT] [RECORD]`
 //! (defaults: seed 7, `ismcts:300` against `greedy`; bots are specs such as `random`,
 //! `greedy`, `ismcts:1000` or `ismcts:time=0.2`).
 
 use std::process::ExitCode;
 
-use indigo_core::{Game, Position, Rules, write_record};
+use indigo_game::{Game, Position, Rules, write_record};
 use indigo_search::{Bot, BotSpec, SearchBot};
 
 fn main() -> ExitCode {

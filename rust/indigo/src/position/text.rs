@@ -742,7 +742,7 @@ impl Position {
     /// and whose turn, separated by spaces. The pile's order is left out.
     ///
     /// ```
-    /// use indigo_core::{Game, Position, Rules};
+    /// use indigo_game::{Game, Position, Rules};
     ///
     /// let game = Game::from_seed(Rules::indigo(2).unwrap(), 7);
     /// let text = game.position().to_text();

@@ -1,11 +1,11 @@
 //! Plays the `indigo bench` random playouts and prints what they came to: the workload that
 //! `scripts/callgrind` counts instructions of.
 //!
-//! Run: `cargo run --release -p indigo-core --example playouts -- [GAMES] [SEED] [PLAYERS] [HAND]`
+//! Run: `cargo run --release -p indigo-game --example playouts -- [GAMES] [SEED] [PLAYERS] [HAND]`
 //! (defaults 10000, 2026, 2 players, hand 1: the bench's games).
 
-use indigo_core::Rules;
-use indigo_core::playouts;
+use indigo_game::Rules;
+use indigo_game::playouts;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -3,14 +3,14 @@
 //! and the move it chose. The search sees only what the seat to move knows (its hand, not
 //! the pile or the other hand).
 //!
-//! Run: `cargo run --release -p indigo-core --example search -- [SEED] [SIMULATIONS] [MOVES]`
+//! Run: `cargo run --release -p indigo-game --example search -- [SEED] [SIMULATIONS] [MOVES]`
 //! (defaults: seed 7, 5000 simulations, 20 moves in).
 
 use std::cmp::Reverse;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use indigo_core::{Game, Rules};
+use indigo_game::{Game, Rules};
 use indigo_search::{Bot, GreedyBot, Ismcts, IsmctsConfig};
 
 fn main() -> ExitCode {

@@ -2,12 +2,12 @@
 //! it, then steps through it from the start: every move that took gems off the board, with the points
 //! each seat scored, the gems collected and the gems that met, then the final scores.
 //!
-//! Run: `cargo run -p indigo-core --example replay -- RECORD.json` (`-` reads standard input).
+//! Run: `cargo run -p indigo-game --example replay -- RECORD.json` (`-` reads standard input).
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use indigo_core::{Game, Move, PathEnd, read_record};
+use indigo_game::{Game, Move, PathEnd, read_record};
 
 fn main() -> ExitCode {
     match run() {

@@ -1,4 +1,4 @@
-//! Criterion benches of the core operations. Run: `cargo bench -p indigo-core --bench core`.
+//! Criterion benches of Indigo's operations. Run: `cargo bench -p indigo-game --bench indigo`.
 //! Throughput is reported in placements (elements) per second for the playout benches and in
 //! simulations per second for the ISMCTS ones. `indigo bench` times the same workloads from
 //! Python; see docs/benchmarks.md.
@@ -8,10 +8,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use indigo_core::playouts;
-use indigo_core::shuffled_pile;
-use indigo_core::{Deal, IndigoSetup, Position, Rules};
-use indigo_core::{random_placement, random_playout};
+use indigo_game::playouts;
+use indigo_game::shuffled_pile;
+use indigo_game::{Deal, IndigoSetup, Position, Rules};
+use indigo_game::{random_placement, random_playout};
 use indigo_search::{Batch, BotSpec, Budget, Ismcts, IsmctsConfig, Rng};
 use rand::SeedableRng;
 
