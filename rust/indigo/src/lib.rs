@@ -227,5 +227,3 @@ struct ReadmeDocs;
 
 #[cfg(test)]
 mod testing;
-#[cfg(test)]
-mod tests_search_game;

@@ -213,3 +213,6 @@ impl Setup for IndigoSetup {
         out.reset(self.rules, &self.deal.pile(seed));
     }
 }
+
+#[cfg(test)]
+mod tests;

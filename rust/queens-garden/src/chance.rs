@@ -341,3 +341,6 @@ impl Position {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -131,11 +131,3 @@ pub use state::STATE_FORMAT;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_chance;
-#[cfg(test)]
-mod tests_observation;
-#[cfg(test)]
-mod tests_position_text;
-#[cfg(test)]
-mod tests_search;

@@ -168,3 +168,6 @@ impl Position {
         out[at("game_over")] = flag(self.is_over());
     }
 }
+
+#[cfg(test)]
+mod tests;

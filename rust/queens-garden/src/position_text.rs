@@ -867,3 +867,6 @@ fn read_moves(text: &str, state: &mut serde_json::Map<String, Value>) -> Result<
     state.insert("last_move".into(), last);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -246,3 +246,6 @@ pub fn self_play_record(
     }
     record
 }
+
+#[cfg(test)]
+mod tests;

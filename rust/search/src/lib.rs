@@ -144,5 +144,3 @@ struct AddingAGame;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_puct;

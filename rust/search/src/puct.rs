@@ -615,3 +615,6 @@ impl<G: Encoded, E: Evaluator<G, Error = std::convert::Infallible>> Bot<G> for P
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

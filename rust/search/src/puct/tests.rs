@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 
-use super::*;
+use crate::*;
 use crate::game::SortedActions;
 
 #[derive(Clone, Debug, PartialEq)]
