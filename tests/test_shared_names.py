@@ -26,8 +26,6 @@ INDIGO_ONLY: dict[str, dict[str, str]] = {
         "pile_left": "tiles left in Indigo's pile",
         "explicit_chance": "Indigo's draws may be chance nodes of their own (chance=)",
         "chance_seat": "the seat that draws at an Indigo chance node",
-        "observation_string": "not built for Queen's Garden yet",
-        "information_state_hash": "not built for Queen's Garden yet",
         "public_information_string": "Indigo's information state splits into public and "
         "private parts; Queen's Garden's is one string",
         "private_information_string": "as public_information_string",
@@ -83,6 +81,8 @@ SHARED = {
         "is_chance_node",
         "chance_outcomes",
         "information_state_string",
+        "information_state_hash",
+        "observation_string",
         "observation",
         "returns",
         "rewards",
@@ -155,6 +155,33 @@ def test_the_shared_names_mean_the_same(make: object) -> None:
     assert game.undo() == move
     assert game.apply_action(action) is None
     assert game.moves == [move]
+
+
+@pytest.mark.parametrize("make", [_indigo, _garden], ids=["indigo", "queens-garden"])
+def test_the_information_hash_and_observation_string_follow_what_a_seat_knows(
+    make: object,
+) -> None:
+    game = make()  # type: ignore[operator]
+    seen: dict[str, int] = {}
+    for _ in range(12):
+        for seat in range(game.rules.players):
+            info = game.information_state_string(seat)
+            digest = game.information_state_hash(seat)
+            assert 0 <= digest < 2**64
+            assert seen.setdefault(info, digest) == digest  # one string, one hash
+            view = game.observation_string(seat)
+            assert isinstance(view, str)
+            assert view.startswith(f"seat={seat}") or "|" in view
+            # What the seat cannot see moves neither its view nor its information state.
+            other = game.resample(seat, seed=len(seen))
+            assert other.observation_string(seat) == view
+            assert other.information_state_hash(seat) == digest
+        game.play(game.legal_actions()[len(seen) % len(game.legal_actions())])
+    assert len(set(seen.values())) == len(seen)  # every information state its own hash
+    assert game.observation_string(0) != game.observation_string(1)  # each seat's own view
+    for method in (game.observation_string, game.information_state_hash):
+        with pytest.raises(indigo.IndigoError, match="seat"):
+            method(game.rules.players)
 
 
 def test_one_form_of_simulate_self_play_and_make_bot_for_every_game() -> None:

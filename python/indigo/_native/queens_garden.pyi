@@ -171,6 +171,10 @@ class Game:
         """A mask over the ``ACTION_COUNT`` actions (about 8 MB: prefer :meth:`legal_actions`)."""
     def information_state_string(self, seat: int) -> str:
         """What ``seat`` knows as text; equal exactly when it cannot tell two positions apart."""
+    def information_state_hash(self, seat: int) -> int:
+        """A stable 64-bit hash (XXH3) of ``information_state_string(seat)``."""
+    def observation_string(self, seat: int) -> str:
+        """What ``seat`` sees now as text: its seat and the public snapshot."""
     def resample(self, seat: int, *, seed: int | None = None) -> Game:
         """A position drawn from what ``seat`` knows (bag order, unseen expansions and
         refills drawn anew), as a new game without history."""

@@ -85,6 +85,28 @@ impl Position {
         points
     }
 
+    /// What `seat` sees now, as text: the seat and the public snapshot (QG_FORMATS.md, keys
+    /// sorted). The information state ([`Game::information_string`]) also lists the
+    /// expansions seen face up before; this view is only the position as it lies.
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not a seat of the game.
+    pub fn observation_string(&self, seat: u8) -> String {
+        assert!(seat < self.rules().players(), "no seat {seat}");
+        format!("seat={seat} {}", self.snapshot(false))
+    }
+
+    /// A 64-bit hash of `seat`'s information state string (XXH3, stable across runs and
+    /// machines), as Indigo's `Game::information_state_hash` is of its own.
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not a seat of the game.
+    pub fn information_state_hash(&self, seat: u8) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(Game::information_string(self, seat).as_bytes())
+    }
+
     /// The legal actions, ascending (the legal-move list's order).
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut out = Vec::new();

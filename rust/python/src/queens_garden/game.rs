@@ -438,6 +438,19 @@ impl Game {
         Ok(self.lock().position().information_string(seat))
     }
 
+    /// A stable 64-bit hash of `information_state_string(seat)`.
+    fn information_state_hash(&self, seat: Int) -> PyResult<u64> {
+        let seat = self.seat(seat)?;
+        Ok(self.lock().position().information_state_hash(seat))
+    }
+
+    /// What `seat` sees now, as text: its seat and the public snapshot (the information
+    /// state also lists the expansions seen face up before).
+    fn observation_string(&self, seat: Int) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        Ok(self.lock().position().observation_string(seat))
+    }
+
     /// A position drawn from what ``seat`` knows: the bag's order, the expansions nobody has
     /// seen and the refills drawn anew (seeded by ``seed``). The result is a new game with no
     /// history (its record starts here).

@@ -3,8 +3,8 @@
 
 use std::convert::Infallible;
 
-use crate::*;
 use crate::game::SortedActions;
+use crate::*;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Nim {
