@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -77,6 +78,18 @@ def test_demo_bad_game(argv: list[str], capsys: pytest.CaptureFixture[str]) -> N
     assert "--game" in err
 
 
+def free_spaces(garden: dict[str, Any]) -> list[str]:
+    """The garden's spaces a tile may still go on: the fountain ring and every placed
+    expansion's area (its centre too while face down), less the tiles and printed hexagons."""
+    cells = [f"f{d}" for d in range(6)]
+    for area, piece in enumerate(garden["areas"]):
+        if piece is not None:
+            cells += [f"a{area}{p}" for p in range(6)]
+            cells += [f"a{area}c"] if piece["face"] == "down" else []
+    taken = hexagons(garden)
+    return [cell for cell in cells if position(cell) not in taken]
+
+
 def test_garden_picture_shows_every_hexagon() -> None:
     snap = qg.Game.from_record(load(GAME_NAMES[4])["record"]).snapshot()
     for garden in snap["gardens"]:
@@ -92,6 +105,12 @@ def test_garden_picture_shows_every_hexagon() -> None:
         assert text.count("(S)") == 3
         assert text.count("(B)") == 3
         assert text.count("(P)") == len(printed)
+        # Every free space carries the name moves give it, where its cell lies.
+        free = free_spaces(garden)
+        assert sorted(re.findall(r"\b(f[0-5]|a[0-5][0-5c])\b", text)) == sorted(free)
+        for cell in free:
+            q, r = position(cell)
+            assert rows[2 * r + q + 8][4 * (q + 4) : 4 * (q + 4) + 3].strip() == cell
         # Each tile is drawn where its cell lies: column q, row 2r + q.
         for cell, kind in garden["tiles"].items():
             q, r = position(cell)

@@ -16,6 +16,7 @@ from indigo.cli import main
 from indigo.queens_garden import svg as qg_svg
 from indigo.queens_garden.choices import candidates, move_choices, next_question, split_move
 from indigo.queens_garden.play import TerminalPlay
+from indigo.queens_garden.terminal import LEGEND
 from indigo.table import parse_seats
 
 
@@ -265,6 +266,7 @@ def test_cli_play_queens_garden(
     assert main([*argv, "--no-colour"]) == 0
     out = capsys.readouterr().out
     assert "Queen's Garden: P0 human, P1 greedy; seed 5" in out
+    assert LEGEND in out  # the glyphs and free-space names explained once, at the start
     assert "take which attribute" in out
     game = qg.Game.from_record(target.read_text(encoding="utf-8"))
     assert game.moves_played >= 1

@@ -30,7 +30,7 @@ from typing import Final, TextIO
 from indigo import IndigoError
 from indigo.queens_garden import Bot, Game, Move, Rules, make_bot
 from indigo.queens_garden.choices import Question, candidates, next_question
-from indigo.queens_garden.terminal import final_text, position_text
+from indigo.queens_garden.terminal import LEGEND, final_text, position_text
 from indigo.session import TerminalSession
 
 __all__ = ["HELP", "TerminalPlay", "demo", "terminal_play"]
@@ -82,7 +82,7 @@ class TerminalPlay(TerminalSession[Game, Bot]):
 
     def intro(self) -> list[str]:
         names = ", ".join(f"P{s} {spec}" for s, spec in enumerate(self.seats))
-        return [f"Queen's Garden: {names}; seed {self.seed}"]
+        return [f"Queen's Garden: {names}; seed {self.seed}", LEGEND]
 
     def show(self) -> None:
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
@@ -195,6 +195,7 @@ def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> 
         "(scoring wheel: a placeholder, not the printed wheel)",
         file=out,
     )
+    print(LEGEND, file=out)
     print(position_text(game.snapshot(), colour=colour), file=out)
     while not game.over:
         seat, round_number = game.to_move, game.round

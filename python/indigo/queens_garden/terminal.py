@@ -6,7 +6,7 @@ in column ``q`` and row ``2 * r + q`` (flat-top hexes, north up)::
 
             bl3           a tile (colour code + pattern value)
             BL3           the printed hexagon of a face-up expansion
-             .            a free space
+            f0  a14  a2c  a free space, by the name moves give it (``tile bl3 f0 * *``)
             (F)           the fountain; (S) a statue, (B) a bench, (P) a pavilion
 
 Positions of an area without an expansion are left blank.
@@ -22,6 +22,7 @@ from indigo.render.terminal import fg, paint
 
 __all__ = [
     "COLOUR_HEX",
+    "LEGEND",
     "display_text",
     "final_text",
     "game_text",
@@ -34,6 +35,14 @@ COLOUR_HEX: Final[dict[str, str]] = dict(
     zip(COLOURS, ("#4a7fe0", "#e8c22a", "#8fd16a", "#2e8b3e", "#b8a2e0", "#8a3fb0"), strict=True)
 )
 """The ``#rrggbb`` each colour code is drawn in."""
+
+LEGEND: Final = (
+    "  bl3: a tile (colour, pattern); BL3: the printed hexagon of a face-up expansion; "
+    "f0, a14, a2c: a free space, named as moves name it;\n"
+    "  (F) the fountain, (S) a statue, (B) a bench, (P) a pavilion (a face-up expansion's "
+    "centre); tiles left in storage cost their value at the end"
+)
+"""What the glyphs of :func:`garden_text` mean, for a player's first look."""
 
 # Directions 0..5 (N, NE, SE, S, SW, NW) in axial coordinates, as QUEENS_GARDEN.md section 2.1.
 _D: Final = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -61,19 +70,23 @@ def _kind_token(kind: str, printed: bool, colour: bool) -> str:
     return paint(text, f"1;{fg(COLOUR_HEX[kind_colour(kind)])}", colour)
 
 
+def _space_token(name: str, colour: bool) -> str:
+    return paint(name.ljust(3), "2", colour)  # dim: a name, not a piece
+
+
 def garden_text(garden: Garden | Mapping[str, Any], *, colour: bool = False) -> list[str]:
     """The garden drawn on its hex grid, one string per row (all rows equally wide)."""
     tokens: dict[tuple[int, int], str] = {(0, 0): "(F)"}
     for d in range(6):
-        tokens[_D[d]] = " . "
+        tokens[_D[d]] = _space_token(f"f{d}", colour)
         tokens[_add(_D[d], _D[(d + 1) % 6])] = "(S)" if d % 2 == 0 else "(B)"
     for area, piece in enumerate(garden["areas"]):
         if piece is None:
             continue
         centre = _centre(area)
-        tokens[centre] = " . " if piece["face"] == "down" else "(P)"
+        tokens[centre] = _space_token(f"a{area}c", colour) if piece["face"] == "down" else "(P)"
         for petal in range(6):
-            tokens[_add(centre, _D[petal])] = " . "
+            tokens[_add(centre, _D[petal])] = _space_token(f"a{area}{petal}", colour)
         if piece["face"] == "up":
             printed = _add(centre, _D[piece["petal"]])
             tokens[printed] = _kind_token(piece["kind"], True, colour)
