@@ -452,6 +452,11 @@ def test_status_and_legend() -> None:
         assert re.search(rf"score +{game.scores[seat]}\b", lines[seat])
         assert ("to move" in lines[seat]) == (game.to_move == seat)
     assert f"pile {game.pile_left} left" in status
+    # Gems are counted by the theme's names ("blue 0, pink 1, ..."), not Indigo's letters.
+    for gem, glyph in GEM_GLYPHS.items():
+        word = game.rules.gem_name(gem).split()[0]
+        assert re.search(rf"\b{word} {game.collected[0][gem]}\b", lines[0])
+        assert f"{glyph}:" not in status
     legend = legend_text(game.rules, colour=False)
     for gem in ("amber", "emerald", "sapphire"):
         assert game.rules.gem_name(gem) in legend

@@ -393,6 +393,10 @@ def game_text(game: Game) -> str:
     return board_text(game, colour=False, codes=False) + "\n" + status_text(game, colour=False)
 
 
+def _short_gem_name(rules: Rules, gem: GemName) -> str:
+    return rules.gem_name(gem).split()[0]
+
+
 def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:
     """One line per seat (points, gems collected, hand) and a line for the pile and the centre.
 
@@ -406,8 +410,13 @@ def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -
     lines: list[str] = []
     width = max(len(str(s)) for s in game.scores)
     for seat in range(rules.players):
-        gems = " ".join(
-            paint(f"{GEM_GLYPHS[g]}:{game.collected[seat][g]}", fg(rules.gem_colour(g)), colour)
+        gems = ", ".join(
+            # The themed name's first word ("amber", "blue" for "blue butterfly"): 80 columns.
+            paint(
+                f"{_short_gem_name(rules, g)} {game.collected[seat][g]}",
+                fg(rules.gem_colour(g)),
+                colour,
+            )
             for g in GEMS
         )
         hand = ",".join("?" if t is None else str(t) for t in hands[seat]) or "-"
