@@ -14,7 +14,7 @@ use super::{
 };
 
 /// An Azul: Queen's Garden game with its history; made by [`indigo_garden_new`] or
-/// [`indigo_garden_from_record`], copied by [`indigo_garden_clone`], freed by
+/// [`indigo_garden_from_record`], copied by [`super::indigo_garden_clone`], freed by
 /// [`indigo_garden_free`].
 #[derive(Clone)]
 pub struct IndigoGarden {

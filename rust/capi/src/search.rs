@@ -478,7 +478,7 @@ pub unsafe extern "C" fn indigo_garden_turn(garden: *const IndigoGarden, turn: *
 }
 
 /// The legal action numbers (`0..indigo_garden_action_count()`, ascending, the order of
-/// [`indigo_garden_legal_moves`]) into `out[0..capacity]`; `*count` is set to how many there
+/// [`super::indigo_garden_legal_moves`]) into `out[0..capacity]`; `*count` is set to how many there
 /// are (none once the game is over).
 ///
 /// # Safety
