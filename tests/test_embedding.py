@@ -95,7 +95,6 @@ def test_a_c_abi_game_from_a_seed_is_the_python_game(c_example: str) -> None:
     assert record == python_game.to_record()
 
 
-
 @pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
 def test_the_search_in_c_plays_whole_games_of_legal_moves(
     c_example: str, entry: GameEntry[Any, Any, Any]
