@@ -1,6 +1,8 @@
-//! The C ABI of `indigo-game`: Indigo games and bots behind opaque handles, for programs in any
-//! language that can call C. The header is `rust/capi/include/indigo.h`; `examples/c/play.c`
-//! plays a whole game through it and `docs/embedding.md` drives it from Python's `ctypes`.
+//! The C ABI of `indigo-game` and `queens-garden`: games and bots behind opaque handles, for
+//! programs in any language that can call C, with the calls search and learning code needs the
+//! same for both games (`search.rs`). The header is `rust/capi/include/indigo.h`;
+//! `examples/c/play.c` plays whole games through it, with a search written in C, and
+//! `docs/embedding.md` drives it from Python's `ctypes`.
 //!
 //! Every function returns a status (`INDIGO_OK` or an `INDIGO_ERR_*` code) unless it only frees
 //! or names something; on failure it changes nothing and [`indigo_last_error`] holds a message
