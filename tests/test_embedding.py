@@ -5,25 +5,28 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from indigo import Game, Rules
 from indigo import queens_garden as qg
+from indigo.games import GAMES, GameEntry
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = (
-    ROOT / "target" / "debug" / ("libindigo.dylib" if sys.platform == "darwin" else "libindigo.so")
-)
+PREFIX = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")).resolve() / "c-example"
+"""Where ``scripts/c-example`` installs the library (``scripts/c-install``)."""
+LIBRARY = PREFIX / "lib" / ("libindigo.dylib" if sys.platform == "darwin" else "libindigo.so")
 
 
 @pytest.fixture(scope="module")
 def c_example() -> str:
-    """The output of ``scripts/c-example``, which builds the library and runs the C example."""
+    """The output of ``scripts/c-example``, which installs the library and runs the C example."""
     done = subprocess.run(
         [str(ROOT / "scripts" / "c-example"), "11"], capture_output=True, text=True, check=False
     )
@@ -32,7 +35,8 @@ def c_example() -> str:
 
 
 def test_the_c_example_plays_a_whole_game(c_example: str) -> None:
-    position, first, final = c_example.strip().splitlines()
+    position, first, final, *searches = c_example.strip().splitlines()
+    assert len(searches) == len(GAMES)
     # After ten moves the position's text, read back by the C example to the same text.
     text = position.removeprefix("after 10 moves: ")
     assert Game.from_position(text, seed=1).position() == text
@@ -89,6 +93,132 @@ def test_a_c_abi_game_from_a_seed_is_the_python_game(c_example: str) -> None:
     if played == 0:
         python_game.play("take ye")
     assert record == python_game.to_record()
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
+def test_the_search_in_c_plays_whole_games_of_legal_moves(
+    c_example: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    line = next(
+        line for line in c_example.splitlines() if line.startswith(f"search {entry.name}: ")
+    )
+    found = re.fullmatch(
+        rf"search {entry.name}: (\d+) moves, (\d+) by the search, all legal; "
+        r"observation of (\d+) values; flat-mc:\d+ (\d+), random (\d+), winners((?: \d)+)",
+        line,
+    )
+    assert found is not None, line
+    moves, searched, size = int(found[1]), int(found[2]), int(found[3])
+    assert 0 < searched < moves
+    game = entry.game(entry.default_rules(2), seed=1)
+    assert size == len(game.observation(0))
+    assert {int(seat) for seat in found[6].split()} <= {0, 1}
+
+
+def test_pkg_config_gives_the_installed_library_s_flags(c_example: str) -> None:
+    env = {**os.environ, "PKG_CONFIG_PATH": str(PREFIX / "lib" / "pkgconfig")}
+
+    def pkg_config(*args: str) -> str:
+        done = subprocess.run(
+            ["pkg-config", *args, "indigo"], capture_output=True, text=True, check=True, env=env
+        )
+        return done.stdout.strip()
+
+    assert pkg_config("--cflags").split() == [f"-I{PREFIX / 'include'}"]
+    assert pkg_config("--libs").split() == [f"-L{PREFIX / 'lib'}", "-lindigo"]
+    header = (PREFIX / "include" / "indigo.h").read_bytes()
+    assert header == (ROOT / "rust" / "capi" / "include" / "indigo.h").read_bytes()
+    lib = ctypes.CDLL(str(LIBRARY))
+    lib.indigo_version.restype = ctypes.c_char_p
+    assert pkg_config("--modversion") == lib.indigo_version().decode()
+
+
+class CGame:
+    """A game of ``entry`` in the C ABI, through its calls (``entry.c_prefix``), loaded from
+    the record of a Python game."""
+
+    def __init__(self, entry: GameEntry[Any, Any, Any], game: Any) -> None:
+        self.lib = ctypes.CDLL(str(LIBRARY))
+        self.lib.indigo_last_error.restype = ctypes.c_char_p
+        self.prefix = entry.c_prefix
+        self.handle = ctypes.c_void_p()
+        record = json.dumps(game.to_record()).encode()
+        self.check(self.call("from_record", record, ctypes.byref(self.handle)))
+
+    def call(self, name: str, *args: Any) -> int:
+        function = getattr(self.lib, f"{self.prefix}_{name}")
+        return int(function(*args))
+
+    def check(self, status: int) -> None:
+        assert status == 0, self.lib.indigo_last_error().decode()
+
+    def array(self, name: str, kind: Any, *args: Any) -> list[Any]:
+        """An array out: the size asked with a null buffer, then filled."""
+        count = ctypes.c_size_t()
+        self.call(name, self.handle, *args, None, ctypes.c_size_t(0), ctypes.byref(count))
+        out = (kind * count.value)()
+        self.check(self.call(name, self.handle, *args, out, count, ctypes.byref(count)))
+        return list(out)
+
+    def text(self, name: str, *args: Any) -> str:
+        length = ctypes.c_size_t()
+        self.call(name, self.handle, *args, None, ctypes.c_size_t(0), ctypes.byref(length))
+        out = ctypes.create_string_buffer(length.value + 1)
+        self.check(self.call(name, self.handle, *args, out, len(out), ctypes.byref(length)))
+        return out.value.decode()
+
+    def turn(self) -> int:
+        turn = ctypes.c_int32()
+        self.check(self.call("turn", self.handle, ctypes.byref(turn)))
+        return turn.value
+
+    def resample(self, seat: int, seed: int) -> CGame:
+        drawn = object.__new__(CGame)
+        drawn.lib, drawn.prefix, drawn.handle = self.lib, self.prefix, ctypes.c_void_p()
+        self.check(
+            self.call(
+                "resample",
+                self.handle,
+                ctypes.c_uint8(seat),
+                ctypes.c_uint64(seed),
+                ctypes.byref(drawn.handle),
+            )
+        )
+        return drawn
+
+    def free(self) -> None:
+        self.call("free", self.handle)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
+def test_the_c_search_calls_give_what_python_gives(
+    c_example: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    game = entry.game(entry.default_rules(3), seed=21)
+    for k in range(9):
+        game.apply_action(game.legal_actions()[(k * 37) % len(game.legal_actions())])
+    c = CGame(entry, game)
+    assert c.turn() == game.to_move
+    assert c.array("legal_actions", ctypes.c_uint32) == list(game.legal_actions())
+    for seat in range(3):
+        assert c.array("observation", ctypes.c_float, ctypes.c_uint8(seat)) == list(
+            game.observation(seat)
+        )
+        assert c.text("information_state", ctypes.c_uint8(seat)) == (
+            game.information_state_string(seat)
+        )
+        drawn = c.resample(seat, 99)
+        assert drawn.text("position") == game.resample(seat, seed=99).position()
+        drawn.free()
+    # Played by action number to the end: the same game as Python's, the same returns.
+    while game.to_move is not None:
+        action = game.legal_actions()[-1]
+        c.check(c.call("play_action", c.handle, ctypes.c_uint32(action)))
+        game.apply_action(action)
+    assert c.turn() == -1
+    assert json.loads(c.text("record")) == game.to_record()
+    assert c.array("returns", ctypes.c_double) == game.returns("win")
+    c.free()
 
 
 class Engine:

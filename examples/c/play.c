@@ -1,8 +1,12 @@
-/* Two bots play a whole game of Indigo through the C ABI (rust/capi/include/indigo.h) and the
- * result is printed. Built and run by scripts/check:
- *   cargo build --release -p indigo-capi
- *   cc -std=c11 -Wall -Wextra -Werror -Irust/capi/include examples/c/play.c \
- *      -Ltarget/release -lindigo -Wl,-rpath,target/release -o play && ./play [SEED]
+/* Through the C ABI (rust/capi/include/indigo.h): two bots play a whole game of Indigo and its
+ * record replays it; then a flat Monte Carlo search written in C on the search calls (search.h:
+ * resample, clone, legal actions, play by action number, returns) plays a whole game of Indigo
+ * and one of Azul: Queen's Garden against the library's random bot. Built and run by
+ * scripts/c-example (in scripts/check), through the library's pkg-config file:
+ *   scripts/c-install PREFIX
+ *   export PKG_CONFIG_PATH=PREFIX/lib/pkgconfig
+ *   cc -std=c11 -Wall -Wextra -Werror examples/c/play.c $(pkg-config --cflags --libs indigo) \
+ *      -Wl,-rpath,"$(pkg-config --variable=libdir indigo)" -o play && ./play [SEED]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,76 @@ static void check(int32_t status, const char *what) {
         exit(1);
     }
 }
+
+/* A growable array of action numbers. */
+typedef struct {
+    uint32_t *items;
+    size_t count, capacity;
+} Actions;
+
+/* Makes room for at least `needed` actions. */
+static void grow(Actions *actions, size_t needed) {
+    uint32_t *items = realloc(actions->items, needed * sizeof *items);
+    check(items ? INDIGO_OK : INDIGO_ERR_INTERNAL, "realloc");
+    actions->items = items;
+    actions->capacity = needed;
+}
+
+/* The C side's random numbers: splitmix64. */
+static uint64_t next(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* A number below n (n > 0). */
+static size_t below(uint64_t *state, size_t n) { return (size_t)(next(state) % n); }
+
+/* The search for Indigo, its budget at each of its moves DETERMINIZATIONS x CANDIDATES
+ * playouts. */
+#define DETERMINIZATIONS 4
+#define CANDIDATES 8
+#define ABI(name) indigo_game_##name
+#define OWN(name) game_##name
+#define HANDLE IndigoGame
+#define BOT_PLAYS(bot, game)                                                                 \
+    do {                                                                                     \
+        char move[32];                                                                       \
+        size_t length;                                                                       \
+        uint32_t action;                                                                     \
+        check(indigo_bot_choose(bot, game, move, sizeof move, &length, &action), "bot");     \
+        check(indigo_game_play_action(game, action), "play_action");                         \
+    } while (0)
+#include "search.h"
+#undef ABI
+#undef OWN
+#undef HANDLE
+#undef BOT_PLAYS
+#undef DETERMINIZATIONS
+#undef CANDIDATES
+
+/* The same search for Queen's Garden, on a smaller budget: its games are longer, and a debug
+ * build of the library (as scripts/c-example uses) is slow to play them out. */
+#define DETERMINIZATIONS 3
+#define CANDIDATES 4
+#define ABI(name) indigo_garden_##name
+#define OWN(name) garden_##name
+#define HANDLE IndigoGarden
+#define BOT_PLAYS(bot, game)                                                                 \
+    do {                                                                                     \
+        char move[64];                                                                       \
+        size_t length;                                                                       \
+        check(indigo_garden_bot_choose(bot, game, move, sizeof move, &length), "bot");       \
+        check(indigo_garden_play(game, move), "play");                                       \
+    } while (0)
+#include "search.h"
+#undef ABI
+#undef OWN
+#undef HANDLE
+#undef BOT_PLAYS
+#undef DETERMINIZATIONS
+#undef CANDIDATES
 
 /* The game's position as text (docs/notation.md) loads into a game at the same position. */
 static void same_position_from_its_text(const IndigoGame *game) {
@@ -96,5 +170,19 @@ int main(int argc, char **argv) {
     indigo_game_free(game);
     indigo_bot_free(bots[0]);
     indigo_bot_free(bots[1]);
+
+    /* The search in C against the random bot, in both games. */
+    uint64_t rng = seed;
+    IndigoBot *random = NULL;
+    check(indigo_bot_new("random", seed, &random), "indigo_bot_new");
+    IndigoGame *indigo = NULL;
+    check(indigo_game_new(&rules, seed + 2, &indigo), "indigo_game_new");
+    game_match("indigo", indigo, random, &rng);
+    indigo_game_free(indigo);
+    IndigoGarden *garden = NULL;
+    check(indigo_garden_new(2, seed + 3, &garden), "indigo_garden_new");
+    garden_match("queens-garden", garden, random, &rng);
+    indigo_garden_free(garden);
+    indigo_bot_free(random);
     return 0;
 }

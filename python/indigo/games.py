@@ -115,6 +115,9 @@ class GameEntry(Generic[G, R, M]):
     """The rules of the engine protocol's ``rules KEY=VALUE ...`` words."""
     engine_options: str
     """The engine's ``option rules`` line of this game (after ``option rules``)."""
+    c_prefix: str
+    """The prefix of its calls in the C ABI (``rust/capi/include/indigo.h``):
+    ``"indigo_game"`` for ``indigo_game_clone``, ``indigo_game_legal_actions``, ..."""
 
     def load(self, part: str) -> Any:
         """The module that :attr:`web` or :attr:`samples` (``part``) names, imported."""
@@ -152,6 +155,7 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     engine_rules=_hook("indigo.engine:indigo_rules"),
     engine_options="indigo players=2|3|4 hand_size=1|2 gates=shared|exclusive "
     "tie_break=most-gems|shared open_hands=false|true theme=indigo|butterfly-garden",
+    c_prefix="indigo_game",
 )
 """Indigo (and its re-theme Butterfly Garden): :mod:`indigo`."""
 
@@ -182,6 +186,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     samples="indigo.queens_garden.samples",
     engine_rules=_hook("indigo.engine:garden_rules"),
     engine_options="queens-garden players=2|3|4",
+    c_prefix="indigo_garden",
 )
 """Azul: Queen's Garden: :mod:`indigo.queens_garden`."""
 

@@ -1,7 +1,8 @@
 /* indigo.h: the C ABI of indigo-game (rust/capi), for the library libindigo.{so,dylib,a}.
  *
  * Kept by hand; rust/capi/src/tests.rs checks that it declares every exported function and
- * every status with its value, and scripts/check compiles and runs examples/c/play.c with it.
+ * every status with its value, and scripts/c-example (run by scripts/check) compiles and runs
+ * examples/c/play.c with it through pkg-config (indigo.pc, made by scripts/c-install).
  *
  * Every function returning int32_t returns INDIGO_OK or an INDIGO_ERR_* status; on failure it
  * changes nothing and indigo_last_error() holds a message for a person (per thread). No Rust
@@ -44,6 +45,13 @@ extern "C" {
  * text"); the message names the field. */
 #define INDIGO_ERR_BAD_POSITION 8
 
+/* What indigo_game_turn and indigo_garden_turn write besides a seat (0-based). */
+/* The game is over. */
+#define INDIGO_TURN_OVER -1
+/* A chance node: the legal actions are chance's outcomes (an Indigo game read from an
+ * explicit-chance record, waiting for a draw; Queen's Garden never has one). */
+#define INDIGO_TURN_CHANCE -2
+
 /* An Indigo game with its history. */
 typedef struct IndigoGame IndigoGame;
 /* A seeded bot. */
@@ -78,20 +86,16 @@ int32_t indigo_game_position(const IndigoGame *game, char *out, size_t capacity,
 /* Frees a game; NULL is ignored. */
 void indigo_game_free(IndigoGame *game);
 
-/* The legal moves' action numbers (ascending) into out[0..capacity]; *count = how many. */
-int32_t indigo_game_legal_actions(const IndigoGame *game, uint32_t *out, size_t capacity,
-                                  size_t *count);
 /* The legal moves as text ("TILE@ROTATION:Q,R", every rotation), one per line (no final
  * newline). */
 int32_t indigo_game_legal_moves(const IndigoGame *game, char *out, size_t capacity,
                                 size_t *length);
 /* Plays a move given as text, e.g. "4@0:0,-3". */
 int32_t indigo_game_play(IndigoGame *game, const char *move);
-/* Plays the move numbered action. */
-int32_t indigo_game_play_action(IndigoGame *game, uint32_t action);
 /* Takes back the last move; INDIGO_ERR_NO_MOVE at the start. */
 int32_t indigo_game_undo(IndigoGame *game);
-/* The seat to move (0-based) into *seat, or -1 once the game is over. */
+/* The seat to move (0-based) into *seat, or -1 once the game is over or at a chance node
+ * (indigo_game_turn tells the two apart). */
 int32_t indigo_game_to_move(const IndigoGame *game, int32_t *seat);
 /* Each seat's points, seat 0 first; *count = the number of players. */
 int32_t indigo_game_scores(const IndigoGame *game, uint32_t *out, size_t capacity,
@@ -164,6 +168,75 @@ char *indigo_garden_record_string(const IndigoGarden *garden);
  * is over. */
 int32_t indigo_garden_bot_choose(IndigoBot *bot, const IndigoGarden *garden, char *out,
                                  size_t capacity, size_t *length);
+
+/* Search and learning: the same calls for both games, indigo_game_* on an IndigoGame and
+ * indigo_garden_* on an IndigoGarden, decided by the search crate's traits (as in Python:
+ * legal_actions, apply_action, observation, information_state_string, resample, returns).
+ * An action number is the same move in every position (docs/search.md, "Actions", for
+ * Indigo; docs/queens-garden.md, "Actions for search"); a seat is 0-based, and one that is not a seat
+ * of the game is INDIGO_ERR_INVALID_ARGUMENT. */
+
+/* Values in one observation (indigo.OBSERVATION_LAYOUT, indigo.queens_garden's). */
+size_t indigo_game_observation_size(void);
+size_t indigo_garden_observation_size(void);
+/* Action numbers are 0..action_count-1 (Indigo 810, Queen's Garden 8,053,459). */
+uint32_t indigo_game_action_count(void);
+uint32_t indigo_garden_action_count(void);
+
+/* A copy of the game, history included, into *out (free it with indigo_game_free or
+ * indigo_garden_free): search on the copy leaves the game as it is. */
+int32_t indigo_game_clone(const IndigoGame *game, IndigoGame **out);
+int32_t indigo_garden_clone(const IndigoGarden *garden, IndigoGarden **out);
+
+/* Whose turn it is into *turn: the seat to move, INDIGO_TURN_CHANCE or INDIGO_TURN_OVER. */
+int32_t indigo_game_turn(const IndigoGame *game, int32_t *turn);
+int32_t indigo_garden_turn(const IndigoGarden *garden, int32_t *turn);
+
+/* The legal action numbers, ascending, into out[0..capacity]; *count = how many (none once
+ * over). At an Indigo chance node they are the tile types that can be drawn. In Queen's
+ * Garden they follow indigo_garden_legal_moves' order. */
+int32_t indigo_game_legal_actions(const IndigoGame *game, uint32_t *out, size_t capacity,
+                                  size_t *count);
+int32_t indigo_garden_legal_actions(const IndigoGarden *garden, uint32_t *out, size_t capacity,
+                                    size_t *count);
+
+/* Plays the legal action numbered action, into the history (undo and the record see it):
+ * INDIGO_ERR_INVALID_ARGUMENT for a number that names no action, INDIGO_ERR_ILLEGAL_MOVE for
+ * one not legal now. */
+int32_t indigo_game_play_action(IndigoGame *game, uint32_t action);
+int32_t indigo_garden_play_action(IndigoGarden *garden, uint32_t action);
+
+/* What seat knows as observation_size float values into out[0..capacity]; *count = the size.
+ * Two games the seat cannot tell apart give the same values. */
+int32_t indigo_game_observation(const IndigoGame *game, uint8_t seat, float *out,
+                                size_t capacity, size_t *count);
+int32_t indigo_garden_observation(const IndigoGarden *garden, uint8_t seat, float *out,
+                                  size_t capacity, size_t *count);
+
+/* Seat's information state as text into a caller buffer: equal for two games exactly when the
+ * seat cannot tell them apart (Indigo's with perfect recall: the public moves and draws, then
+ * the seat's own draws; Queen's Garden's the seat, the expansions every player has seen and
+ * the public snapshot). */
+int32_t indigo_game_information_state(const IndigoGame *game, uint8_t seat, char *out,
+                                      size_t capacity, size_t *length);
+int32_t indigo_garden_information_state(const IndigoGarden *garden, uint8_t seat, char *out,
+                                        size_t capacity, size_t *length);
+
+/* A determinization for seat into *out: a game consistent with what seat knows, everything
+ * hidden from it drawn from seed, as game.resample(seat, seed=seed) in Python. Indigo's keeps
+ * the history (the same moves, the seat's own draws); Queen's Garden's has no moves before
+ * it. Free it as a game. */
+int32_t indigo_game_resample(const IndigoGame *game, uint8_t seat, uint64_t seed,
+                             IndigoGame **out);
+int32_t indigo_garden_resample(const IndigoGarden *garden, uint8_t seat, uint64_t seed,
+                               IndigoGarden **out);
+
+/* Each seat's return, seat 0 first: once the game is over the winners share 1, before that
+ * every return is 0; *count = the number of players. */
+int32_t indigo_game_returns(const IndigoGame *game, double *out, size_t capacity,
+                            size_t *count);
+int32_t indigo_garden_returns(const IndigoGarden *garden, double *out, size_t capacity,
+                              size_t *count);
 
 #ifdef __cplusplus
 }

@@ -14,9 +14,11 @@ use super::{
 };
 
 /// An Azul: Queen's Garden game with its history; made by [`indigo_garden_new`] or
-/// [`indigo_garden_from_record`], freed by [`indigo_garden_free`].
+/// [`indigo_garden_from_record`], copied by [`super::indigo_garden_clone`], freed by
+/// [`indigo_garden_free`].
+#[derive(Clone)]
 pub struct IndigoGarden {
-    game: Game,
+    pub(crate) game: Game,
 }
 
 /// A new Queen's Garden game for `players` (2..=4) under the default wheel and jokers, set up

@@ -1,6 +1,8 @@
-//! The C ABI of `indigo-game`: Indigo games and bots behind opaque handles, for programs in any
-//! language that can call C. The header is `rust/capi/include/indigo.h`; `examples/c/play.c`
-//! plays a whole game through it and `docs/embedding.md` drives it from Python's `ctypes`.
+//! The C ABI of `indigo-game` and `queens-garden`: games and bots behind opaque handles, for
+//! programs in any language that can call C, with the calls search and learning code needs the
+//! same for both games (`search.rs`). The header is `rust/capi/include/indigo.h`;
+//! `examples/c/play.c` plays whole games through it, with a search written in C, and
+//! `docs/embedding.md` drives it from Python's `ctypes`.
 //!
 //! Every function returns a status (`INDIGO_OK` or an `INDIGO_ERR_*` code) unless it only frees
 //! or names something; on failure it changes nothing and [`indigo_last_error`] holds a message
@@ -23,8 +25,7 @@ use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use indigo_game::{
-    Action, Game, GateVariant, Move, Position, Rules, Theme, TieBreak, read_record,
-    write_record_checked,
+    Game, GateVariant, Move, Position, Rules, Theme, TieBreak, read_record, write_record_checked,
 };
 use indigo_search::{Bot as _, BotSpec, SearchBot};
 
@@ -50,7 +51,8 @@ pub const INDIGO_ERR_INTERNAL: i32 = 7;
 pub const INDIGO_ERR_BAD_POSITION: i32 = 8;
 
 /// An Indigo game with its history; made by [`indigo_game_new`] or
-/// [`indigo_game_from_record`], freed by [`indigo_game_free`].
+/// [`indigo_game_from_record`], copied by [`indigo_game_clone`], freed by [`indigo_game_free`].
+#[derive(Clone)]
 pub struct IndigoGame {
     game: Game,
 }
@@ -430,33 +432,6 @@ pub unsafe extern "C" fn indigo_game_free(game: *mut IndigoGame) {
     });
 }
 
-/// The legal moves' action numbers (0..3594, ascending) into `out[0..capacity]`; `*count` is
-/// set to how many there are (0 once the game is over).
-///
-/// # Safety
-/// `game` is null or a live game; `out` is null or valid for writing `capacity` values; `count`
-/// is null or valid for writing.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn indigo_game_legal_actions(
-    game: *const IndigoGame,
-    out: *mut u32,
-    capacity: usize,
-    count: *mut usize,
-) -> i32 {
-    status(|| {
-        // SAFETY: the caller's promise for `game`.
-        let game = &unsafe { read(game, "game") }?.game;
-        let actions: Vec<u32> = game
-            .position()
-            .legal_actions()
-            .into_iter()
-            .map(|a| a.index() as u32)
-            .collect();
-        // SAFETY: the caller's promise for `out`, `capacity` and `count`.
-        unsafe { fill(&actions, out, capacity, count) }
-    })
-}
-
 /// The legal moves as text (`TILE@ROTATION:Q,R`, as in records), one per line (no final `\n`),
 /// into the buffer `out` (see the crate's notes on text out). Every rotation of a placement is
 /// listed, so there can be more moves than actions.
@@ -501,20 +476,6 @@ pub unsafe extern "C" fn indigo_game_play(game: *mut IndigoGame, mv: *const c_ch
     })
 }
 
-/// Plays the move numbered `action` (as listed by [`indigo_game_legal_actions`]).
-///
-/// # Safety
-/// `game` is null or a live game used by no other thread.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn indigo_game_play_action(game: *mut IndigoGame, action: u32) -> i32 {
-    status(|| {
-        // SAFETY: the caller's promise for `game`.
-        let game = &mut unsafe { write(game, "game") }?.game;
-        let action = Action::new(i64::from(action)).map_err(invalid)?;
-        play(game, action.to_move())
-    })
-}
-
 /// Takes back the last move; `INDIGO_ERR_NO_MOVE` at the start of the game.
 ///
 /// # Safety
@@ -530,7 +491,8 @@ pub unsafe extern "C" fn indigo_game_undo(game: *mut IndigoGame) -> i32 {
     })
 }
 
-/// The seat to move (0-based) into `*seat`, or -1 once the game is over.
+/// The seat to move (0-based) into `*seat`, or -1 once the game is over or at a chance node
+/// ([`indigo_game_turn`] tells the two apart).
 ///
 /// # Safety
 /// `game` is null or a live game; `seat` is null or valid for writing.
@@ -723,7 +685,11 @@ pub unsafe extern "C" fn indigo_bot_free(bot: *mut IndigoBot) {
 }
 
 mod garden;
+mod search;
 pub use garden::*;
+pub use search::*;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_search;
