@@ -691,5 +691,3 @@ pub use search::*;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_search;

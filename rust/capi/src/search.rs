@@ -589,3 +589,6 @@ pub unsafe extern "C" fn indigo_garden_returns(
         unsafe { returns(garden, out, capacity, count) }
     })
 }
+
+#[cfg(test)]
+mod tests;

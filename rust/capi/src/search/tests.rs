@@ -6,7 +6,7 @@ use std::ptr;
 
 use indigo_search::{Encoded, Game as _};
 
-use super::*;
+use crate::*;
 
 /// One game's search entries, as a C program would hold them.
 struct Calls<H> {
