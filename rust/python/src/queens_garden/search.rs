@@ -2,7 +2,7 @@
 //! `self_play`).
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_search::{Batch, BotSpec, Samples};
+use indigo_search::{Batch, BotSpec, Samples, SelfPlayOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
@@ -199,6 +199,40 @@ impl SelfPlayBatch {
     }
 }
 
+impl SelfPlayBatch {
+    /// The samples of `played`, in order, with `records` (each game's record).
+    pub(crate) fn of_games(
+        py: Python<'_>,
+        played: &[SelfPlayOf<Position>],
+        records: Vec<String>,
+    ) -> PyResult<SelfPlayBatch> {
+        let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
+        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+        let rows = samples.len();
+        let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
+        Ok(SelfPlayBatch {
+            records,
+            checksum,
+            samples: rows,
+            legal_offsets: offsets(&samples.legal.offsets),
+            visit_offsets: offsets(&samples.visit_offsets),
+            game: PyArray1::from_vec(py, samples.game).unbind(),
+            ply: PyArray1::from_vec(py, samples.ply).unbind(),
+            seat: PyArray1::from_vec(py, samples.seat).unbind(),
+            observation: PyArray1::from_vec(py, samples.observations)
+                .reshape([rows, OBSERVATION_SIZE])?
+                .unbind(),
+            legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
+            action: PyArray1::from_vec(py, samples.action).unbind(),
+            searched: PyArray1::from_vec(py, samples.searched).unbind(),
+            visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+            points: PyArray1::from_vec(py, samples.points).unbind(),
+        })
+    }
+}
+
 /// Plays Queen's Garden games as ``simulate(..., game="queens-garden")`` does (game ``i`` is
 /// the same game) and keeps each game's record and a training sample per move.
 #[pyfunction]
@@ -230,29 +264,5 @@ pub(crate) fn self_play(
             self_play_record(*batch.setup(), game, &batch.seats(index), index).to_string()
         })
         .collect();
-    let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
-    let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
-    drop(played);
-    let rows = samples.len();
-    let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
-    Ok(SelfPlayBatch {
-        records,
-        checksum,
-        samples: rows,
-        legal_offsets: offsets(&samples.legal.offsets),
-        visit_offsets: offsets(&samples.visit_offsets),
-        game: PyArray1::from_vec(py, samples.game).unbind(),
-        ply: PyArray1::from_vec(py, samples.ply).unbind(),
-        seat: PyArray1::from_vec(py, samples.seat).unbind(),
-        observation: PyArray1::from_vec(py, samples.observations)
-            .reshape([rows, OBSERVATION_SIZE])?
-            .unbind(),
-        legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
-        action: PyArray1::from_vec(py, samples.action).unbind(),
-        searched: PyArray1::from_vec(py, samples.searched).unbind(),
-        visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
-        visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
-        outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
-        points: PyArray1::from_vec(py, samples.points).unbind(),
-    })
+    SelfPlayBatch::of_games(py, &played, records)
 }
