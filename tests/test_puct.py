@@ -401,7 +401,7 @@ def test_a_python_evaluator_plays_whole_games_of_every_game(
 
     def watching(observations: Observations, masks: Masks) -> Answer:
         shapes.add((observations.shape[1:], masks.shape[1:]))
-        if len(masks) == 1:
+        if not roots:  # the first search's root
             roots.append((observations[0].copy(), masks[0].copy()))
         return no_priors(observations, masks)
 
@@ -452,9 +452,9 @@ def test_priors_steer_the_visits_of_every_game(entry: GameEntry[Any, Any, Any]) 
         priors[:, favourite] *= 2000
         return priors, np.zeros((len(masks), 2), np.float32)
 
-    result = PuctBot(steer, 40, batch_size=4, seed=1).search(position)
+    result = PuctBot(steer, 20, batch_size=4, seed=1).search(position)
     assert max(result.visits, key=lambda a: result.visits[a]) == favourite
-    assert result.visits[favourite] > 20
+    assert result.visits[favourite] > 10
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
