@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pytest
 
 import indigo
@@ -518,6 +519,22 @@ def test_a_search_stops_on_ctrl_c(game: Any, spec: str) -> None:
     bot = game.make_bot(spec, seed=1)
     _stops_on_ctrl_c(lambda: bot.choose(state))
     _stops_on_ctrl_c(lambda: bot.choose(state))  # the bot came back and searches again
+
+
+def _no_priors(observations: Any, masks: Any) -> tuple[Any, Any]:
+    """Uniform priors (shape ``(batch, 0)``) and value 0, for any game's leaves."""
+    return np.zeros((len(masks), 0), np.float32), np.zeros((len(masks), 2), np.float32)
+
+
+@pytest.mark.parametrize("evaluator", [_no_priors, "rollout"], ids=["python", "rollout"])
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_a_puct_search_stops_on_ctrl_c(game: Any, evaluator: Any) -> None:
+    """`PuctBot`, with a Python evaluator (looked for before each call) or the rollout one
+    (watched while it runs in Rust)."""
+    state = game.game(game.default_rules(2), seed=1)
+    bot = indigo.PuctBot(evaluator, 10_000_000, seed=1)
+    _stops_on_ctrl_c(lambda: bot.choose(state))
+    _stops_on_ctrl_c(lambda: bot.search(state))  # the bot came back and searches again
 
 
 @pytest.mark.parametrize("kwargs", [{"time": 30}, {"simulations": 10**8, "threads": 2}])

@@ -320,6 +320,36 @@ def test_the_engine_plays_a_whole_queens_garden_game() -> None:
     assert engine.quit() == 0
 
 
+@pytest.mark.parametrize("entry", GAMES, ids=[entry.name for entry in GAMES])
+def test_the_engine_searches_every_game_with_ismcts(entry: GameEntry[Any, Any, Any]) -> None:
+    """Every game of the registry, to the end: ``go simulations N`` and ``go bot ismcts:...``
+    by turns, each answer legal, the record replaying to the engine's final status."""
+    engine = Engine()
+    assert engine.send(f"game {entry.name}") == []
+    assert engine.send("position seed 6") == []
+    turn = 0
+    while status(engine).startswith("status to-move"):
+        go = "go simulations 20" if turn % 2 == 0 else "go bot ismcts:15,c=0.7"
+        (best,) = engine.send(f"{go} seed {turn}")
+        move = best.removeprefix("bestmove ")
+        (legal,) = engine.send("legal")
+        assert move in legal.removeprefix("legal ").split("; ")
+        assert engine.send(f"play {move}") == []
+        turn += 1
+    (record,) = engine.send("record")
+    game = entry.game.from_record(record.removeprefix("record "))
+    assert game.over
+    assert len(game.moves) == turn
+    assert status(engine) == (
+        f"status over scores {' '.join(map(str, game.scores))} "
+        f"winners {' '.join(map(str, game.winners))}"
+    )
+    assert engine.send("undo") == []
+    (best,) = engine.send("go time 0.05 seed 1")
+    assert engine.send("play " + best.removeprefix("bestmove ")) == []
+    assert engine.quit() == 0
+
+
 HOSTILE = [
     b"foo",
     b"\xff\xfe\x00\x01 binary",

@@ -1,9 +1,11 @@
 """The OpenSpiel adapter against OpenSpiel's own checks: ``random_sim_test`` with serialization,
 ``generate_playthrough``, observers, the information-state tensor, ``undo_action``, every rules
-option as a parameter, and native bots as ``pyspiel.Bot`` in ``evaluate_bots``."""
+option as a parameter, and native bots as ``pyspiel.Bot`` in ``evaluate_bots`` (for every game
+of the registry)."""
 
 from __future__ import annotations
 
+import importlib
 import pickle
 import random
 from typing import Any
@@ -18,6 +20,7 @@ from open_spiel.python.observation import make_observation
 import indigo
 from indigo import CELLS, OBSERVATION_SIZE, Rules
 from indigo.envs.openspiel import INFORMATION_STATE_LAYOUT, INFORMATION_STATE_SIZE, IndigoBot
+from indigo.games import GAMES, GameEntry
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -258,9 +261,9 @@ def test_native_bots_play_openspiels_bots_in_evaluate_bots() -> None:
     assert sum(returns) == pytest.approx(1.0)
 
 
-def theirs3(game: pyspiel.Game) -> pyspiel.Bot:
-    """OpenSpiel's uniform random bot for seat 2."""
-    return pyspiel.make_uniform_random_bot(2, 7)
+def theirs3(game: pyspiel.Game, seat: int = 2) -> pyspiel.Bot:
+    """OpenSpiel's uniform random bot for ``seat`` (2 unless told)."""
+    return pyspiel.make_uniform_random_bot(seat, 7)
 
 
 def test_indigo_bot_steps_as_the_native_bot_chooses() -> None:
@@ -281,3 +284,53 @@ def test_indigo_bot_steps_as_the_native_bot_chooses() -> None:
         state.apply_action(random_step(state, rng))
     with pytest.raises(indigo.IllegalMoveError, match="seat 0's bot"):
         illegal.step(state)
+
+
+GAME_IDS = [entry.name for entry in GAMES]
+SPECS = ["random", "greedy", "playout", "ismcts:20"]
+"""A spec of every kind of native bot."""
+
+
+def openspiel_game(entry: GameEntry[Any, Any, Any]) -> pyspiel.Game:
+    importlib.import_module(entry.openspiel)
+    return pyspiel.load_game(entry.openspiel_name)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_indigo_bot_plays_every_game_with_every_spec_in_evaluate_bots(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    game = openspiel_game(entry)
+    rng = np.random.RandomState(5)
+    for first, second in zip(SPECS, SPECS[1:] + SPECS[:1], strict=True):
+        bots = [IndigoBot(first, seed=1), IndigoBot(second, seed=2)]
+        returns = evaluate_bots(game.new_initial_state(), bots, rng)
+        assert sum(returns) == pytest.approx(1.0)  # the winners share 1
+        assert bots[0].spec == first  # canonical already
+    # A bot object of every game, against OpenSpiel's own random bot.
+    puct = IndigoBot(indigo.PuctBot("rollout", 8, seed=3))
+    returns = evaluate_bots(game.new_initial_state(), [puct, theirs3(game, 1)], rng)
+    assert sum(returns) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_indigo_bot_steps_as_every_games_native_bot_chooses(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    state = openspiel_game(entry).new_initial_state()
+    rng = random.Random(2)
+    steps = 0
+    while not state.is_terminal() and steps < 12:
+        if not state.is_chance_node():
+            wrapped = IndigoBot("ismcts:30", seed=11, fair=False)
+            native = entry.make_bot("ismcts:30", seed=11)
+            action = wrapped.step(state)
+            assert action == native.choose(state.native_game).action
+            assert action in state.legal_actions()
+            steps += 1
+        state.apply_action(random_step(state, rng))
+    assert steps == 12
+    while not state.is_chance_node():
+        state.apply_action(random_step(state, rng))
+    with pytest.raises(indigo.IllegalMoveError, match="chance node"):
+        IndigoBot("greedy").step(state)

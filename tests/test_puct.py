@@ -1,7 +1,9 @@
-"""indigo.PuctBot: the PUCT search with a Python evaluator (docs/alphazero.md)."""
+"""indigo.PuctBot: the PUCT search with a Python evaluator or the rollout evaluator
+(docs/alphazero.md), for every game of the registry."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -10,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,10 +20,13 @@ import pytest
 
 import indigo
 from indigo import ACTION_COUNT, OBSERVATION_LAYOUT, OBSERVATION_SIZE, EvaluatorError, PuctBot
+from indigo.games import GAMES, GameEntry
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.bool_]
 Answer = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+
+GAME_IDS = [entry.name for entry in GAMES]
 
 SCORES = OBSERVATION_LAYOUT["scores"][0]
 """Where the scores start in an observation: the observer's first, then the next seat's."""
@@ -367,3 +373,130 @@ def test_indigo_selfplay_names_what_the_evaluator_must_be(
     assert len(err.splitlines()) == 1, err
     assert err.startswith(f"indigo: error: --puct {name!r} ")
     assert "evaluator(observations, masks) -> (priors, values)" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game of the registry
+
+
+def encoding(entry: GameEntry[Any, Any, Any]) -> tuple[int, int]:
+    """The game's observation size and action count, from its module."""
+    module = importlib.import_module(entry.module)
+    return module.OBSERVATION_SIZE, module.ACTION_COUNT
+
+
+def no_priors(observations: Observations, masks: Masks) -> Answer:
+    """No priors (shape ``(batch, 0)``: uniform) and value 0: an evaluator that costs nothing
+    per action, whatever the game's action count."""
+    return np.zeros((len(masks), 0), np.float32), np.zeros((len(masks), 2), np.float32)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_a_python_evaluator_plays_whole_games_of_every_game(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    observation_size, action_count = encoding(entry)
+    shapes: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    roots: list[tuple[Observations, Masks]] = []
+
+    def watching(observations: Observations, masks: Masks) -> Answer:
+        shapes.add((observations.shape[1:], masks.shape[1:]))
+        if not roots:  # the first search's root
+            roots.append((observations[0].copy(), masks[0].copy()))
+        return no_priors(observations, masks)
+
+    bot = PuctBot(watching, 2, batch_size=2, seed=1)
+    game = entry.game(entry.default_rules(2), seed=3)
+    first = game.clone()
+    seat = first.to_move
+    while game.to_move is not None:
+        move = bot.choose(game)
+        assert isinstance(move, entry.move)
+        game.play(move)
+    assert game.over
+    assert game.moves_played > 20
+    assert shapes == {((observation_size,), (action_count,))}
+    observation, mask = roots[0]
+    np.testing.assert_array_equal(observation, first.observation(seat))
+    assert np.flatnonzero(mask).tolist() == sorted(first.legal_actions())
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_the_rollout_evaluator_plays_whole_games_of_every_game(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    bot = PuctBot("rollout", 16, batch_size=4, seed=1)
+    assert bot.evaluator == "rollout"
+    assert bot.spec == "puct:16,batch=4,c=1.5,rollout"
+    game = entry.game(entry.default_rules(2), seed=4)
+    start = game.clone()
+    while game.to_move is not None:
+        game.play(bot.choose(game))
+    assert game.over
+    # Seeded, a search is reproducible; its result is of the game searched.
+    first, again = (PuctBot("rollout", 40, seed=7).search(start) for _ in range(2))
+    assert (first.best, first.visits, first.value) == (again.best, again.visits, again.value)
+    assert start.is_legal(first.best)
+    assert sum(first.visits.values()) == first.simulations == 40
+    assert first.evaluations == 1 + -(-40 // 8)
+    assert first.policy().shape == (encoding(entry)[1],)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_priors_steer_the_visits_of_every_game(entry: GameEntry[Any, Any, Any]) -> None:
+    position = entry.game(entry.default_rules(2), seed=5)
+    favourite = sorted(position.legal_actions())[-1]
+
+    def steer(observations: Observations, masks: Masks) -> Answer:
+        priors = masks.astype(np.float32)
+        priors[:, favourite] *= 2000
+        return priors, np.zeros((len(masks), 2), np.float32)
+
+    result = PuctBot(steer, 20, batch_size=4, seed=1).search(position)
+    assert max(result.visits, key=lambda a: result.visits[a]) == favourite
+    assert result.visits[favourite] > 10
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_self_play_of_every_game_keeps_the_searchs_visits(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    bot = PuctBot("rollout", 8, batch_size=4, temperature=1.0, seed=1)
+    batch = bot.self_play(1, rules=entry.default_rules(2), seed=5, start=2)
+    assert isinstance(batch, entry.selfplay_batch)
+    assert batch.records == bot.self_play(1, rules=entry.default_rules(2), seed=5, start=2).records
+    assert batch.searched.all()
+    counts = np.add.reduceat(batch.visit_counts, batch.visit_offsets[:-1])
+    assert (counts == 8).all()
+    record = json.loads(batch.records[0])
+    assert record["players_names"] == [bot.spec, bot.spec]
+    replayed = entry.game.from_record(record)
+    assert replayed.over
+    assert replayed.moves_played == batch.samples
+    plain = json.loads(entry.self_play(["random"], 1, seed=5, start=2).records[0])
+    assert record["seed"] == plain["seed"]
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_run_selfplay_writes_puct_shards_of_every_game(
+    entry: GameEntry[Any, Any, Any], tmp_path: Path
+) -> None:
+    selfplay = pytest.importorskip("indigo.selfplay")
+    bot = PuctBot("rollout", 4, temperature=1.0, seed=1)
+    rules = entry.default_rules(2)
+    run = selfplay.run_selfplay(bot, 3, tmp_path, rules=rules, seed=2, shard_size=2)
+    assert (run.shards_written, run.games) == (2, 3)
+    samples = next(selfplay.load(tmp_path, batch_size=10_000))
+    assert samples.searched.all()
+    assert len(samples) == run.samples_written
+    assert json.loads((tmp_path / "manifest.json").read_text())["bots"] == [bot.spec]
+
+
+def test_a_wrong_evaluator_or_game_is_named() -> None:
+    with pytest.raises(indigo.IndigoError, match="'rollout'"):
+        PuctBot("rolout")
+    bot = PuctBot("rollout", 4)
+    with pytest.raises(TypeError, match=r"indigo\.queens_garden\.Game"):
+        bot.choose("a game")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"indigo\.queens_garden\.Rules"):
+        bot.self_play(1, rules=2)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ compiled module with mypy's ``stubtest``.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Self, SupportsIndex, final
+from typing import Any, Literal, Self, SupportsIndex, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -475,18 +475,21 @@ class IsmctsBot:
     def search(self, game: Game) -> SearchResult:
         """The whole search result (GIL released while searching)."""
 
-_Evaluator = Callable[
-    [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
-]
-"""``evaluator(observations, masks) -> (priors, values)`` for :class:`PuctBot`."""
+_Evaluator = (
+    Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]]
+    | Literal["rollout"]
+)
+"""``evaluator(observations, masks) -> (priors, values)`` for :class:`PuctBot`, or
+``"rollout"``."""
 
 @final
 class PuctSearchResult:
     """What one PUCT search found."""
 
     @property
-    def best(self) -> Move:
-        """The move chosen: the most visited at temperature 0, else drawn by the visits."""
+    def best(self) -> Move | queens_garden.Move:
+        """The move chosen, of the game searched: the most visited at temperature 0, else
+        drawn by the visits."""
     @property
     def visits(self) -> dict[int, int]:
         """Root visits per action number."""
@@ -500,22 +503,26 @@ class PuctSearchResult:
     def value(self) -> float:
         """The mover's mean value over the chosen move's visits, in [-1, 1]."""
     def policy(self) -> npt.NDArray[np.float32]:
-        """Root visits as a distribution over all ``ACTION_COUNT`` actions: the policy target."""
+        """Root visits as a distribution over all the game's ``ACTION_COUNT`` actions: the
+        policy target."""
 
 @final
 class PuctBot:
-    """PUCT search (AlphaZero's) steered by ``evaluator(observations, masks)``: it receives a
-    batch of leaves, ``observations`` float32 ``(batch, OBSERVATION_SIZE)`` (each leaf as its
-    mover sees it) and ``masks`` bool ``(batch, ACTION_COUNT)`` (its legal actions), and returns
+    """PUCT search (AlphaZero's) for every game, steered by ``evaluator(observations,
+    masks)``: it receives a batch of leaves, ``observations`` float32 ``(batch,
+    OBSERVATION_SIZE)`` (each leaf as its mover sees it) and ``masks`` bool ``(batch,
+    ACTION_COUNT)`` (its legal actions), both sizes those of the game searched, and returns
     ``(priors, values)``: ``priors`` ``(batch, ACTION_COUNT)``, non-negative weights (those of
-    legal actions are used, renormalised); ``values`` ``(batch, players)`` in [-1, 1], column
-    ``k`` for the seat ``k`` places after the leaf's mover. Each simulation samples what the
-    mover cannot see, as ISMCTS does; leaves are gathered ``batch_size`` at a time with a
-    virtual loss. The GIL is released between evaluator calls and Ctrl-C is looked for before
-    each; the evaluator's exceptions propagate, and an answer it cannot use raises
-    :class:`EvaluatorError`. ``dirichlet_fraction`` mixes Dirichlet(``dirichlet_alpha``)
-    noise into the root's priors (0: none); ``temperature`` 0 plays the most visited move,
-    above it draws a move with odds ``visits ** (1 / temperature)``. docs/alphazero.md."""
+    legal actions are used, renormalised), or ``(batch, 0)`` for uniform priors; ``values``
+    ``(batch, players)`` in [-1, 1], column ``k`` for the seat ``k`` places after the leaf's
+    mover. ``"rollout"`` in place of a function: uniform priors and one random playout per
+    leaf, in Rust. Each simulation samples what the mover cannot see, as ISMCTS does; leaves
+    are gathered ``batch_size`` at a time with a virtual loss. The GIL is released between
+    evaluator calls and Ctrl-C is looked for before each; the evaluator's exceptions
+    propagate, and an answer it cannot use raises :class:`EvaluatorError`.
+    ``dirichlet_fraction`` mixes Dirichlet(``dirichlet_alpha``) noise into the root's priors
+    (0: none); ``temperature`` 0 plays the most visited move, above it draws a move with odds
+    ``visits ** (1 / temperature)``. docs/alphazero.md."""
 
     def __new__(
         cls,
@@ -531,21 +538,39 @@ class PuctBot:
     ) -> PuctBot: ...
     @property
     def evaluator(self) -> _Evaluator:
-        """The evaluator."""
+        """The evaluator: the function given, or ``"rollout"``."""
     @property
     def spec(self) -> str:
-        """The settings as text, e.g. ``"puct:200,batch=8,c=1.5"``: a name for records, not a
-        spec :func:`make_bot` reads."""
+        """The settings as text, e.g. ``"puct:200,batch=8,c=1.5"`` (ending ``",rollout"``
+        with the rollout evaluator): a name for records, not a spec :func:`make_bot` reads."""
+    @overload
     def choose(self, game: Game) -> Move:
         """The move for the seat to move, from what that seat knows."""
-    def search(self, game: Game) -> PuctSearchResult:
+    @overload
+    def choose(self, game: queens_garden.Game) -> queens_garden.Move: ...
+    def search(self, game: Game | queens_garden.Game) -> PuctSearchResult:
         """The whole search result."""
+    @overload
     def self_play(
         self, games: int, *, rules: Rules | None = None, seed: int | None = None, start: int = 0
     ) -> SelfPlayBatch:
-        """Games ``start..start + games`` with this search in every seat, kept as
-        :func:`self_play` keeps them (visits are this search's). Game ``i`` is dealt as
-        :func:`self_play`'s game ``i``; its searches are seeded from ``seed`` and ``i``."""
+        """Games ``start..start + games`` of ``rules``' game (default: Indigo's) with this
+        search in every seat, kept as that game's ``self_play`` keeps them (visits are this
+        search's). Game ``i`` starts as that ``self_play``'s game ``i``; its searches are
+        seeded from ``seed`` and ``i``."""
+    @overload
+    def self_play(
+        self, games: int, *, rules: queens_garden.Rules, seed: int | None = None, start: int = 0
+    ) -> queens_garden.SelfPlayBatch: ...
+    @overload
+    def self_play(
+        self,
+        games: int,
+        *,
+        rules: Rules | queens_garden.Rules | None = None,
+        seed: int | None = None,
+        start: int = 0,
+    ) -> SelfPlayBatch | queens_garden.SelfPlayBatch: ...
 
 @final
 class Simulation:

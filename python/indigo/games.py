@@ -78,8 +78,6 @@ class GameEntry(Generic[G, R, M]):
     python_bots: bool
     """Whether bot objects and policy callables (:data:`indigo.bots.BotLike`) play it, or
     only bot specs."""
-    puct: bool
-    """Whether :class:`indigo.PuctBot` plays it."""
     default_rules: Callable[[int], R]
     """The default rules for N players."""
     table_rules: Callable[[int, str, int | None, str], R]
@@ -141,7 +139,6 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     openspiel_name="python_indigo",
     openspiel="indigo.envs.openspiel",
     python_bots=True,
-    puct=True,
     default_rules=_native.Rules.indigo,
     table_rules=_hook("indigo.table:demo_rules"),
     simulate=_native.simulate,
@@ -173,7 +170,6 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     openspiel_name="python_queens_garden",
     openspiel="indigo.queens_garden.openspiel",
     python_bots=False,
-    puct=False,
     default_rules=_garden.Rules,
     table_rules=_hook("indigo.queens_garden:table_rules"),
     simulate=_hook("indigo.queens_garden:simulate"),

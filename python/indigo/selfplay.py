@@ -49,7 +49,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Final, cast
+from typing import Any, BinaryIO, Final
 
 from indigo import queens_garden as qg
 from indigo._extras import require
@@ -130,12 +130,8 @@ def _play_puct_shard(
     """One shard's games with ``bot`` in every seat, encoded (one search at a time: the
     evaluator is called from this thread)."""
     del threads, report  # the evaluator's batches are the parallelism
-    entry = find_game(run.rules)
-    if not entry.puct:
-        raise SelfPlayError("a PuctBot plays Indigo only")
-    rules = cast(Rules, run.rules)  # a game PuctBot plays
-    batch = bot.self_play(span.games, rules=rules, seed=run.seed, start=span.start)
-    return _shard_of(entry.load("samples"), batch)
+    batch = bot.self_play(span.games, rules=run.rules, seed=run.seed, start=span.start)
+    return _shard_of(find_game(run.rules).load("samples"), batch)
 
 
 def _shard_of(samples: Any, batch: Any) -> Shard:
@@ -318,12 +314,10 @@ def run_selfplay(
         entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else GAMES[0].default_rules(2)
     entry = find_game(rules)
-    if (puct is not None and not entry.puct) or (
-        not entry.python_bots and not all(isinstance(b, str) for b in entries)
-    ):
+    if not entry.python_bots and not all(isinstance(b, str) for b in entries):
         raise SelfPlayError(
-            "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N); bot objects, "
-            "callables and a PuctBot play Indigo only"
+            "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N) or a PuctBot; "
+            "bot objects and callables play Indigo only"
         )
     seatings = lineups(len(names), rules.players)
     out = Path(folder)

@@ -60,9 +60,10 @@ from indigo import (
     Rules,
 )
 from indigo._extras import require
+from indigo._native import normalize_bot_spec
 from indigo.bots import BotLike, as_bot
 from indigo.envs import _common
-from indigo.games import GAMES, INDIGO
+from indigo.games import GAMES, INDIGO, find_game
 
 require("pyspiel", "openspiel")
 import pyspiel  # noqa: E402  (after the check that names the extra)
@@ -226,6 +227,12 @@ class IndigoState(pyspiel.State):  # type: ignore[misc]
     def is_initial_state(self) -> bool:
         return not self.actions
 
+    @property
+    def native_game(self) -> Game:
+        """:attr:`indigo_game`, under the name every game's state gives its game
+        (:class:`IndigoBot` reads it)."""
+        return self.indigo_game
+
     def current_player(self) -> int:
         game = self.indigo_game
         if game.to_move is not None:
@@ -364,13 +371,16 @@ class IndigoObserver:
 
 
 class IndigoBot(pyspiel.Bot):  # type: ignore[misc]
-    """Any indigo bot as a ``pyspiel.Bot`` for ``python_indigo`` states, so that OpenSpiel's
-    ``evaluate_bots`` pits the native bots against its own.
+    """Any indigo bot as a ``pyspiel.Bot`` for the states of every game's OpenSpiel game
+    (``python_indigo``, ``python_queens_garden``: :data:`indigo.games.GAMES`), so that
+    OpenSpiel's ``evaluate_bots`` pits the native bots against its own.
 
-    ``bot`` is a spec, a bot object or a policy callable (:func:`indigo.bots.as_bot`; a spec's
-    bot is seeded with ``seed``). With ``fair`` (the default) it chooses on
-    ``game.resample(seat)``, as :func:`indigo.play_game` hands it (the native bots read only
-    what their seat knows either way); else on a copy of the true game.
+    ``bot`` is a spec, a bot object or a policy callable (:func:`indigo.bots.as_bot`). A
+    spec's bot is that game's native bot of the spec (the game's ``make_bot``), made for the
+    first state of each game it steps, seeded with ``seed``. With ``fair`` (the default) it
+    chooses on ``game.resample(seat)``, as :func:`indigo.play_game` hands it (the native bots
+    read only what their seat knows either way); else on a copy of the true game. The game is
+    the state's ``native_game``.
 
     >>> import numpy as np
     >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
@@ -382,27 +392,43 @@ class IndigoBot(pyspiel.Bot):  # type: ignore[misc]
 
     def __init__(self, bot: BotLike, *, seed: int | None = None, fair: bool = True) -> None:
         pyspiel.Bot.__init__(self)
-        self.bot = as_bot(bot, seed=seed)
+        self.spec = normalize_bot_spec(bot) if isinstance(bot, str) else None
+        """The bot's spec, canonical; ``None`` for a bot object or a policy."""
+        self.bot = None if self.spec is not None else as_bot(bot)
+        """The bot object (a policy wrapped); ``None`` for a spec."""
         self.fair = fair
+        self._seed = seed
         self._views = random.Random(seed)
+        self._made: dict[str, Any] = {}
 
-    def step(self, state: IndigoState) -> int:
-        """The bot's action for the player to move. Raises
-        :class:`indigo.IllegalMoveError` when the bot chose an illegal move."""
-        game = state.indigo_game
-        seat = game.to_move
-        if seat is None:
+    def _bot_for(self, game: Any) -> Any:
+        """The bot that plays ``game``: the bot object, or the spec's native bot of its game."""
+        if self.spec is None:
+            return self.bot
+        entry = find_game(game)
+        if entry.name not in self._made:
+            self._made[entry.name] = entry.make_bot(self.spec, seed=self._seed)
+        return self._made[entry.name]
+
+    def step(self, state: Any) -> int:
+        """The bot's action for the player to move in ``state`` (a state of any game's
+        OpenSpiel game). Raises :class:`indigo.IllegalMoveError` at a chance node or the end,
+        or when the bot chose an illegal move."""
+        game = state.native_game
+        seat = None if game is None else game.to_move
+        if seat is None or state.is_chance_node():
             raise IllegalMoveError("no player is to move: a chance node or the game's end")
         view = game.resample(seat, seed=self._views.getrandbits(64)) if self.fair else game.clone()
-        move = self.bot.choose(view)
+        move = self._bot_for(game).choose(view)
         if not game.is_legal(move) or move.action is None:
             raise IllegalMoveError(f"seat {seat}'s bot chose {move}, which is not legal")
-        return move.action
+        action: int = move.action
+        return action
 
-    def restart_at(self, state: IndigoState) -> None:
+    def restart_at(self, state: Any) -> None:
         """Nothing to reset: the bot reads each state afresh."""
 
-    def inform_action(self, state: IndigoState, player_id: int, action: int) -> None:
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
         """Nothing to learn: the bot reads each state afresh."""
 
     def provides_policy(self) -> bool:

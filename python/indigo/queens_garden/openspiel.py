@@ -170,6 +170,12 @@ class QueensGardenState(pyspiel.State):  # type: ignore[misc]
         """The game as played so far; ``None`` until the set-up's draws are made."""
         return self.played.game
 
+    @property
+    def native_game(self) -> Game | None:
+        """:attr:`queens_garden`, under the name every game's state gives its game
+        (:class:`indigo.envs.openspiel.IndigoBot` reads it)."""
+        return self.played.game
+
     def _chance(self) -> bool:
         return self.queens_garden is None or self.pending is not None
 

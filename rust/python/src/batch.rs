@@ -1,17 +1,18 @@
-//! What every game's batches share: the results class (`Simulation`), the range of games
-//! and the worker that plays them while the calling thread reports progress and answers
-//! Ctrl-C.
+//! What every game's batches share: the results class (`Simulation`), the batch and range of
+//! games from Python's arguments, the worker that plays them while the calling thread reports
+//! progress and answers Ctrl-C, and `simulate`'s and `self_play`'s games over any game's
+//! `Setup`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use indigo_game::Deal;
-use indigo_search::game_seed;
+use indigo_search::{Batch, BotSpec, Encoded, SelfPlayOf, Setup, game_seed};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::{Int, Real, in_range, refused};
-use crate::errors::IndigoError;
+use crate::convert::{Int, Real, extract_seed, in_range, parse_spec, refused};
+use crate::errors::{IndigoError, batch_error};
 
 /// Results of a batch, one row per game.
 #[pyclass(module = "indigo", frozen)]
@@ -105,6 +106,98 @@ pub(crate) fn game_range(
 ) -> PyResult<(std::ops::Range<u64>, usize)> {
     indigo_search::batch_games(start.0, games.0, threads.0)
         .map_err(|e| IndigoError::new_err(refused(&e.0, &[&games, &start, &threads])))
+}
+
+/// The batch of `setup`'s games between `bots` (specs) that `lineups` and `seed` describe, and
+/// the games `start..start + games` and the thread count, all checked by the search crate.
+#[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
+pub(crate) fn batch_of<S: Setup>(
+    setup: S,
+    bots: &[String],
+    seed: Option<&Bound<'_, PyAny>>,
+    lineups: Option<Vec<Vec<Int>>>,
+    games: Int,
+    start: Int,
+    threads: Int,
+) -> PyResult<(Batch<S>, std::ops::Range<u64>, usize)> {
+    let specs = bots
+        .iter()
+        .map(|s| parse_spec(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
+        l.into_iter()
+            .map(|l| l.into_iter().map(|Int(b, _)| b).collect())
+            .collect()
+    });
+    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
+    let batch = Batch::new(setup, specs, lineups.as_deref(), seed).map_err(batch_error)?;
+    let (range, threads) = game_range(games, start, threads)?;
+    Ok((batch, range, threads))
+}
+
+/// Plays games `range` of `batch` on `threads` threads (`simulate`): the results of `game`
+/// (its name), whose piles `deal` shuffled (`None`: a game without a pile).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn simulation<S: Setup + Sync>(
+    py: Python<'_>,
+    batch: &Batch<S>,
+    bots: Vec<String>,
+    range: std::ops::Range<u64>,
+    threads: usize,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+    deal: Option<Deal>,
+    game: &'static str,
+) -> PyResult<Simulation>
+where
+    S::Game: Sync,
+{
+    let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.run(range.clone(), threads, done, cancel)
+    })?;
+    let (n, players, start) = (outcomes.len(), batch.setup().players(), range.start);
+    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
+    Ok(Simulation {
+        bots,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
+        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
+        seats: table(py, n, players, seat_of)?,
+        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed(), g))).unbind(),
+        deal,
+        seed: batch.seed(),
+        checksum: outcomes.iter().fold(0, |c, o| o.fold_into(c)),
+        start,
+        games: n,
+        game,
+    })
+}
+
+/// Self-play games, and each one's record.
+pub(crate) type Played<G> = (Vec<SelfPlayOf<G>>, Vec<String>);
+
+/// Plays games `range` of `batch` on `threads` threads keeping their actions and samples
+/// (`self_play`): the games, and each game's record as `record(game, seats, index)` writes it.
+pub(crate) fn self_play_games<S: Setup + Sync>(
+    py: Python<'_>,
+    batch: &Batch<S>,
+    range: std::ops::Range<u64>,
+    threads: usize,
+    progress: Option<&Bound<'_, PyAny>>,
+    interval: Real,
+    record: impl Fn(&SelfPlayOf<S::Game>, &[BotSpec], u64) -> String,
+) -> PyResult<Played<S::Game>>
+where
+    S::Game: Encoded + Sync,
+{
+    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
+        batch.self_play(range.clone(), threads, done, cancel)
+    })?;
+    let records = range
+        .zip(&played)
+        .map(|(index, game)| record(game, &batch.seats(index), index))
+        .collect();
+    Ok((played, records))
 }
 
 /// Runs `work(done, cancel)` on a worker thread while this one reports progress on `games`

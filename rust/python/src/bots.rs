@@ -3,6 +3,7 @@
 //! Ctrl-C, on a copy of the game's state.
 
 use indigo_search::{Bot as _, BotSpec, Game, SearchBot, SearchResult};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::errors::IllegalMoveError;
@@ -64,4 +65,19 @@ fn no_move() -> PyErr {
     IllegalMoveError::new_err(
         "no seat is to move (the game is over or a draw is waiting): no move to choose, nothing to search",
     )
+}
+
+/// Root visits as a float32 distribution over a game's `actions` action numbers (sums to 1;
+/// zeros without visits).
+pub(crate) fn visit_policy<'py>(
+    py: Python<'py>,
+    visits: &std::collections::BTreeMap<usize, u32>,
+    actions: usize,
+) -> Bound<'py, PyArray1<f32>> {
+    let total = visits.values().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
+    let mut out = vec![0f32; actions];
+    for (&a, &v) in visits {
+        out[a] = (f64::from(v) / total) as f32;
+    }
+    PyArray1::from_vec(py, out)
 }

@@ -11,7 +11,9 @@ mod batch;
 mod bots;
 mod convert;
 mod errors;
+mod games;
 mod indigo;
+mod puct;
 mod queens_garden;
 mod shared;
 mod watch;
@@ -21,5 +23,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     indigo::register(m)?;
+    puct::register(m)?;
     queens_garden::register(m)
 }

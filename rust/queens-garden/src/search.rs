@@ -11,10 +11,10 @@
 //! explicit events of [`crate::ChanceEvent`] instead (OpenSpiel's chance nodes).
 
 use std::cell::RefCell;
+use std::fmt::Display;
 
 use indigo_search::{
-    BotSpec, Encoded, Game, LegalLists, MAX_PLAYERS, Rng, SelfPlayGame, Setup, SortedActions, Turn,
-    below,
+    Encoded, Game, LegalLists, MAX_PLAYERS, Rng, SelfPlayGame, Setup, SortedActions, Turn, below,
 };
 use serde_json::Value;
 
@@ -247,11 +247,12 @@ impl Encoded for Position {
 }
 
 /// The `queens-garden-record/1` of self-play game `index` with `rules`: the seeded game
-/// replayed, with `players_names` (each seat's bot spec) and `game` (the index) added.
+/// replayed, with `players_names` (each seat's name, as `names` gives them) and `game` (the
+/// index) added.
 pub fn self_play_record(
     rules: Rules,
     played: &SelfPlayGame<Action>,
-    seats: &[BotSpec],
+    names: &[impl Display],
     index: u64,
 ) -> Value {
     let mut game = Played::from_seed(rules, played.seed);
@@ -262,7 +263,7 @@ pub fn self_play_record(
     }
     let mut record = game.to_record();
     if let Value::Object(fields) = &mut record {
-        let names = seats.iter().map(|spec| Value::from(spec.to_string()));
+        let names = names.iter().map(|name| Value::from(name.to_string()));
         fields.insert("players_names".into(), names.collect());
         fields.insert("game".into(), index.into());
     }

@@ -15,7 +15,8 @@ use crate::random::Rng;
 /// What an evaluator says of a batch of `rows` leaves, row after row:
 /// * `priors` (`rows x ACTION_COUNT`): how promising each action is, any non-negative
 ///   weights (the search uses those of the actions legal in each determinization,
-///   renormalised; all zero there means uniform);
+///   renormalised; all zero there means uniform); or none at all (`rows x 0`): uniform for
+///   every row, at no cost per action (a value-only evaluator, a large action space);
 /// * `values` (`rows x players`): each seat's expected result in [-1, 1], column `k` for the
 ///   seat `k` places after the leaf's mover (column 0 is the mover).
 ///
@@ -44,6 +45,14 @@ impl Evaluation {
         }
     }
 
+    /// Row `row`'s priors over `actions` actions; none (uniform) for an evaluation without
+    /// priors.
+    pub fn row_priors(&self, row: usize, actions: usize) -> &[f32] {
+        self.priors
+            .get(row * actions..(row + 1) * actions)
+            .unwrap_or_default()
+    }
+
     /// Checks this evaluation of `rows` leaves of a game with `actions` actions and `players`
     /// seats: the shapes, priors finite and non-negative, values finite in [-1, 1].
     ///
@@ -68,7 +77,9 @@ impl Evaluation {
                 )))
             }
         };
-        shaped("priors", &self.priors, &self.priors_shape, [rows, actions])?;
+        if self.priors_shape != [rows, 0] {
+            shaped("priors", &self.priors, &self.priors_shape, [rows, actions])?;
+        }
         shaped("values", &self.values, &self.values_shape, [rows, players])?;
         if let Some(p) = self.priors.iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
             return Err(EvaluationError(format!(
@@ -163,11 +174,9 @@ impl<G: Encoded> Evaluator<G> for RolloutEvaluator {
             let results = zero_sum(&end.returns());
             values.extend((0..players).map(|k| results[(mover + k) % players]));
         }
-        Ok(Evaluation::new(
-            leaves.len(),
-            vec![1.0; leaves.len() * G::ACTION_COUNT],
-            values,
-        ))
+        // No priors (uniform): a large action space (Queen's Garden's 8 million) costs
+        // nothing per action.
+        Ok(Evaluation::new(leaves.len(), Vec::new(), values))
     }
 }
 

@@ -347,7 +347,7 @@ impl Puct {
         let legal_priors: Vec<f32> = scratch
             .legal
             .iter()
-            .map(|&a| root.priors[G::action_number(a)])
+            .map(|&a| root.priors.get(G::action_number(a)).copied().unwrap_or(0.0))
             .collect();
         let total: f32 = legal_priors.iter().sum();
         let uniform = 1.0 / scratch.legal.len() as f32;
@@ -400,7 +400,7 @@ impl Puct {
             evaluations += 1;
             for (i, leaf) in pending.iter().enumerate() {
                 if tree.nodes[leaf.node as usize].priors.is_none() {
-                    let row = &evaluation.priors[i * G::ACTION_COUNT..(i + 1) * G::ACTION_COUNT];
+                    let row = evaluation.row_priors(i, G::ACTION_COUNT);
                     tree.set_priors(leaf.node, (0..).zip(row.iter().copied()));
                 }
                 let Turn::Player(mover) = leaf.state.turn() else {

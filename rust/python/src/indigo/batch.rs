@@ -3,37 +3,20 @@
 use indigo_game::{
     ACTION_COUNT, Deal, IndigoSetup, OBSERVATION_SIZE, Position, Samples, self_play_record,
 };
-use indigo_search::{Batch, SelfPlayOf, game_seed};
+use indigo_search::SelfPlayOf;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
-use crate::batch::{Simulation, game_range, run_batch, table};
-use crate::convert::{Int, Real, extract_seed, parse_spec};
-use crate::errors::{IndigoError, batch_error};
+use crate::batch::{Simulation, batch_of, self_play_games, simulation};
+use crate::convert::{Int, Real};
+use crate::errors::IndigoError;
 use crate::indigo::rules::Rules;
 
-/// The batch that `bots`, `rules`, `seed`, `lineups` and `deal` describe, checked by the search
-/// crate.
-fn batch_of(
-    bots: &[String],
-    rules: Option<Rules>,
-    seed: Option<&Bound<'_, PyAny>>,
-    lineups: Option<Vec<Vec<Int>>>,
-    deal: &str,
-) -> PyResult<Batch<IndigoSetup>> {
+/// Indigo's set-up of a batch: the rules (default: the crate's) and how piles are shuffled.
+fn setup_of(rules: Option<Rules>, deal: &str) -> PyResult<IndigoSetup> {
     let deal: Deal = deal.parse().map_err(IndigoError::new_err)?;
     let rules = rules.map_or_else(indigo_game::Rules::default, |r| r.0);
-    let specs = bots
-        .iter()
-        .map(|s| parse_spec(s))
-        .collect::<PyResult<Vec<_>>>()?;
-    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
-        l.into_iter()
-            .map(|l| l.into_iter().map(|Int(b, _)| b).collect())
-            .collect()
-    });
-    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    Batch::new(IndigoSetup { rules, deal }, specs, lineups.as_deref(), seed).map_err(batch_error)
+    Ok(IndigoSetup { rules, deal })
 }
 
 /// Plays `games` complete games inside Rust on `threads` threads (0: every core), the GIL
@@ -74,32 +57,19 @@ pub(crate) fn simulate(
             })
         })
         .transpose()?;
-    let batch = batch_of(&bots, rules, seed, lineups, deal)?;
-    let (range, threads) = game_range(games, start, threads)?;
-    let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
-        batch.run(range.clone(), threads, done, cancel)
-    })?;
-    let setup = *batch.setup();
-    let (n, players, start) = (
-        outcomes.len(),
-        usize::from(setup.rules.players()),
-        range.start,
-    );
-    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
-    Ok(Simulation {
+    let setup = setup_of(rules, deal)?;
+    let (batch, range, threads) = batch_of(setup, &bots, seed, lineups, games, start, threads)?;
+    simulation(
+        py,
+        &batch,
         bots,
-        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
-        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
-        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
-        seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(py, range.map(|g| game_seed(batch.seed(), g))).unbind(),
-        deal: Some(setup.deal),
-        seed: batch.seed(),
-        checksum: outcomes.iter().fold(0, |c, o| o.fold_into(c)),
-        start,
-        games: n,
-        game: "indigo",
-    })
+        range,
+        threads,
+        progress,
+        interval,
+        Some(setup.deal),
+        "indigo",
+    )
 }
 
 /// Self-play games: each game's record and one training sample per move, as numpy columns.
@@ -224,15 +194,16 @@ pub(crate) fn self_play(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
 ) -> PyResult<SelfPlayBatch> {
-    let batch = batch_of(&bots, rules, seed, lineups, Deal::Python.as_str())?;
-    let (range, threads) = game_range(games, start, threads)?;
-    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
-        batch.self_play(range.clone(), threads, done, cancel)
-    })?;
-    let rules = batch.setup().rules;
-    let records = range
-        .zip(&played)
-        .map(|(index, game)| self_play_record(rules, game, &batch.seats(index), index).to_string())
-        .collect();
+    let setup = setup_of(rules, Deal::Python.as_str())?;
+    let (batch, range, threads) = batch_of(setup, &bots, seed, lineups, games, start, threads)?;
+    let (played, records) = self_play_games(
+        py,
+        &batch,
+        range,
+        threads,
+        progress,
+        interval,
+        |game, seats, index| self_play_record(setup.rules, game, seats, index).to_string(),
+    )?;
     SelfPlayBatch::of_games(py, &played, records)
 }

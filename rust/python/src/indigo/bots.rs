@@ -6,7 +6,7 @@ use indigo_search::{BotSpec, Budget, IsmctsConfig};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::bots::SpecBot;
+use crate::bots::{SpecBot, visit_policy};
 use crate::convert::{
     Int, Real, Refusal, SpecArg, Text, extract_seed, in_range, os_seed, parse_spec, refused,
 };
@@ -89,24 +89,11 @@ pub(crate) struct SearchResult {
     value: f32,
 }
 
-/// Root visits as a float32 distribution over all actions (sums to 1; zeros without visits).
-pub(crate) fn visit_policy<'py>(
-    py: Python<'py>,
-    visits: &std::collections::BTreeMap<usize, u32>,
-) -> Bound<'py, PyArray1<f32>> {
-    let total = visits.values().map(|&v| f64::from(v)).sum::<f64>().max(1.0);
-    let mut out = vec![0f32; ACTION_COUNT];
-    for (&a, &v) in visits {
-        out[a] = (f64::from(v) / total) as f32;
-    }
-    PyArray1::from_vec(py, out)
-}
-
 #[pymethods]
 impl SearchResult {
     /// Root visits as a float32 distribution over all actions (sums to 1).
     fn policy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        visit_policy(py, &self.visits)
+        visit_policy(py, &self.visits, ACTION_COUNT)
     }
 
     fn __repr__(&self) -> String {

@@ -1,5 +1,5 @@
-//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches, PUCT and vectorised
-//! games) and constants, added to `indigo._native`.
+//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches and vectorised games)
+//! and constants, added to `indigo._native`.
 
 use indigo_game::{
     Cell, Gem, OBSERVATION_LAYOUT, OBSERVATION_SIZE, ROUTE_CELLS, TILE_COUNTS, TILE_PATHS,
@@ -7,13 +7,12 @@ use indigo_game::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-mod batch;
+pub(crate) mod batch;
 mod bench;
 mod bots;
-mod game;
-mod moves;
-mod puct;
-mod rules;
+pub(crate) mod game;
+pub(crate) mod moves;
+pub(crate) mod rules;
 mod vector;
 
 use moves::axial;
@@ -76,6 +75,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(batch::self_play, m)?)?;
     m.add_class::<vector::VectorGames>()?;
-    puct::register(m)?;
     bench::register(m)
 }

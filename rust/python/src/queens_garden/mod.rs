@@ -5,10 +5,10 @@ use ::queens_garden::{Attribute, Cell, Kind, OBSERVATION_SIZE, RECORD_FORMAT, SN
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-mod game;
-mod moves;
-mod rules;
-mod search;
+pub(crate) mod game;
+pub(crate) mod moves;
+pub(crate) mod rules;
+pub(crate) mod search;
 
 use game::Game;
 use moves::{Move, MoveResult};

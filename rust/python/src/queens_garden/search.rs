@@ -2,14 +2,14 @@
 //! `self_play`).
 
 use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_search::{Batch, BotSpec, Samples};
+use indigo_search::{BotSpec, Samples, SelfPlayOf};
 use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
 use pyo3::prelude::*;
 
-use crate::batch::{Simulation, game_range, run_batch, table};
+use crate::batch::{Simulation, batch_of, self_play_games, simulation};
 use crate::bots::SpecBot;
 use crate::convert::{Int, Real, SpecArg, Text, extract_seed, os_seed, parse_spec};
-use crate::errors::{IndigoError, batch_error};
+use crate::errors::IndigoError;
 use crate::queens_garden::game::Game;
 use crate::queens_garden::moves::Move;
 use crate::queens_garden::rules::Rules;
@@ -68,33 +68,6 @@ fn rules_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
     )
 }
 
-/// A Queen's Garden batch and its games from `simulate`'s arguments.
-#[allow(clippy::needless_pass_by_value)] // pyo3 extracts a Vec
-fn batch_of(
-    bots: &[String],
-    games: Int,
-    rules: Option<&Bound<'_, PyAny>>,
-    seed: Option<&Bound<'_, PyAny>>,
-    lineups: Option<Vec<Vec<Int>>>,
-    start: Int,
-    threads: Int,
-) -> PyResult<(Batch<CoreRules>, std::ops::Range<u64>, usize)> {
-    let rules = rules_of(rules)?;
-    let specs = bots
-        .iter()
-        .map(|s| parse_spec(s))
-        .collect::<PyResult<Vec<_>>>()?;
-    let lineups: Option<Vec<Vec<i64>>> = lineups.map(|l| {
-        l.into_iter()
-            .map(|l| l.into_iter().map(|Int(b, _)| b).collect())
-            .collect()
-    });
-    let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
-    let batch = Batch::new(rules, specs, lineups.as_deref(), seed).map_err(batch_error)?;
-    let (range, threads) = game_range(games, start, threads)?;
-    Ok((batch, range, threads))
-}
-
 /// Plays `games` Queen's Garden games inside Rust as Indigo's `simulate` does (the same
 /// arguments but `deal`, and the same results: `placements` holds each game's moves; game
 /// `i` is `queens_garden.Game(rules, seed=game_seeds[i])`).
@@ -116,30 +89,26 @@ pub(crate) fn simulate(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
 ) -> PyResult<Simulation> {
-    let (batch, range, threads) = batch_of(&bots, games, rules, seed, lineups, start, threads)?;
-    let players = usize::from(batch.setup().players());
-    let seed = batch.seed();
-    let outcomes = run_batch(py, range.clone(), progress, interval, |done, cancel| {
-        batch.run(range.clone(), threads, done, cancel)
-    })?;
-    let checksum = outcomes.iter().fold(0, |c, o| o.fold_into(c));
-    let (n, start) = (outcomes.len(), range.start);
-    let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
-    Ok(Simulation {
-        bots,
-        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
-        winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
-        placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
-        seats: table(py, n, players, seat_of)?,
-        game_seeds: PyArray1::from_iter(py, range.map(|g| indigo_search::game_seed(seed, g)))
-            .unbind(),
-        deal: None,
+    let (batch, range, threads) = batch_of(
+        rules_of(rules)?,
+        &bots,
         seed,
-        checksum,
+        lineups,
+        games,
         start,
-        games: n,
-        game: "queens-garden",
-    })
+        threads,
+    )?;
+    simulation(
+        py,
+        &batch,
+        bots,
+        range,
+        threads,
+        progress,
+        interval,
+        None,
+        "queens-garden",
+    )
 }
 
 /// Queen's Garden self-play games: each game's record and one training sample per move, as
@@ -199,6 +168,40 @@ impl SelfPlayBatch {
     }
 }
 
+impl SelfPlayBatch {
+    /// The samples of `played`, in order, with `records` (each game's record).
+    pub(crate) fn of_games(
+        py: Python<'_>,
+        played: &[SelfPlayOf<Position>],
+        records: Vec<String>,
+    ) -> PyResult<SelfPlayBatch> {
+        let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
+        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+        let rows = samples.len();
+        let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
+        Ok(SelfPlayBatch {
+            records,
+            checksum,
+            samples: rows,
+            legal_offsets: offsets(&samples.legal.offsets),
+            visit_offsets: offsets(&samples.visit_offsets),
+            game: PyArray1::from_vec(py, samples.game).unbind(),
+            ply: PyArray1::from_vec(py, samples.ply).unbind(),
+            seat: PyArray1::from_vec(py, samples.seat).unbind(),
+            observation: PyArray1::from_vec(py, samples.observations)
+                .reshape([rows, OBSERVATION_SIZE])?
+                .unbind(),
+            legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
+            action: PyArray1::from_vec(py, samples.action).unbind(),
+            searched: PyArray1::from_vec(py, samples.searched).unbind(),
+            visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
+            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+            points: PyArray1::from_vec(py, samples.points).unbind(),
+        })
+    }
+}
+
 /// Plays Queen's Garden games as ``simulate(..., game="queens-garden")`` does (game ``i`` is
 /// the same game) and keeps each game's record and a training sample per move.
 #[pyfunction]
@@ -219,40 +222,16 @@ pub(crate) fn self_play(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
 ) -> PyResult<SelfPlayBatch> {
-    let (batch, range, threads) = batch_of(&bots, games, rules, seed, lineups, start, threads)?;
-    let played = run_batch(py, range.clone(), progress, interval, |done, cancel| {
-        batch.self_play(range.clone(), threads, done, cancel)
-    })?;
-    let records = range
-        .clone()
-        .zip(&played)
-        .map(|(index, game)| {
-            self_play_record(*batch.setup(), game, &batch.seats(index), index).to_string()
-        })
-        .collect();
-    let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
-    let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
-    drop(played);
-    let rows = samples.len();
-    let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
-    Ok(SelfPlayBatch {
-        records,
-        checksum,
-        samples: rows,
-        legal_offsets: offsets(&samples.legal.offsets),
-        visit_offsets: offsets(&samples.visit_offsets),
-        game: PyArray1::from_vec(py, samples.game).unbind(),
-        ply: PyArray1::from_vec(py, samples.ply).unbind(),
-        seat: PyArray1::from_vec(py, samples.seat).unbind(),
-        observation: PyArray1::from_vec(py, samples.observations)
-            .reshape([rows, OBSERVATION_SIZE])?
-            .unbind(),
-        legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
-        action: PyArray1::from_vec(py, samples.action).unbind(),
-        searched: PyArray1::from_vec(py, samples.searched).unbind(),
-        visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
-        visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
-        outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
-        points: PyArray1::from_vec(py, samples.points).unbind(),
-    })
+    let rules = rules_of(rules)?;
+    let (batch, range, threads) = batch_of(rules, &bots, seed, lineups, games, start, threads)?;
+    let (played, records) = self_play_games(
+        py,
+        &batch,
+        range,
+        threads,
+        progress,
+        interval,
+        |game, seats, index| self_play_record(rules, game, seats, index).to_string(),
+    )?;
+    SelfPlayBatch::of_games(py, &played, records)
 }

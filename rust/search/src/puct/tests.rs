@@ -164,6 +164,25 @@ fn an_oracle_finds_the_winning_move_against_misleading_priors() {
 }
 
 #[test]
+fn no_priors_search_as_uniform_ones() {
+    // Priors of shape (rows, 0) are uniform: the same search as equal weights everywhere.
+    fn search(h: u8, evaluator: &mut impl Evaluator<Nim, Error = Infallible>) -> PuctResult<u8> {
+        let mut puct = Puct::new(config(120, 4, 0.25, 1.0), 5);
+        puct.search(&heap(h), evaluator).unwrap().unwrap()
+    }
+    let mut none = FnEvaluator(|leaves: &[Nim]| {
+        Evaluation::new(leaves.len(), Vec::new(), vec![0.0; leaves.len() * 2])
+    });
+    for h in [5u8, 9, 12] {
+        assert_eq!(
+            search(h, &mut none),
+            search(h, &mut flat([1.0; 3])),
+            "heap {h}"
+        );
+    }
+}
+
+#[test]
 fn rollouts_find_the_winning_move() {
     for h in [5u8, 6, 7] {
         let mut puct = Puct::new(config(1500, 8, 0.0, 0.0), 2);
