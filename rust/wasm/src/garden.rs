@@ -1,9 +1,13 @@
 //! Azul: Queen's Garden for JavaScript: [`Garden`] (a game from a seed or a record, legal
-//! moves, play, undo, the record, the `queens-garden-snapshot/1` for drawing) and
-//! [`GardenBot`] (the search crate's bots by the same specs as Indigo's).
+//! moves, play, undo, the record, the `queens-garden-snapshot/1`, its picture and its legal
+//! moves grouped for clicks, both the crate's, as the Python package's) and [`GardenBot`] (the
+//! search crate's bots by the same specs as Indigo's).
 
 use indigo_search::{Bot as _, BotSpec, SearchBot};
-use queens_garden::{Game, Move, Position, Rules, read_record, write_record};
+use queens_garden::{
+    Attribute, Game, Move, Position, Rules, attribute_svg, move_choices, position_svg, read_record,
+    write_record,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{error, object, seed_of, spec_of};
@@ -116,12 +120,37 @@ impl Garden {
         object(&self.0.snapshot(legal))
     }
 
+    /// The position as SVG (`queens_garden::position_svg`, as `indigo.queens_garden.svg`
+    /// draws it): seats named `seats` (`P0 NAME`), `narrow` in one column for phones.
+    #[allow(clippy::needless_pass_by_value)] // wasm-bindgen hands over arrays by value
+    pub fn svg(&self, seats: Option<Vec<String>>, narrow: bool) -> Result<String, JsError> {
+        let wheel = self.0.position().rules().wheel();
+        position_svg(&self.0.snapshot(false), wheel, seats.as_deref(), narrow).map_err(error)
+    }
+
+    /// The legal moves grouped for clicks (`queens_garden::move_choices`, as
+    /// `indigo.queens_garden.choices.move_choices`).
+    #[wasm_bindgen(js_name = moveChoices)]
+    pub fn move_choices(&self) -> JsValue {
+        object(&move_choices(&self.legal_moves()))
+    }
+
     /// An independent copy.
     #[must_use]
     #[wasm_bindgen(js_name = clone)]
     pub fn duplicate(&self) -> Garden {
         self.clone()
     }
+}
+
+/// An attribute (`bl` .. `dp`, `1` .. `6`) as its take button's picture, centred on the
+/// origin. Throws for a name that is no attribute.
+#[wasm_bindgen(js_name = attributeSvg)]
+pub fn attribute_picture(attribute: &str) -> Result<String, JsError> {
+    attribute
+        .parse::<Attribute>()
+        .map(attribute_svg)
+        .map_err(error)
 }
 
 /// A seeded Queen's Garden bot by spec (`random`, `greedy`, `ismcts:N`, `ismcts:time=S`).
