@@ -12,6 +12,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::{error, object, seed_of, spec_of};
 
+/// `text` quoted, cut at 40 characters (as the Python package shows a bad move).
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() > LIMIT {
+        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
+    } else {
+        format!("{text:?}")
+    }
+}
+
 /// A Queen's Garden game: a position and its history.
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
@@ -92,13 +102,15 @@ impl Garden {
     }
 
     /// Plays `mv` (notation, e.g. `"take bl 1"`, `"pass"`) for the seat to move; the move as
-    /// the engine writes it. Throws for text that is not a move or an illegal move, and
+    /// the engine writes it. Throws for text that is not a move (`"..." is not a move: ...`)
+    /// or an illegal move (`MOVE is illegal: ...`), as the Python package words them, and
     /// changes nothing then.
     pub fn play(&mut self, mv: &str) -> Result<String, JsError> {
+        let parsed = Move::parse(mv).map_err(|e| error(format!("{} is not a move: {e}", shown(mv))))?;
         self.0
-            .play_notation(mv)
-            .map(|m| m.to_string())
-            .map_err(error)
+            .play(&parsed)
+            .map_err(|e| error(format!("{parsed} is illegal: {e}")))?;
+        Ok(parsed.to_string())
     }
 
     /// Takes back the last move; the move taken back. Throws when no move was played.
