@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -21,8 +22,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-
-import random
 from typing import Any
 
 import pytest
@@ -483,7 +482,8 @@ while (!state.over) {
       answers.push((await server.handle("POST", games, { seat: state.to_move, move })).data);
     }
   }
-  const played = await server.handle("POST", games, { seat: state.to_move, move: pick(state.choices, n) });
+  const move = pick(state.choices, n);
+  const played = await server.handle("POST", games, { seat: state.to_move, move });
   answers.push(played.data);
   state = played.data.state;
 }

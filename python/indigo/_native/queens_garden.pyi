@@ -18,7 +18,9 @@ __all__ = [
     "ACTION_COUNT",
     "ATTRIBUTES",
     "CELLS",
+    "COLOUR_FILL",
     "KINDS",
+    "NARROW_SCALE",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "RECORD_FORMAT",
@@ -29,9 +31,16 @@ __all__ = [
     "MoveResult",
     "Rules",
     "SelfPlayBatch",
+    "attribute_svg",
+    "candidates",
+    "hexagon_svg",
     "make_bot",
+    "move_choices",
+    "next_question",
+    "position_svg",
     "self_play",
     "simulate",
+    "split_move",
 ]
 
 RECORD_FORMAT: str

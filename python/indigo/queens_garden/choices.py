@@ -80,9 +80,8 @@ def next_question(moves: Sequence[Move]) -> Question | None:
     if asked is None:
         return None
     topic, prompt, options = asked
-    return Question(
-        topic, prompt, tuple(Option(label, tuple(moves[i] for i in kept)) for label, kept in options)
-    )
+    kept = tuple(Option(label, tuple(moves[i] for i in indices)) for label, indices in options)
+    return Question(topic, prompt, kept)
 
 
 def move_choices(legal: Sequence[Move]) -> dict[str, Any]:

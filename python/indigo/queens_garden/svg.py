@@ -2,13 +2,13 @@
 
 Drawn by the ``queens-garden`` crate (``position_svg`` there), the one picture of the game:
 ``indigo render``, Jupyter, the web app's server and its offline page (the same code compiled
-to WebAssembly) all draw with it. Pure: :func:`position_svg` reads a ``queens-garden-snapshot/1`` dict (``Game.snapshot()``), so
-any position of a record can be drawn; :func:`game_svg` draws a :class:`Game` (also
-``Game._repr_svg_`` in Jupyter). A hexagon is drawn in its colour WITH its pattern's glyph and
-its colour code, so nothing depends on telling colours apart (the palette also keeps the light
-and dark pairs far apart in lightness, for colour-blind players). Glyphs: 1 tree (a triangle),
-2 bird (a chevron), 3 butterfly (a bow), 4 flower (four petals), 5 plant (a five-point star),
-6 lily (a ring of six dots).
+to WebAssembly) all draw with it. Pure: :func:`position_svg` reads a
+``queens-garden-snapshot/1`` dict (``Game.snapshot()``), so any position of a record can be
+drawn; :func:`game_svg` draws a :class:`Game` (also ``Game._repr_svg_`` in Jupyter). A hexagon
+is drawn in its colour WITH its pattern's glyph and its colour code, so nothing depends on
+telling colours apart (the palette also keeps the light and dark pairs far apart in lightness,
+for colour-blind players). Glyphs: 1 tree (a triangle), 2 bird (a chevron), 3 butterfly (a
+bow), 4 flower (four petals), 5 plant (a five-point star), 6 lily (a ring of six dots).
 
 Gardens are flat-top hex grids, north up (QUEENS_GARDEN.md section 2.1). Every drawn thing
 carries a class and ``data-*`` attributes, for tests and the web page:

@@ -16,10 +16,10 @@ from typing import Any
 
 from indigo import GEM_POINTS
 from indigo.bots import BOT_NAMES
-from indigo.render.svg import THEMES
-from indigo.render.terminal import EDGE_NAMES
 from indigo.queens_garden import ATTRIBUTES
 from indigo.queens_garden.web import END, SEAT_COLOURS
+from indigo.render.svg import THEMES
+from indigo.render.terminal import EDGE_NAMES
 from indigo.table import BOT_MENU, HUMAN, QG_BOT_MENU
 
 __all__ = ["offline_data"]

@@ -286,3 +286,64 @@ pub fn move_choices<S: AsRef<str>>(legal: &[S]) -> Value {
         "pass": pass,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Rules};
+
+    /// Following every branch of the choice tree reaches each legal move exactly once.
+    fn leaves(tree: &Value, out: &mut Vec<String>) {
+        if let Some(mv) = tree.get("move") {
+            out.push(mv.as_str().unwrap().to_owned());
+        } else {
+            for option in tree["options"].as_array().unwrap() {
+                leaves(option, out);
+            }
+        }
+    }
+
+    #[test]
+    fn the_choices_of_every_position_lead_to_each_legal_move_once() {
+        let mut game = Game::from_seed(Rules::with_players(2).unwrap(), 9);
+        let mut turn = 0;
+        while !game.position().is_over() {
+            let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
+            let choices = move_choices(&legal);
+            let mut reached = Vec::new();
+            for tree in choices["take"].as_object().unwrap().values() {
+                leaves(tree, &mut reached);
+            }
+            for action in ["tile", "exp"] {
+                for cells in choices[action].as_object().unwrap().values() {
+                    for tree in cells.as_object().unwrap().values() {
+                        leaves(tree, &mut reached);
+                    }
+                }
+            }
+            for area in choices["buy"].as_array().unwrap() {
+                reached.push(format!("buy {}", area.as_str().unwrap()));
+            }
+            if choices["pass"] == Value::Bool(true) {
+                reached.push("pass".into());
+            }
+            let (mut want, mut got) = (legal.clone(), reached);
+            want.sort();
+            got.sort();
+            assert_eq!(got, want);
+            assert_eq!(candidates(&legal, "").len(), legal.len());
+            assert_eq!(
+                candidates(&legal, "pass with anything"),
+                candidates(&legal, "pass")
+            );
+            let mv = game.legal_moves()[turn % legal.len()];
+            game.play(&mv).unwrap();
+            turn += 7;
+        }
+        assert_eq!(next_question::<&str>(&[]), None);
+        assert_eq!(
+            split_move("take 2 ye2@0"),
+            (vec!["take", "2"], vec!["ye2@0"])
+        );
+    }
+}

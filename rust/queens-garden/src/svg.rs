@@ -906,3 +906,37 @@ pub fn position_svg(
         h = fmt(height)
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Game, Rules};
+
+    #[test]
+    fn every_position_of_a_game_draws_and_a_broken_snapshot_is_refused() {
+        let mut game = Game::from_seed(Rules::with_players(3).unwrap(), 4);
+        while let Some(mv) = game.legal_moves().last().copied() {
+            let snap = game.snapshot(false);
+            let wheel = game.position().rules().wheel();
+            let svg = position_svg(&snap, wheel, None, false).unwrap();
+            assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+            assert!(svg.matches("class=\"element\"").count() >= 3 * 7);
+            // Every field left out, or spoilt, is named; nothing panics.
+            for key in snap.as_object().unwrap().keys() {
+                let mut broken = snap.clone();
+                broken[key] = Value::from("spoilt");
+                if let Err(message) = position_svg(&broken, wheel, None, true) {
+                    assert!(message.starts_with("snapshot: "), "{message}");
+                }
+            }
+            game.play(&mv).unwrap();
+        }
+        let mut bad = game.snapshot(false);
+        bad["gardens"][0]["tiles"]["f0"] = Value::from("zz9");
+        let refused = position_svg(&bad, &Wheel::PLACEHOLDER, None, false).unwrap_err();
+        assert!(refused.contains("zz9"), "{refused}");
+        bad["players"] = Value::from(9);
+        let refused = position_svg(&bad, &Wheel::PLACEHOLDER, None, false).unwrap_err();
+        assert_eq!(refused, "snapshot: players: must be 2, 3 or 4, not 9");
+    }
+}

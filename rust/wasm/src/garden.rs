@@ -106,7 +106,8 @@ impl Garden {
     /// or an illegal move (`MOVE is illegal: ...`), as the Python package words them, and
     /// changes nothing then.
     pub fn play(&mut self, mv: &str) -> Result<String, JsError> {
-        let parsed = Move::parse(mv).map_err(|e| error(format!("{} is not a move: {e}", shown(mv))))?;
+        let parsed =
+            Move::parse(mv).map_err(|e| error(format!("{} is not a move: {e}", shown(mv))))?;
         self.0
             .play(&parsed)
             .map_err(|e| error(format!("{parsed} is illegal: {e}")))?;
