@@ -384,17 +384,6 @@ fn garden(seat: usize, garden: &Value, ox: f64, oy: f64) -> Drawn<Vec<String>> {
     for (cell, kind) in object(garden, "tiles")? {
         tiles.push((cell_named(cell)?, kind_of(kind, "tiles")?));
     }
-    let tile_at = |cell: Cell| tiles.iter().find(|(c, _)| *c == cell).map(|&(_, k)| k);
-    let tile = |kind: Kind, cell: Cell, (x, y): (f64, f64)| {
-        hexagon_svg(
-            kind,
-            x,
-            y,
-            CELL,
-            "tile",
-            &seat_cell(seat, &cell.to_string()),
-        )
-    };
     let mut out = vec![format!(
         "<g class=\"garden\"{}>",
         attrs(&[("data-seat", seat.to_string())])
@@ -421,52 +410,9 @@ fn garden(seat: usize, garden: &Value, ox: f64, oy: f64) -> Drawn<Vec<String>> {
                 spots.concat(),
                 anchored(x, y + 4.0, &format!("a{area}"), 10.0)
             ));
-            continue;
-        }
-        let face = field(piece, "face")?.as_str().unwrap_or("down");
-        let up = face == "up";
-        let back = if up { "#e9e1c9" } else { "#d8d2c2" };
-        let mut pairs = seat_area.to_vec();
-        pairs.push(("data-face", face.to_owned()));
-        out.push(format!("<g class=\"expansion\"{}>", attrs(&pairs)));
-        let printed = if up {
-            Some((
-                count(piece, "petal")?,
-                kind_of(field(piece, "kind")?, "kind")?,
-            ))
         } else {
-            None
-        };
-        let centre = format!("a{area}c");
-        let names = std::iter::once(centre.clone()).chain((0..6).map(|p| format!("a{area}{p}")));
-        for name in names {
-            let cell = cell_named(&name)?;
-            let at = xy(cell_position(cell), ox, oy);
-            match printed {
-                Some(_) if name == centre => out.push(element(
-                    seat,
-                    "pavilion",
-                    at.0,
-                    at.1,
-                    Some(&format!("pavilion of a{area}")),
-                )),
-                Some((petal, kind)) if name == format!("a{area}{petal}") => {
-                    out.push(hexagon_svg(
-                        kind,
-                        at.0,
-                        at.1,
-                        CELL,
-                        "printed",
-                        &seat_cell(seat, &name),
-                    ));
-                }
-                _ => match tile_at(cell) {
-                    Some(kind) => out.push(tile(kind, cell, at)),
-                    None => out.push(free(seat, &name, at, back)),
-                },
-            }
+            out.extend(expansion(seat, area, piece, &tiles, (ox, oy))?);
         }
-        out.push("</g>".into());
     }
     // The fountain board.
     let (x, y) = xy((0, 0), ox, oy);
@@ -475,19 +421,79 @@ fn garden(seat: usize, garden: &Value, ox: f64, oy: f64) -> Drawn<Vec<String>> {
         let (eq, er) = D[(d + 1) % 6];
         let (x, y) = xy((dq + eq, dr + er), ox, oy);
         let decoration = DECORATIONS[d];
-        out.push(element(
-            seat,
-            decoration,
-            x,
-            y,
-            Some(&format!("d{d} {decoration}")),
-        ));
-        let name = format!("f{d}");
-        let cell = cell_named(&name)?;
+        let title = format!("d{d} {decoration}");
+        out.push(element(seat, decoration, x, y, Some(&title)));
         let at = xy((dq, dr), ox, oy);
-        match tile_at(cell) {
-            Some(kind) => out.push(tile(kind, cell, at)),
-            None => out.push(free(seat, &name, at, "#f3ecd6")),
+        out.push(tile_or_free(seat, &tiles, &format!("f{d}"), at, "#f3ecd6")?);
+    }
+    out.push("</g>".into());
+    Ok(out)
+}
+
+/// The tile on cell `name` of a garden holding `tiles`, or the free space drawn in `back`.
+fn tile_or_free(
+    seat: usize,
+    tiles: &[(Cell, Kind)],
+    name: &str,
+    (x, y): (f64, f64),
+    back: &str,
+) -> Drawn<String> {
+    let cell = cell_named(name)?;
+    Ok(match tiles.iter().find(|(c, _)| *c == cell) {
+        Some(&(_, kind)) => hexagon_svg(kind, x, y, CELL, "tile", &seat_cell(seat, name)),
+        None => free(seat, name, (x, y), back),
+    })
+}
+
+/// Area `area`'s expansion `piece` (face up: the pavilion and its printed hexagon), with the
+/// tiles on it and its free spaces, in a garden centred on (ox, oy).
+fn expansion(
+    seat: usize,
+    area: usize,
+    piece: &Value,
+    tiles: &[(Cell, Kind)],
+    (ox, oy): (f64, f64),
+) -> Drawn<Vec<String>> {
+    let face = field(piece, "face")?.as_str().unwrap_or("down");
+    let up = face == "up";
+    let back = if up { "#e9e1c9" } else { "#d8d2c2" };
+    let pairs = [
+        ("data-seat", seat.to_string()),
+        ("data-area", area.to_string()),
+        ("data-face", face.to_owned()),
+    ];
+    let mut out = vec![format!("<g class=\"expansion\"{}>", attrs(&pairs))];
+    let printed = if up {
+        Some((
+            count(piece, "petal")?,
+            kind_of(field(piece, "kind")?, "kind")?,
+        ))
+    } else {
+        None
+    };
+    let centre = format!("a{area}c");
+    let names = std::iter::once(centre.clone()).chain((0..6).map(|p| format!("a{area}{p}")));
+    for name in names {
+        let at = xy(cell_position(cell_named(&name)?), ox, oy);
+        match printed {
+            Some(_) if name == centre => out.push(element(
+                seat,
+                "pavilion",
+                at.0,
+                at.1,
+                Some(&format!("pavilion of a{area}")),
+            )),
+            Some((petal, kind)) if name == format!("a{area}{petal}") => {
+                out.push(hexagon_svg(
+                    kind,
+                    at.0,
+                    at.1,
+                    CELL,
+                    "printed",
+                    &seat_cell(seat, &name),
+                ));
+            }
+            _ => out.push(tile_or_free(seat, tiles, &name, at, back)?),
         }
     }
     out.push("</g>".into());
@@ -559,6 +565,42 @@ fn storage(seat: usize, storage: &Value, left: f64, top: f64) -> Drawn<Vec<Strin
     Ok(out)
 }
 
+/// What slot `slot` shows: its state (`top`, `hidden`, `down`, `up`, `gone`), its tiles and
+/// a face-up expansion's printed kind.
+fn slot_contents(
+    stack: &Value,
+    pieces: &[Value],
+    slot: u64,
+) -> Drawn<(&'static str, Vec<Kind>, Option<Kind>)> {
+    if !stack.is_null() {
+        let top = count(stack, "slot")?;
+        if slot == top {
+            return Ok(("top", kinds(stack, "tiles")?, None));
+        }
+        if top < slot && slot <= top + count(stack, "below")? {
+            return Ok(("hidden", Vec::new(), None));
+        }
+    }
+    let Some(piece) = pieces
+        .iter()
+        .find(|p| p.get("slot").and_then(Value::as_u64) == Some(slot))
+    else {
+        return Ok(("gone", Vec::new(), None));
+    };
+    let tiles = if piece.get("tiles").is_some() {
+        kinds(piece, "tiles")?
+    } else {
+        Vec::new()
+    };
+    let kind = piece.get("kind").map(|k| kind_of(k, "kind")).transpose()?;
+    let state = if field(piece, "face")?.as_str() == Some("up") {
+        "up"
+    } else {
+        "down"
+    };
+    Ok((state, tiles, kind))
+}
+
 /// The round's slots 0..S-1: the stack (top with its tiles, hidden ones under it) and the
 /// expansions that left it (face down with tiles, face up with their printed hexagon). In one
 /// row after the label, or `per_row` to a row under it.
@@ -590,33 +632,7 @@ fn display(
                 top + 20.0 + (slot / n) as f64 * 100.0,
             ),
         };
-        let mut tiles = Vec::new();
-        let mut kind = None;
-        let state = if !stack.is_null() && slot == count(stack, "slot")? {
-            tiles = kinds(stack, "tiles")?;
-            "top"
-        } else if !stack.is_null()
-            && count(stack, "slot")? < slot
-            && slot <= count(stack, "slot")? + count(stack, "below")?
-        {
-            "hidden"
-        } else if let Some(piece) = pieces
-            .iter()
-            .find(|p| p.get("slot").and_then(Value::as_u64) == Some(slot))
-        {
-            if piece.get("tiles").is_some() {
-                tiles = kinds(piece, "tiles")?;
-            }
-            if let Some(printed) = piece.get("kind") {
-                kind = Some(kind_of(printed, "kind")?);
-            }
-            match field(piece, "face")?.as_str() {
-                Some("up") => "up",
-                _ => "down",
-            }
-        } else {
-            "gone"
-        };
+        let (state, tiles, kind) = slot_contents(stack, pieces, slot)?;
         out.push(format!(
             "<g class=\"slot\"{}>",
             attrs(&[

@@ -2,6 +2,9 @@
 //! crate's `position_svg`, `move_choices`, `next_question`, `candidates`), for
 //! `indigo.queens_garden.svg` and `indigo.queens_garden.choices`.
 
+// pyo3 hands Python lists over as owned vectors.
+#![allow(clippy::needless_pass_by_value)]
+
 use ::queens_garden::{Attribute, Kind, Wheel};
 use pyo3::prelude::*;
 
@@ -56,10 +59,7 @@ pub(crate) fn attribute_svg(attribute: &str) -> PyResult<String> {
 
 /// The legal moves (notation) grouped for clicks, as Python data.
 #[pyfunction]
-pub(crate) fn move_choices<'py>(
-    py: Python<'py>,
-    legal: Vec<String>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn move_choices(py: Python<'_>, legal: Vec<String>) -> PyResult<Bound<'_, PyAny>> {
     json_to_py(py, &::queens_garden::move_choices(&legal))
 }
 
