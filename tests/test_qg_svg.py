@@ -231,3 +231,15 @@ def test_the_palette_stays_apart_for_colour_blind_viewers(kind: str) -> None:
     seen = {code: _lab(fill, _DICHROMACY[kind]) for code, fill in COLOUR_FILL.items()}
     closest = min(math.dist(seen[a], seen[b]) for a, b in itertools.combinations(seen, 2))
     assert closest >= 15, (kind, closest)
+
+
+def test_a_snapshot_that_cannot_be_drawn_is_refused_by_name() -> None:
+    """The crate draws what it is given: a missing or wrong field raises, naming it."""
+    snap = qg.Game(qg.Rules(2), seed=3).snapshot()
+    with pytest.raises(IndigoError, match="snapshot: players: must be 2, 3 or 4, not 9"):
+        position_svg({**snap, "players": 9})
+    with pytest.raises(IndigoError, match="snapshot: storage: missing"):
+        position_svg({k: v for k, v in snap.items() if k != "storage"})
+    gardens = [{"tiles": {"f0": "zz9"}, "areas": [None] * 6}] * 2
+    with pytest.raises(IndigoError, match="zz9"):
+        position_svg({**snap, "gardens": gardens})

@@ -1,10 +1,11 @@
-"""The offline page in a real browser: a whole Indigo game with the engine in WebAssembly.
+"""The offline page in a real browser: whole games of every game with the engine in WebAssembly.
 
 ``scripts/build-web`` builds the page into a folder of static files; a plain static file server
 (``python -m http.server``, no indigo server anywhere) serves it on a free loopback port, and
-Debian's chromium (through playwright, as in ``test_web_browser.py``) plays a whole game by
-clicks against a searching bot, which runs in the page's Web Worker. The record the page saves
-is then replayed by the native engine: both engines must agree on every move and the result.
+Debian's chromium (through playwright, as in ``test_web_browser.py``) plays a whole Indigo game
+and a whole Queen's Garden game by clicks against searching bots, which run in the page's Web
+Worker. The record the page saves is then replayed by the native engine: both engines must
+agree on every move and the result.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -20,11 +22,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
 import indigo
+from indigo import queens_garden as qg
+from indigo.games import GAMES, QUEENS_GARDEN
+from indigo.table import QG_BOT_MENU
+from test_qg_web_browser import _one_turn
 from web_server import keyed_client
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
@@ -34,6 +41,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 IDLE = "body[data-state=your-turn], body[data-state=over]"
 SEED = 11
+QG_SEED = 12  # a deal where the page is offered an expansion to place
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +140,8 @@ def test_play_a_whole_game_offline(static_site: str, tmp_path: Path) -> None:
     the page saves replays in the native engine to the same position, scores and winners."""
     with _open(static_site) as page:
         assert page.get_attribute("html", "data-mode") == "offline"
-        # Queen's Garden needs the server: the offline form offers Indigo only.
-        assert page.locator("#game option[value='queens-garden']").count() == 0
+        for entry in GAMES:  # the offline form offers every game, as the server's does
+            assert page.locator(f"#game option[value='{entry.name}']").count() == 1
         page.select_option("#seat-1", "ismcts:200")
         page.fill("#seed", str(SEED))
         page.click("#start")
@@ -342,6 +350,201 @@ def test_the_worker_answers_as_the_server(
         move = f"{tile}@{rotation}:{q},{r}"
         played = client.post(
             f"/api/games/{game_id}/moves", json={"seat": state["to_move"], "move": move}
+        ).json()
+        answers.append(played)
+        state = played["state"]
+    answers.append(client.get(f"/api/games/{game_id}/view?move=5").json())
+    answers.append(client.post(f"/api/games/{game_id}/undo").json())
+    assert len(offline) == len(answers) > 20
+    for mine, theirs in zip(offline, answers, strict=True):
+        assert _without_ids(mine) == _without_ids(theirs)
+
+
+def _offline_state(page: Page, game_id: str) -> Any:
+    """The game's state as the page's worker answers it."""
+    return page.evaluate(
+        """async (id) => (await offlineFetch("GET", `/api/games/${id}`)).json()""", game_id
+    )
+
+
+def test_play_a_whole_queens_garden_game_offline(static_site: str, tmp_path: Path) -> None:
+    """A whole Queen's Garden game against ISMCTS by clicks (takes, placements with their
+    questions, an expansion, buys, passes), with an undo and a reload on the way, the bot menu
+    the server's; the record the page saves replays natively to the same scores and winners."""
+    rng = random.Random(17)
+    with _open(static_site) as page:
+        page.select_option("#game", QUEENS_GARDEN.name)
+        offered = page.locator("#seat-1 option").evaluate_all("os => os.map((o) => o.value)")
+        assert offered == ["human", *(choice.spec for choice in QG_BOT_MENU)]
+        page.select_option("#seat-1", "ismcts:300")
+        page.fill("#seed", str(QG_SEED))
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        assert page.get_attribute("body", "data-theme") == QUEENS_GARDEN.name
+        page.select_option("#speed", "0")
+        game_id = page.url.rsplit("/", 1)[-1]
+        made: dict[str, int] = {}
+        undone = reloaded = offered_exp = False
+        turns = 0
+        while page.get_attribute("body", "data-state") != "over":
+            state = _offline_state(page, game_id)
+            assert page.locator("#log li").count() == state["moves"]
+            offered_exp = offered_exp or bool(state["choices"]["exp"])
+            kind = _one_turn(page, state, rng, False, prefer_exp=not made.get("exp"))
+            page.wait_for_selector(IDLE)
+            after = _offline_state(page, game_id)
+            assert after["moves"] > state["moves"], f"the {kind} was not played"
+            made[kind] = made.get(kind, 0) + 1
+            turns += 1
+            assert turns < 300
+            if turns == 4 and not undone and not after["over"]:
+                page.click("#undo")
+                page.wait_for_function(
+                    f"document.querySelectorAll('#log li').length < {after['moves']}"
+                )
+                page.wait_for_selector(IDLE)
+                back = _offline_state(page, game_id)
+                assert back["moves"] < after["moves"]
+                assert back["to_move"] == 0
+                assert "Took back" in page.inner_text("#message")
+                undone = True
+            if turns == 8 and not reloaded and not after["over"]:
+                page.reload()  # the worker forgets; the page restores the game it kept
+                page.wait_for_selector(IDLE)
+                shown = page.get_attribute("#board svg.queens-garden", "data-moves")
+                assert shown == str(after["moves"])
+                assert "resumed" in page.inner_text("#message")
+                reloaded = True
+        assert undone
+        assert reloaded
+        assert made.get("take", 0) > 0
+        assert made.get("tile", 0) > 0
+        assert offered_exp  # and then placed on a petal of an empty area:
+        assert made.get("exp", 0) >= 1
+        assert made.get("pass", 0) >= 4
+
+        with page.expect_download() as saving:
+            page.click("#download")
+        saved = tmp_path / "offline-qg.json"
+        saving.value.save_as(saved)
+        record = json.loads(saved.read_text(encoding="utf-8"))
+
+        # The native engine replays the browser's game: the same deal, moves and result.
+        game = qg.Game.from_record(record)
+        assert game.over
+        assert record["seed"] == QG_SEED
+        assert record["bag"] == qg.Game(qg.Rules(2), seed=QG_SEED).to_record()["bag"]
+        rows = page.locator("#scores tr")
+        shown_scores = [int(rows.nth(i).get_attribute("data-score") or -1) for i in range(2)]
+        assert shown_scores == game.scores
+        winners = page.get_attribute("#winner", "data-winners") or ""
+        assert [int(s) for s in winners.split()] == game.winners
+        assert page.locator("#log li").count() == game.moves_played
+        board = page.locator("#board svg.queens-garden")
+        assert board.get_attribute("data-moves") == str(game.moves_played)
+        assert page.locator("#board g.tile").count() == sum(len(g["tiles"]) for g in game.gardens)
+
+
+QG_SAME_JSON_SCRIPT = """
+import { readFileSync } from "node:fs";
+const [bundle, request] = process.argv.slice(2);
+const offline = bundle + "/static/offline";
+const wasm = await import(offline + "/pkg/indigo_wasm.js");
+await wasm.default({ module_or_path: readFileSync(offline + "/pkg/indigo_wasm_bg.wasm") });
+const { OfflineServer } = await import(offline + "/engine.js");
+const server = new OfflineServer(wasm, JSON.parse(readFileSync(offline + "/data.json")));
+// Move n: option (7 n) of every placement, take, buy and pass, then answer n of each question.
+function pick(choices, n) {
+  const options = [];
+  for (const action of ["tile", "exp"]) {
+    for (const kind of Object.keys(choices[action]).sort()) {
+      const cells = choices[action][kind];
+      for (const cell of Object.keys(cells).sort()) options.push(cells[cell]);
+    }
+  }
+  for (const attribute of Object.keys(choices.take).sort()) options.push(choices.take[attribute]);
+  for (const area of choices.buy) options.push({ move: `buy ${area}` });
+  if (choices.pass) options.push({ move: "pass" });
+  let tree = options[(n * 7) % options.length];
+  while (tree.move === undefined) tree = tree.options[n % tree.options.length];
+  return tree.move;
+}
+const answers = [];
+const created = await server.handle("POST", "/api/games", JSON.parse(request));
+answers.push(created.data);
+const id = created.data.id;
+let state = created.data;
+while (!state.over) {
+  const n = state.moves;
+  const games = `/api/games/${id}/moves`;
+  if (n % 37 === 3) {  // refused: text that is no move, and an illegal move
+    for (const move of ["tile bl1 zz", "exp bl1 f0"]) {
+      answers.push((await server.handle("POST", games, { seat: state.to_move, move })).data);
+    }
+  }
+  const move = pick(state.choices, n);
+  const played = await server.handle("POST", games, { seat: state.to_move, move });
+  answers.push(played.data);
+  state = played.data.state;
+}
+answers.push((await server.handle("GET", `/api/games/${id}/view?move=5`)).data);
+answers.push((await server.handle("POST", `/api/games/${id}/undo`)).data);
+console.log(JSON.stringify(answers));
+"""
+
+
+def _pick(choices: dict[str, Any], n: int) -> str:
+    """The move ``QG_SAME_JSON_SCRIPT``'s ``pick`` makes."""
+    options: list[dict[str, Any]] = [
+        choices[action][kind][cell]
+        for action in ("tile", "exp")
+        for kind in sorted(choices[action])
+        for cell in sorted(choices[action][kind])
+    ]
+    options += [choices["take"][attribute] for attribute in sorted(choices["take"])]
+    options += [{"move": f"buy {area}"} for area in choices["buy"]]
+    options += [{"move": "pass"}] if choices["pass"] else []
+    tree = options[(n * 7) % len(options)]
+    while "move" not in tree:
+        tree = tree["options"][n % len(tree["options"])]
+    move: str = tree["move"]
+    return move
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_worker_answers_queens_garden_as_the_server(
+    bundle: Path, tmp_path: Path, players: int
+) -> None:
+    """A whole Queen's Garden game of people through the offline server and through the real
+    one: every answer (states with their pictures, choices and attribute buttons, logs,
+    results, refusals, a past view, an undo) is the same JSON but for the random ids and
+    tokens, so both pages draw and ask with the same code."""
+    request_body = {"game": QUEENS_GARDEN.name, "seats": ["human"] * players, "seed": 5}
+    script = tmp_path / "same-qg.mjs"
+    script.write_text(QG_SAME_JSON_SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(script), str(bundle), json.dumps(request_body)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    offline = json.loads(done.stdout)
+
+    client = keyed_client()
+    answers: list[object] = []
+    state = client.post("/api/games", json=request_body).json()
+    answers.append(state)
+    game_id = state["id"]
+    while not state["over"]:
+        n = state["moves"]
+        games = f"/api/games/{game_id}/moves"
+        if n % 37 == 3:
+            for move in ("tile bl1 zz", "exp bl1 f0"):
+                refused = client.post(games, json={"seat": state["to_move"], "move": move})
+                answers.append(refused.json())
+        played = client.post(
+            games, json={"seat": state["to_move"], "move": _pick(state["choices"], n)}
         ).json()
         answers.append(played)
         state = played["state"]

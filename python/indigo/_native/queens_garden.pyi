@@ -18,7 +18,9 @@ __all__ = [
     "ACTION_COUNT",
     "ATTRIBUTES",
     "CELLS",
+    "COLOUR_FILL",
     "KINDS",
+    "NARROW_SCALE",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "RECORD_FORMAT",
@@ -29,9 +31,16 @@ __all__ = [
     "MoveResult",
     "Rules",
     "SelfPlayBatch",
+    "attribute_svg",
+    "candidates",
+    "hexagon_svg",
     "make_bot",
+    "move_choices",
+    "next_question",
+    "position_svg",
     "self_play",
     "simulate",
+    "split_move",
 ]
 
 RECORD_FORMAT: str
@@ -367,3 +376,37 @@ def self_play(
 ) -> SelfPlayBatch:
     """Play Queen's Garden games as ``simulate(..., game="queens-garden")`` does (game ``i``
     is the same game), keeping each game's record and a training sample per move."""
+
+COLOUR_FILL: list[str]
+"""Each colour's fill, in colour order (``bl`` .. ``dp``)."""
+NARROW_SCALE: float
+"""How much larger the narrow picture draws each seat."""
+
+def position_svg(
+    snapshot: str,
+    wheel: list[list[str]] | None = None,
+    seats: list[str] | None = None,
+    narrow: bool = False,
+) -> str:
+    """A snapshot (its JSON text) as SVG; :class:`~indigo.IndigoError` names a field it
+    cannot draw."""
+
+def hexagon_svg(
+    kind: str, x: float, y: float, radius: float, cls: str, data: list[tuple[str, str]]
+) -> str:
+    """A hexagon of ``kind`` centred on (x, y), with ``data`` as further attributes."""
+
+def attribute_svg(attribute: str) -> str:
+    """An attribute's button picture, centred on the origin."""
+
+def move_choices(legal: list[str]) -> dict[str, Any]:
+    """The legal moves (notation) grouped for clicks."""
+
+def next_question(moves: list[str]) -> tuple[str, str, list[tuple[str, list[int]]]] | None:
+    """The question that splits ``moves``: ``(topic, prompt, [(label, [index, ...])])``."""
+
+def candidates(legal: list[str], text: str) -> list[int]:
+    """The indices of the legal moves a partial move may mean."""
+
+def split_move(text: str) -> tuple[list[str], list[str]]:
+    """A move's fixed head tokens and its free tokens."""

@@ -22,6 +22,7 @@ from indigo.queens_garden.svg import attribute_markup, game_at, position_svg
 from indigo.table import HUMAN
 
 __all__ = [
+    "END",
     "GAME",
     "SEAT_COLOURS",
     "end_text",
@@ -39,6 +40,8 @@ GAME: Final = "queens-garden"
 """The ``game`` (and ``theme``) of a Queen's Garden game in the web's JSON."""
 SEAT_COLOURS: Final = ("#c0392b", "#2c3e50", "#d68910", "#7f8c8d")
 """The seats' swatches in the score table."""
+END: Final = "four rounds were played and the gardens scored"
+"""Why a game ended (every game ends so)."""
 
 
 def rules_from_body(
@@ -91,9 +94,7 @@ def _log(game: Game) -> list[list[str]]:
 
 def end_text(game: Game) -> str:
     """Why the game ended (``""`` while it is on)."""
-    if not game.over:
-        return ""
-    return "four rounds were played and the gardens scored"
+    return END if game.over else ""
 
 
 def result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> dict[str, Any]:

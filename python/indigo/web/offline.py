@@ -2,8 +2,10 @@
 (``static/offline/engine.js``) takes from the Python package rather than keeping copies.
 
 ``python -m indigo.web.offline`` prints it as JSON: the seat spec of a person, the bot names,
-the bot menu with its strength hints, the board's colours per theme, the edges' names and the
-gems' points. The rules themselves come from the engine compiled to WebAssembly.
+the bot menus (Indigo's and Queen's Garden's) with their strength hints, the board's colours
+per theme, the edges' names, the gems' points, and Queen's Garden's attributes and seat
+swatches. The rules, Queen's Garden's picture and its move choices come from the engine
+compiled to WebAssembly.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from typing import Any
 
 from indigo import GEM_POINTS
 from indigo.bots import BOT_NAMES
+from indigo.queens_garden import ATTRIBUTES
+from indigo.queens_garden.web import END, SEAT_COLOURS
 from indigo.render.svg import THEMES
 from indigo.render.terminal import EDGE_NAMES
-from indigo.table import BOT_MENU, HUMAN
+from indigo.table import BOT_MENU, HUMAN, QG_BOT_MENU
 
 __all__ = ["offline_data"]
 
@@ -30,6 +34,10 @@ def offline_data() -> dict[str, Any]:
         "themes": THEMES,
         "edge_names": list(EDGE_NAMES),
         "gem_points": dict(GEM_POINTS),
+        "qg_menu": [dataclasses.asdict(choice) for choice in QG_BOT_MENU],
+        "qg_attributes": list(ATTRIBUTES),
+        "qg_seat_colours": list(SEAT_COLOURS),
+        "qg_end": END,
     }
 
 

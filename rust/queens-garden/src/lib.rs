@@ -15,6 +15,8 @@
 //!   `scores`, `storage(s)`, `garden(s)`, `stack`, `display`, `bag_len`, `tower`, `supply`,
 //!   `passed`, `start_player`, `first_passer`, `round_points`, `final_scores`, `is_over`,
 //!   `winners`, `moves_played`, `last_move`) and [`Position::snapshot`].
+//! * For people: [`position_svg`] (the picture of a snapshot), [`move_choices`],
+//!   [`next_question`] and [`candidates`] (a move completed by questions).
 //! * [`Game`]: a position plus history: [`Game::play`], [`Game::play_notation`] (errors
 //!   [`PlayError`]), [`Game::undo`], [`Game::moves`],
 //!   [`Game::refills`], [`Game::to_record`], [`Game::snapshot`]; [`Game::to_state`] /
@@ -81,6 +83,7 @@
 // `queens_garden::Name`.
 mod action;
 mod chance;
+mod choices;
 mod game;
 mod garden;
 mod geometry;
@@ -93,6 +96,7 @@ mod record;
 mod rules;
 mod search;
 mod state;
+mod svg;
 
 // The README's example runs as a doctest, so it cannot drift from the crate.
 #[cfg(doctest)]
@@ -108,6 +112,7 @@ pub use action::{
     ACTION_COUNT, Action, ActionOutOfRange, PAYMENT_COUNT, TAKE_COUNT, TILE_COUNT, payments,
 };
 pub use chance::{ChanceError, ChanceEvent, OutcomeError};
+pub use choices::{Question, candidates, choice_tree, move_choices, next_question, split_move};
 pub use game::{Game, PlayError};
 pub use garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, TILE_SPACES};
 pub use geometry::{Area, CELL_COUNT, Cell, DIRECTIONS, ELEMENT_COUNT, Element, ElementKind};
@@ -128,6 +133,7 @@ pub use record::{
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
 pub use search::{Information, self_play_record};
 pub use state::STATE_FORMAT;
+pub use svg::{COLOUR_FILL, NARROW_SCALE, attribute_svg, cell_position, hexagon_svg, position_svg};
 
 #[cfg(test)]
 mod tests;

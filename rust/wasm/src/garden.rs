@@ -1,12 +1,26 @@
 //! Azul: Queen's Garden for JavaScript: [`Garden`] (a game from a seed or a record, legal
-//! moves, play, undo, the record, the `queens-garden-snapshot/1` for drawing) and
-//! [`GardenBot`] (the search crate's bots by the same specs as Indigo's).
+//! moves, play, undo, the record, the `queens-garden-snapshot/1`, its picture and its legal
+//! moves grouped for clicks, both the crate's, as the Python package's) and [`GardenBot`] (the
+//! search crate's bots by the same specs as Indigo's).
 
 use indigo_search::{Bot as _, BotSpec, SearchBot};
-use queens_garden::{Game, Move, Position, Rules, read_record, write_record};
+use queens_garden::{
+    Attribute, Game, Move, Position, Rules, attribute_svg, move_choices, position_svg, read_record,
+    write_record,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{error, object, seed_of, spec_of};
+
+/// `text` quoted, cut at 40 characters (as the Python package shows a bad move).
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() > LIMIT {
+        format!("{:?}...", text.chars().take(LIMIT).collect::<String>())
+    } else {
+        format!("{text:?}")
+    }
+}
 
 /// A Queen's Garden game: a position and its history.
 #[wasm_bindgen]
@@ -88,13 +102,16 @@ impl Garden {
     }
 
     /// Plays `mv` (notation, e.g. `"take bl 1"`, `"pass"`) for the seat to move; the move as
-    /// the engine writes it. Throws for text that is not a move or an illegal move, and
+    /// the engine writes it. Throws for text that is not a move (`"..." is not a move: ...`)
+    /// or an illegal move (`MOVE is illegal: ...`), as the Python package words them, and
     /// changes nothing then.
     pub fn play(&mut self, mv: &str) -> Result<String, JsError> {
+        let parsed =
+            Move::parse(mv).map_err(|e| error(format!("{} is not a move: {e}", shown(mv))))?;
         self.0
-            .play_notation(mv)
-            .map(|m| m.to_string())
-            .map_err(error)
+            .play(&parsed)
+            .map_err(|e| error(format!("{parsed} is illegal: {e}")))?;
+        Ok(parsed.to_string())
     }
 
     /// Takes back the last move; the move taken back. Throws when no move was played.
@@ -116,12 +133,37 @@ impl Garden {
         object(&self.0.snapshot(legal))
     }
 
+    /// The position as SVG (`queens_garden::position_svg`, as `indigo.queens_garden.svg`
+    /// draws it): seats named `seats` (`P0 NAME`), `narrow` in one column for phones.
+    #[allow(clippy::needless_pass_by_value)] // wasm-bindgen hands over arrays by value
+    pub fn svg(&self, seats: Option<Vec<String>>, narrow: bool) -> Result<String, JsError> {
+        let wheel = self.0.position().rules().wheel();
+        position_svg(&self.0.snapshot(false), wheel, seats.as_deref(), narrow).map_err(error)
+    }
+
+    /// The legal moves grouped for clicks (`queens_garden::move_choices`, as
+    /// `indigo.queens_garden.choices.move_choices`).
+    #[wasm_bindgen(js_name = moveChoices)]
+    pub fn move_choices(&self) -> JsValue {
+        object(&move_choices(&self.legal_moves()))
+    }
+
     /// An independent copy.
     #[must_use]
     #[wasm_bindgen(js_name = clone)]
     pub fn duplicate(&self) -> Garden {
         self.clone()
     }
+}
+
+/// An attribute (`bl` .. `dp`, `1` .. `6`) as its take button's picture, centred on the
+/// origin. Throws for a name that is no attribute.
+#[wasm_bindgen(js_name = attributeSvg)]
+pub fn attribute_picture(attribute: &str) -> Result<String, JsError> {
+    attribute
+        .parse::<Attribute>()
+        .map(attribute_svg)
+        .map_err(error)
 }
 
 /// A seeded Queen's Garden bot by spec (`random`, `greedy`, `ismcts:N`, `ismcts:time=S`).

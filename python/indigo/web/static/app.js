@@ -716,7 +716,6 @@ function stepBy(step) {
 // ---------------------------------------------------------------------------------------------
 
 document.addEventListener("DOMContentLoaded", () => {
-  if (OFFLINE) $(`#game option[value="${QG}"]`).remove(); // Queen's Garden needs the server
   $("#players").addEventListener("change", seatInputs);
   $("#game").addEventListener("change", () => {
     seatInputs();

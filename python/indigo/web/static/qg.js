@@ -1,6 +1,8 @@
 // Queen's Garden on the page (loaded after app.js, whose state, api, run, show, runBots and say
-// it uses). The rules stay on the server: state.choices holds the legal moves grouped for clicks
-// (indigo.queens_garden.choices.move_choices): take -> attribute -> tree, tile/exp -> kind -> cell -> tree,
+// it uses). The rules stay on the server (or the offline page's worker): state.choices holds the
+// legal moves grouped for clicks (the queens-garden crate's move_choices, through
+// indigo.queens_garden.choices or the WebAssembly module's Garden.moveChoices): take ->
+// attribute -> tree, tile/exp -> kind -> cell -> tree,
 // where a tree is {move} or {prompt, options: [{label, ...tree}]}: the questions still to ask.
 // A take is a click on an attribute; a placement a click on a stored tile (or expansion) and
 // then on an outlined free space; then any question (slot, payment) is answered by a button.

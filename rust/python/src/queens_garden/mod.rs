@@ -9,6 +9,7 @@ pub(crate) mod game;
 pub(crate) mod moves;
 pub(crate) mod rules;
 pub(crate) mod search;
+pub(crate) mod views;
 
 use game::Game;
 use moves::{Move, MoveResult};
@@ -42,6 +43,15 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(search::simulate, &m)?)?;
     m.add_function(wrap_pyfunction!(search::self_play, &m)?)?;
+    m.add("COLOUR_FILL", ::queens_garden::COLOUR_FILL.to_vec())?;
+    m.add("NARROW_SCALE", ::queens_garden::NARROW_SCALE)?;
+    m.add_function(wrap_pyfunction!(views::position_svg, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::hexagon_svg, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::attribute_svg, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::move_choices, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::next_question, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::candidates, &m)?)?;
+    m.add_function(wrap_pyfunction!(views::split_move, &m)?)?;
     m.add("ACTION_COUNT", ::queens_garden::ACTION_COUNT)?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     let layout = PyDict::new(py);

@@ -1,12 +1,13 @@
-// The offline page's server: the routes of python/indigo/web/app.py for Indigo games, answered
-// in the browser (in offline/worker.js) with the same JSON, from the engine compiled to
-// WebAssembly (rust/wasm). Every rule and check is the engine's; what is here is the server's
-// part: seats and bots, the JSON views, the board picture (as indigo.render.svg draws it) and
-// the moves in words (as indigo.narration words them). The menus, themes and names come from
-// the Python package at build time (data.json, written by scripts/build-web).
-//
-// Queen's Garden games need the server for now: its picture and click choices are drawn by the
-// Python package.
+// The offline page's server: the routes of python/indigo/web/app.py, answered in the browser
+// (in offline/worker.js) with the same JSON, from the engine compiled to WebAssembly
+// (rust/wasm). Every rule and check is the engine's; what is here is the server's part: seats
+// and bots, the JSON views, Indigo's board picture (as indigo.render.svg draws it) and its
+// moves in words (as indigo.narration words them). Queen's Garden's views are in garden.js
+// (its picture and click choices are the queens-garden crate's, as on the server). The menus,
+// themes and names come from the Python package at build time (data.json, written by
+// scripts/build-web).
+
+import { GardenViews } from "./garden.js";
 
 const HUMAN_DEFAULT = "human";
 const SIZE = 36.0;
@@ -401,14 +402,16 @@ function endReason(snapshot, routeCells) {
 // ---------------------------------------------------------------------------------------------
 // The server
 
-/** A game of the offline server: the game, its seats and their bots. */
+/** A game of the offline server: the game, its seats and their bots, and its game's views
+ * (as the server's registry entry: OfflineServer.games). */
 class Session {
-  constructor(id, game, seats, names, bots) {
+  constructor(id, game, seats, names, bots, views) {
     this.id = id;
     this.game = game;
     this.seats = seats;
     this.names = names;
     this.bots = bots;
+    this.views = views;
   }
 }
 
@@ -439,6 +442,23 @@ export class OfflineServer {
     this.human = data.human || HUMAN_DEFAULT;
     this.geometry = wasm.geometry();
     this.games = new Map();
+    // Each game's views, the default first (as indigo.games.GAMES).
+    this.indigo = {
+      name: "indigo",
+      format: "indigo-record/1",
+      fromRecord: (text) => wasm.Game.fromRecord(text),
+      players: (game) => rulesOf(game).players,
+      bot: (spec, seed) => new wasm.Bot(spec, seed),
+      play: (game, move) => this.playMove(game, move),
+      refusal: (error) => {
+        // The engine's message: a move that cannot be read, or one that may not be played.
+        const illegal = error.message.startsWith("cannot play");
+        return illegal ? [422, error.message] : [400, `move: ${error.message}`];
+      },
+      view: (session, game) => this.viewJson(session, game),
+      state: (session, canUndo) => this.indigoState(session, canUndo),
+    };
+    this.kinds = [this.indigo, new GardenViews(wasm, data)];
   }
 
   /** The answer to `method` `url` with `body` (parsed JSON, a Blob, or undefined):
@@ -492,7 +512,12 @@ export class OfflineServer {
   listBots() {
     return {
       status: 200,
-      data: { human: this.human, bots: this.data.bots, menu: this.data.menu, qg_menu: [] },
+      data: {
+        human: this.human,
+        bots: this.data.bots,
+        menu: this.data.menu,
+        qg_menu: this.data.qg_menu,
+      },
     };
   }
 
@@ -526,16 +551,16 @@ export class OfflineServer {
     });
   }
 
-  hold(game, seats, seed, names = null, id = null) {
+  hold(views, game, seats, seed, names = null, id = null) {
     const bots = new Map();
     seats.forEach((spec, seat) => {
-      if (spec !== this.human) bots.set(seat, new this.wasm.Bot(spec, seed + seat));
+      if (spec !== this.human) bots.set(seat, views.bot(spec, seed + seat));
     });
     if (id === null) {
       id = randomHex(6);
       while (this.games.has(id)) id = randomHex(6);
     }
-    const session = new Session(id, game, seats, names || [...seats], bots);
+    const session = new Session(id, game, seats, names || [...seats], bots, views);
     this.games.set(id, session);
     return { status: 201, data: { ...this.state(session), token: randomHex(32) } };
   }
@@ -553,12 +578,12 @@ export class OfflineServer {
       throw new ApiError(400, "id: must be a game id");
     }
     if (!this.games.has(id)) {
-      const game = this.gameOf(record);
+      const [views, game] = this.gameOf(record);
       const seed = game.record().seed;
       const usable = Number.isSafeInteger(seed) && seed <= Number.MAX_SAFE_INTEGER - 4 ? seed : 0;
-      const checked = this.seats({ seats }, rulesOf(game).players);
+      const checked = this.seats({ seats }, views.players(game));
       const shown = Array.isArray(names) && names.length === checked.length ? names.map(String) : null;
-      this.hold(game, checked, usable, shown, id);
+      this.hold(views, game, checked, usable, shown, id);
     }
     return { status: 200, data: this.state(this.session(id)) };
   }
@@ -566,10 +591,6 @@ export class OfflineServer {
   create(given) {
     const body = given || {};
     const seats = this.seats(body);
-    if ((body.game ?? "indigo") !== "indigo") {
-      throw new ApiError(400, "game: the offline page plays Indigo; Queen's Garden needs " +
-        "the server (indigo serve)");
-    }
     const choice = (key, choices, fallback) => {
       const value = body[key] ?? fallback;
       if (!choices.includes(value)) {
@@ -577,17 +598,20 @@ export class OfflineServer {
       }
       return value;
     };
+    const names = this.kinds.map((kind) => kind.name);
+    const views = this.kinds[names.indexOf(choice("game", names, names[0]))];
+    if (views !== this.indigo) {
+      // Its default rules: the body's Indigo options do not apply (web.rules_from_body).
+      const seed = this.seed(body);
+      return this.hold(views, views.newGame(seats.length, seed), seats, seed);
+    }
     const theme = choice("theme", ["indigo", "butterfly-garden"], "indigo");
     const gates = choice("gates", ["shared", "exclusive"], "shared");
     const handSize = body.hand_size ?? null;
     if (handSize !== null && handSize !== 1 && handSize !== 2) {
       throw new ApiError(400, `hand_size: must be an integer from 1 to 2, not ${handSize}`);
     }
-    let seed = body.seed ?? null;
-    if (seed !== null && !(Number.isSafeInteger(seed) && seed >= 0)) {
-      throw new ApiError(400, `seed: must be an integer from 0 to ${Number.MAX_SAFE_INTEGER - 4}`);
-    }
-    if (seed === null) seed = randomSeed();
+    const seed = this.seed(body);
     // As indigo.table.demo_rules: the theme's preset unless a hand size or variant is given.
     let rules = this.wasm.Rules.preset(theme, seats.length);
     if (handSize !== null || gates !== "shared") {
@@ -596,22 +620,30 @@ export class OfflineServer {
         .withThreePlayerGates(gates)
         .withTheme(theme);
     }
-    return this.hold(new this.wasm.Game(rules, seed), seats, seed);
+    return this.hold(this.indigo, new this.wasm.Game(rules, seed), seats, seed);
   }
 
-  gameOf(record) {
-    if (record && record.format === "queens-garden-record/1") {
-      throw new ApiError(400, "record: the offline page plays Indigo records; Queen's " +
-        "Garden needs the server (indigo serve)");
+  /** The body's seed, or a random one. */
+  seed(body) {
+    const seed = body.seed ?? null;
+    if (seed !== null && !(Number.isSafeInteger(seed) && seed >= 0)) {
+      throw new ApiError(400, `seed: must be an integer from 0 to ${Number.MAX_SAFE_INTEGER - 4}`);
     }
+    return seed === null ? randomSeed() : seed;
+  }
+
+  /** The views of the game a record's `format` names (else Indigo's, whose reader then says
+   * what is wrong) and the game the record holds. */
+  gameOf(record) {
+    const views = this.kinds.find((kind) => record && kind.format === record.format) ?? this.indigo;
     try {
-      return this.wasm.Game.fromRecord(JSON.stringify(record));
+      return [views, views.fromRecord(JSON.stringify(record))];
     } catch (error) {
       throw new ApiError(400, `record: ${error.message}`);
     }
   }
 
-  holdLoaded(game, seats, record) {
+  holdLoaded(views, game, seats, record) {
     const seed = game.record().seed;
     const names = Array.isArray(record.players_names) && record.players_names.length === seats.length
       ? record.players_names.map((name, seat) => (typeof name === "string" && name.trim()
@@ -619,7 +651,7 @@ export class OfflineServer {
         : seats[seat]))
       : [...seats];
     const usable = Number.isSafeInteger(seed) && seed <= Number.MAX_SAFE_INTEGER - 4 ? seed : 0;
-    return this.hold(game, seats, usable, names);
+    return this.hold(views, game, seats, usable, names);
   }
 
   load(body) {
@@ -627,8 +659,8 @@ export class OfflineServer {
     if (!record || typeof record !== "object" || Array.isArray(record)) {
       throw new ApiError(400, "record: must be an indigo-record/1 JSON object");
     }
-    const game = this.gameOf(record);
-    return this.holdLoaded(game, this.seats(body, rulesOf(game).players), record);
+    const [views, game] = this.gameOf(record);
+    return this.holdLoaded(views, game, this.seats(body, views.players(game)), record);
   }
 
   async upload(blob) {
@@ -641,8 +673,8 @@ export class OfflineServer {
     if (!record || typeof record !== "object" || Array.isArray(record)) {
       throw new ApiError(400, "record: must be an indigo-record/1 JSON object");
     }
-    const game = this.gameOf(record);
-    return this.holdLoaded(game, Array(rulesOf(game).players).fill(this.human), record);
+    const [views, game] = this.gameOf(record);
+    return this.holdLoaded(views, game, Array(views.players(game)).fill(this.human), record);
   }
 
   // --- JSON views (as app.py's)
@@ -740,16 +772,21 @@ export class OfflineServer {
     return out;
   }
 
+  /** The live position, and for a person to move what they may play. */
   state(session) {
+    const trial = this.undoToPerson(session);
+    if (trial !== null) trial.free();
+    return session.views.state(session, trial !== null, this.human);
+  }
+
+  indigoState(session, canUndo) {
     const game = session.game;
     const out = this.viewJson(session, game);
     const seat = game.toMove;
     const human = seat !== undefined && session.seats[seat] === this.human;
-    const trial = this.undoToPerson(session);
     out.to_move_player = seat === undefined ? null : session.seats[seat];
     out.log = this.log(game);
-    out.can_undo = trial !== null;
-    if (trial !== null) trial.free();
+    out.can_undo = canUndo;
     const hand = human ? game.snapshot(seat).hands[seat] : null;
     out.hand = hand;
     out.legal = human ? this.legalCells(game) : null;
@@ -769,7 +806,7 @@ export class OfflineServer {
     }
     const shown = session.game.clone();
     for (let i = Number(text); i < total; i++) shown.undo();
-    const out = this.viewJson(session, shown);
+    const out = session.views.view(session, shown, total);
     shown.free();
     return { status: 200, data: out };
   }
@@ -792,8 +829,8 @@ export class OfflineServer {
     }
   }
 
-  playMove(session, move) {
-    const game = session.game;
+  /** Plays Indigo's `move` in `game`; its result. */
+  playMove(game, move) {
     const effects = game.play(move);
     const rules = rulesOf(game);
     const painter = new Painter(rules, this.geometry, this.data.themes);
@@ -817,11 +854,9 @@ export class OfflineServer {
     }
     let result;
     try {
-      result = this.playMove(session, move);
+      result = session.views.play(session.game, move);
     } catch (error) {
-      // The engine's message: a move that cannot be read, or one that may not be played.
-      const illegal = error.message.startsWith("cannot play");
-      throw new ApiError(illegal ? 422 : 400, illegal ? error.message : `move: ${error.message}`);
+      throw new ApiError(...session.views.refusal(error));
     }
     return { status: 200, data: { results: [result], state: this.state(session) } };
   }
@@ -836,7 +871,7 @@ export class OfflineServer {
     for (let i = 0; i < limit; i++) {
       const seat = game.toMove;
       if (seat === undefined || !session.bots.has(seat)) break;
-      results.push(this.playMove(session, session.bots.get(seat).choose(game)));
+      results.push(session.views.play(game, session.bots.get(seat).choose(game)));
     }
     if (!results.length) {
       const who = game.over ? "the game is over" : `seat ${game.toMove} is a person`;
