@@ -2,6 +2,7 @@
 //! (section 15.3) and its move application (sections 5 to 12).
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use pyrandom::PyRandom;
@@ -912,79 +913,101 @@ impl Position {
     }
 
     fn legal_takes(&self, out: &mut Vec<Move>) {
-        let at = self.presence();
-        let storage = &self.storages[usize::from(self.to_move)];
-        let free_tiles = storage.free_tile_spaces();
-        let free_exps = EXPANSION_SPACES - storage.expansion_count();
-        // Slots holding a face-up expansion: a hexagon there is an expansion, else a tile.
-        let up: u8 = (0..MAX_STACK)
-            .filter(|&s| self.slots[s] == SlotState::Up)
-            .fold(0, |m, s| m | 1 << s);
+        let room = self.take_room();
         for attribute in Attribute::all() {
-            // Selected kinds: (kind, slot mask).
-            let mut fixed_tiles = 0u8;
-            let mut fixed_exps = 0u8;
-            let mut ambiguous: [(u8, u8); 6] = [(0, 0); 6];
-            let mut n_amb = 0;
-            let mut any = false;
-            for k in attribute.kinds() {
-                let mask = at[usize::from(k.id())];
-                if mask == 0 {
-                    continue;
-                }
-                any = true;
-                if mask.is_power_of_two() {
-                    if mask & up != 0 {
-                        fixed_exps += 1;
-                    } else {
-                        fixed_tiles += 1;
+            let _: ControlFlow<()> = Position::selection(attribute, &room).visit(&room, &mut |mv| {
+                out.push(mv);
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    /// A legal take at random (`below(n)` a uniform index below `n`), the same one
+    /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
+    fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        let room = self.take_room();
+        let mut counts = [0usize; 12];
+        for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
+            *c = Position::selection(attribute, &room).count(&room);
+        }
+        let total: usize = counts.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let mut left = below(total);
+        for (attribute, &c) in Attribute::all().zip(&counts) {
+            if left < c {
+                let sel = Position::selection(attribute, &room);
+                return match sel.visit(&room, &mut |mv| {
+                    if left == 0 {
+                        return ControlFlow::Break(mv);
                     }
-                } else {
-                    ambiguous[n_amb] = (k.id(), mask);
-                    n_amb += 1;
-                }
+                    left -= 1;
+                    ControlFlow::Continue(())
+                }) {
+                    ControlFlow::Break(mv) => Some(mv),
+                    ControlFlow::Continue(()) => None,
+                };
             }
-            if !any {
-                continue;
+            left -= c;
+        }
+        None
+    }
+
+    /// What a take's selection is read against: where each kind is shown, the face-up slots
+    /// and the mover's free spaces.
+    fn take_room(&self) -> TakeRoom {
+        let storage = &self.storages[usize::from(self.to_move)];
+        let mut room = TakeRoom {
+            slot_kinds: [0; MAX_STACK],
+            once: 0,
+            twice: 0,
+            up_kinds: 0,
+            up: 0,
+            free_tiles: storage.free_tile_spaces(),
+            free_exps: EXPANSION_SPACES - storage.expansion_count(),
+        };
+        for s in 0..usize::from(self.rules.stack_size()) {
+            let mut shown = 0u64;
+            match self.slots[s] {
+                SlotState::Up => {
+                    // A hexagon at a face-up slot is an expansion, elsewhere a tile.
+                    shown = 1 << self.slot_expansion(s as u8).id();
+                    room.up |= 1 << s;
+                    room.up_kinds |= shown;
+                }
+                SlotState::Down => {}
+                SlotState::Stack if s == usize::from(self.top) => {}
+                SlotState::Stack | SlotState::Gone => continue,
             }
-            // Odometer over the ambiguous kinds' slots, last kind fastest.
-            let amb = &ambiguous[..n_amb];
-            let mut pick: [u8; 6] = [0; 6];
-            for (p, &(_, mask)) in pick.iter_mut().zip(amb) {
-                *p = mask.trailing_zeros() as u8;
+            for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
+                shown |= 1 << k;
             }
-            loop {
-                let mut tiles = fixed_tiles;
-                let mut exps = fixed_exps;
-                let mut choices = Choices::NONE;
-                for (&p, &(k, _)) in pick.iter().zip(amb) {
-                    if up & (1 << p) != 0 {
-                        exps += 1;
-                    } else {
-                        tiles += 1;
-                    }
-                    choices.push(kind(k), p);
-                }
-                if tiles <= free_tiles && exps <= free_exps {
-                    out.push(Move::Take { attribute, choices });
-                }
-                // Advance the odometer: the last kind with a later slot moves on.
-                let mut advanced = false;
-                for i in (0..n_amb).rev() {
-                    let later = amb[i].1 & !(((2u16 << pick[i]) - 1) as u8);
-                    if later != 0 {
-                        pick[i] = later.trailing_zeros() as u8;
-                        for j in i + 1..n_amb {
-                            pick[j] = amb[j].1.trailing_zeros() as u8;
-                        }
-                        advanced = true;
-                        break;
-                    }
-                }
-                if !advanced {
-                    break;
-                }
-            }
+            room.slot_kinds[s] = shown;
+            room.twice |= room.once & shown;
+            room.once |= shown;
+        }
+        room
+    }
+
+    /// The kinds `attribute` selects, split into those at one slot and those at several.
+    #[inline]
+    fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
+        let kinds = attribute_kinds(attribute);
+        let fixed = room.once & !room.twice & kinds;
+        // The counts matter only when the storage is short of room.
+        let (fixed_tiles, fixed_exps) = if room.roomy() {
+            (0, 0)
+        } else {
+            let exps = (fixed & room.up_kinds).count_ones() as u8;
+            (fixed.count_ones() as u8 - exps, exps)
+        };
+        Selection {
+            attribute,
+            fixed_tiles,
+            fixed_exps,
+            ambiguous: room.twice & kinds,
+            any: room.once & kinds != 0,
         }
     }
 
@@ -1055,8 +1078,8 @@ impl Position {
         let garden = &self.gardens[seat];
         let mut kinds = [0u8; KIND_COUNT];
         let mut n = 0;
-        for k in Kind::all().filter(|&k| storage.count(k) > 0) {
-            kinds[n] = k.id();
+        for k in bits(storage.tile_kinds()) {
+            kinds[n] = k as u8;
             n += 1;
         }
         let mut free = [0u8; crate::geometry::CELL_COUNT];
@@ -1072,9 +1095,11 @@ impl Position {
             kinds.swap(i, n - 1);
             n -= 1;
             let start = below(m);
-            let fits = (0..m)
-                .filter_map(|j| Cell::new(free[(start + j) % m]))
-                .find(|&c| garden.check_rules(k, c).is_ok());
+            let fits = free[start..m]
+                .iter()
+                .chain(&free[..start])
+                .filter_map(|&c| Cell::new(c))
+                .find(|&c| garden.fits(k, c));
             if let Some(cell) = fits {
                 payments.fill(storage, k);
                 let options = payments.as_slice();
@@ -1087,13 +1112,7 @@ impl Position {
                 }
             }
         }
-        let mut takes = Vec::new();
-        self.legal_takes(&mut takes);
-        Some(if takes.is_empty() {
-            Move::PASS
-        } else {
-            takes[below(takes.len())]
-        })
+        Some(self.random_take(below).unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1633,6 +1652,160 @@ fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove>
         }
     }
     Ok(())
+}
+
+/// The kinds showing `attribute`, as a bit mask over kind ids.
+fn attribute_kinds(attribute: Attribute) -> u64 {
+    let a = attribute.index();
+    if a < 6 {
+        0b11_1111 << (6 * a)
+    } else {
+        0x0000_0410_4104_1041 << (a - 6)
+    }
+}
+
+/// What the takes of one position are read against ([`Position::take_room`]).
+struct TakeRoom {
+    /// For each slot, the kinds it shows (bits by kind id).
+    slot_kinds: [u64; MAX_STACK],
+    /// The kinds shown at one slot or more, and at two or more (bits by kind id).
+    once: u64,
+    twice: u64,
+    /// The kinds of the face-up expansions, and their slots.
+    up_kinds: u64,
+    up: u8,
+    free_tiles: u8,
+    free_exps: u8,
+}
+
+impl TakeRoom {
+    /// The slots (bit mask) showing kind id `k`.
+    fn at(&self, k: usize) -> u8 {
+        (0..MAX_STACK).fold(0, |m, s| m | (((self.slot_kinds[s] >> k) & 1) as u8) << s)
+    }
+
+    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
+    /// at most 6 hexagons, its expansions from the face-up slots.
+    fn roomy(&self) -> bool {
+        self.free_tiles >= 6 && u32::from(self.free_exps) >= self.up.count_ones()
+    }
+}
+
+/// The kinds one attribute selects ([`Position::selection`]): a take of it picks one slot
+/// for each ambiguous kind.
+#[derive(Clone, Copy)]
+struct Selection {
+    attribute: Attribute,
+    /// Kinds at one slot: tiles and face-up expansions.
+    fixed_tiles: u8,
+    fixed_exps: u8,
+    /// Kinds at several slots (bits by kind id).
+    ambiguous: u64,
+    /// Whether any kind is selected.
+    any: bool,
+}
+
+impl Selection {
+    /// The number of its takes that fit the storage, without listing them: by the number of
+    /// ambiguous kinds taken as expansions.
+    fn count(&self, room: &TakeRoom) -> usize {
+        if !self.any {
+            return 0;
+        }
+        if room.roomy() {
+            return bits(self.ambiguous)
+                .map(|k| room.at(k).count_ones() as usize)
+                .product();
+        }
+        // ways[e]: slot picks with e expansions among the ambiguous kinds.
+        let mut ways = [0usize; 7];
+        ways[0] = 1;
+        let mut n = 0;
+        for k in bits(self.ambiguous) {
+            let mask = room.at(k);
+            let exps = (mask & room.up).count_ones() as usize;
+            let tiles = (mask & !room.up).count_ones() as usize;
+            n += 1;
+            for e in (0..=n).rev() {
+                ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
+            }
+        }
+        (0..=n)
+            .filter(|&e| {
+                usize::from(self.fixed_tiles) + n - e <= usize::from(room.free_tiles)
+                    && usize::from(self.fixed_exps) + e <= usize::from(room.free_exps)
+            })
+            .map(|e| ways[e])
+            .sum()
+    }
+
+    /// Shows `visit` its takes that fit the storage, in legal-list order, until it breaks.
+    fn visit<B>(
+        &self,
+        room: &TakeRoom,
+        visit: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if !self.any {
+            return ControlFlow::Continue(());
+        }
+        let attribute = self.attribute;
+        // Selected ambiguous kinds: (kind, slot mask).
+        let mut ambiguous: [(u8, u8); 6] = [(0, 0); 6];
+        let mut n_amb = 0;
+        for k in bits(self.ambiguous) {
+            ambiguous[n_amb] = (k as u8, room.at(k));
+            n_amb += 1;
+        }
+        // Odometer over the ambiguous kinds' slots, last kind fastest.
+        let amb = &ambiguous[..n_amb];
+        let mut pick: [u8; 6] = [0; 6];
+        for (p, &(_, mask)) in pick.iter_mut().zip(amb) {
+            *p = mask.trailing_zeros() as u8;
+        }
+        loop {
+            let mut tiles = self.fixed_tiles;
+            let mut exps = self.fixed_exps;
+            let mut choices = Choices::NONE;
+            for (&p, &(k, _)) in pick.iter().zip(amb) {
+                if room.up & (1 << p) != 0 {
+                    exps += 1;
+                } else {
+                    tiles += 1;
+                }
+                choices.push(kind(k), p);
+            }
+            if tiles <= room.free_tiles && exps <= room.free_exps {
+                visit(Move::Take { attribute, choices })?;
+            }
+            // Advance the odometer: the last kind with a later slot moves on.
+            let mut advanced = false;
+            for i in (0..n_amb).rev() {
+                let later = amb[i].1 & !(((2u16 << pick[i]) - 1) as u8);
+                if later != 0 {
+                    pick[i] = later.trailing_zeros() as u8;
+                    for j in i + 1..n_amb {
+                        pick[j] = amb[j].1.trailing_zeros() as u8;
+                    }
+                    advanced = true;
+                    break;
+                }
+            }
+            if !advanced {
+                return ControlFlow::Continue(());
+            }
+        }
+    }
+}
+
+/// The set bits of `mask`, ascending.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// The distinct payments for one kind, in legal-list order (section 15.4).
