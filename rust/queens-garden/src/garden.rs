@@ -127,7 +127,7 @@ fn joins_different_kinds(next_to: u64, within: u64, others: &[u64; 6], other: us
 /// Every kind, as a bit mask over kind ids.
 const ALL_KINDS: u64 = (1 << KIND_COUNT) - 1;
 /// The kinds of each colour, and of each value (index value - 1), as bit masks.
-const COLOUR_KINDS: [u64; 6] = {
+pub(crate) const COLOUR_KINDS: [u64; 6] = {
     let mut out = [0; 6];
     let mut c = 0;
     while c < 6 {
@@ -136,7 +136,7 @@ const COLOUR_KINDS: [u64; 6] = {
     }
     out
 };
-const VALUE_KINDS: [u64; 6] = {
+pub(crate) const VALUE_KINDS: [u64; 6] = {
     let mut out = [0; 6];
     let mut v = 0;
     while v < 6 {

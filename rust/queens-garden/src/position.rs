@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use pyrandom::PyRandom;
 
-use crate::garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, cells_of};
+use crate::garden::{
+    AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS, cells_of,
+};
 use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
@@ -1088,7 +1090,6 @@ impl Position {
             free[m] = c.index();
             m += 1;
         }
-        let mut payments = PaymentBuffer::new();
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1101,6 +1102,7 @@ impl Position {
                 .filter_map(|&c| Cell::new(c))
                 .find(|&c| garden.fits(k, c));
             if let Some(cell) = fits {
+                let mut payments = PaymentBuffer::new();
                 payments.fill(storage, k);
                 let options = payments.as_slice();
                 if !options.is_empty() {
@@ -1656,11 +1658,11 @@ fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove>
 
 /// The kinds showing `attribute`, as a bit mask over kind ids.
 fn attribute_kinds(attribute: Attribute) -> u64 {
-    let a = attribute.index();
+    let a = usize::from(attribute.index());
     if a < 6 {
-        0b11_1111 << (6 * a)
+        COLOUR_KINDS[a]
     } else {
-        0x0000_0410_4104_1041 << (a - 6)
+        VALUE_KINDS[a - 6]
     }
 }
 
@@ -1708,9 +1710,13 @@ struct Selection {
 impl Selection {
     /// The number of its takes that fit the storage, without listing them: by the number of
     /// ambiguous kinds taken as expansions.
+    #[inline]
     fn count(&self, room: &TakeRoom) -> usize {
         if !self.any {
             return 0;
+        }
+        if self.ambiguous == 0 && room.roomy() {
+            return 1;
         }
         if room.roomy() {
             return bits(self.ambiguous)
@@ -1846,63 +1852,92 @@ impl PaymentBuffer {
             self.push(Payment::EMPTY);
             return;
         }
-        // The candidate discards in code order: (code, whether it shares the colour rather than
-        // the pattern). A payment takes all of its hexagons from one of the two families. In
-        // kind order the pattern's kinds come one per colour, the colour's six together.
-        let mut candidates = [(0u8, false); 20];
-        let mut n = 0;
-        let colour = placed.colour().index();
-        let mut consider = |k: u8, same_colour: bool| {
-            let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
-                return;
-            };
-            for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
-                if storage.holds(h) {
-                    candidates[n] = (h.code(), same_colour);
+        // A payment takes all of its hexagons from one family: the kinds sharing the colour
+        // or those sharing the pattern. Each family's stored hexagons in code order.
+        let expansions = storage
+            .expansions()
+            .fold(0u64, |m, k| m | 1 << k.id());
+        let others = !(1u64 << placed.id());
+        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
+        let pattern = VALUE_KINDS[v] & others;
+        let tiles = storage.tile_kinds();
+        let family = |kinds: u64| {
+            let mut codes = [0u8; 12];
+            let mut n = 0;
+            for k in bits(kinds & (tiles | expansions)) {
+                if tiles >> k & 1 != 0 {
+                    codes[n] = 2 * k as u8;
+                    n += 1;
+                }
+                if expansions >> k & 1 != 0 {
+                    codes[n] = 2 * k as u8 + 1;
                     n += 1;
                 }
             }
+            (codes, n)
         };
-        for c in 0..6u8 {
-            if c == colour {
-                for value in 0..6 {
-                    consider(6 * c + value, true);
-                }
-            } else {
-                consider(6 * c + placed.value().get() - 1, false);
-            }
-        }
-        let candidates = &candidates[..n];
+        let (colour_codes, nc) = family(colour);
+        let (pattern_codes, np) = family(pattern);
+        let (colour_codes, pattern_codes) = (&colour_codes[..nc], &pattern_codes[..np]);
+        // In code order the colour's hexagons lie together, between the pattern's: the
+        // pattern's payments starting below them come first.
+        let split = pattern_codes
+            .iter()
+            .position(|&c| colour_codes.first().is_some_and(|&f| c > f))
+            .unwrap_or(np);
         let jokers = usize::from(storage.jokers());
         for j in 0..=v.min(jokers) {
+            let m = v - j;
+            let shape = (m, j as u8);
             let mut chosen = [0u8; MAX_PAYMENT];
-            self.combinations(candidates, (v - j, j as u8), 0, &mut chosen, 0, false);
+            if m == 0 {
+                self.push(Payment::from_sorted_codes(&[], j as u8));
+                continue;
+            }
+            self.firsts(pattern_codes, 0..split, shape, &mut chosen);
+            self.firsts(colour_codes, 0..nc, shape, &mut chosen);
+            self.firsts(pattern_codes, split..np, shape, &mut chosen);
         }
     }
 
-    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) whose hexagons are an
-    /// `m`-subset of `candidates` of pairwise different kinds and one family, in lexicographic
-    /// order of codes (the candidates are sorted by code).
+    /// The payments of `shape` (hexagons, jokers) from one family's `codes` whose first
+    /// hexagon is at an index in `first`, in lexicographic order.
+    fn firsts(
+        &mut self,
+        codes: &[u8],
+        first: std::ops::Range<usize>,
+        shape: (usize, u8),
+        chosen: &mut [u8; MAX_PAYMENT],
+    ) {
+        for i in first {
+            chosen[0] = codes[i];
+            self.combinations(codes, shape, i + 1, chosen, 1);
+        }
+    }
+
+    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) extending `chosen[..depth]`
+    /// with hexagons of `codes[from..]` of pairwise different kinds, in lexicographic order.
     fn combinations(
         &mut self,
-        candidates: &[(u8, bool)],
+        codes: &[u8],
         shape: (usize, u8),
         from: usize,
         chosen: &mut [u8; MAX_PAYMENT],
         depth: usize,
-        family: bool,
     ) {
         let (m, jokers) = shape;
         if depth == m {
             self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
             return;
         }
-        for (i, &(code, same_colour)) in candidates.iter().enumerate().skip(from) {
-            if depth > 0 && (same_colour != family || code / 2 == chosen[depth - 1] / 2) {
+        let last = chosen[depth - 1] / 2;
+        for i in from..codes.len() {
+            // A kind's tile and expansion are neighbours in code order: never both.
+            if codes[i] / 2 == last {
                 continue;
             }
-            chosen[depth] = code;
-            self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
+            chosen[depth] = codes[i];
+            self.combinations(codes, shape, i + 1, chosen, depth + 1);
         }
     }
 }
