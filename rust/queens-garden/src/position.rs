@@ -1102,14 +1102,16 @@ impl Position {
                 .filter_map(|&c| Cell::new(c))
                 .find(|&c| garden.fits(k, c));
             if let Some(cell) = fits {
-                let mut payments = PaymentBuffer::new();
-                payments.fill(storage, k);
-                let options = payments.as_slice();
-                if !options.is_empty() {
+                // Payment `below(n)` of the legal list's `n` (which a buffer caps).
+                let mut families = Families::new(storage, k);
+                families.count_ways();
+                let n = families.count().min(PaymentBuffer::CAPACITY);
+                if n > 0 {
+                    let payment = families.nth(below(n)).unwrap_or(Payment::EMPTY);
                     return Some(Move::Tile {
                         kind: k,
                         cell,
-                        payment: options[below(options.len())],
+                        payment,
                     });
                 }
             }
@@ -1847,79 +1849,28 @@ impl PaymentBuffer {
     /// never a candidate: it is identical).
     fn fill(&mut self, storage: &Storage, placed: Kind) {
         self.len = 0;
-        let v = usize::from(placed.value().get() - 1);
-        if v == 0 {
-            self.push(Payment::EMPTY);
-            return;
-        }
-        // A payment takes all of its hexagons from one family: the kinds sharing the colour
-        // or those sharing the pattern. Each family's stored hexagons in code order.
-        let expansions = storage
-            .expansions()
-            .fold(0u64, |m, k| m | 1 << k.id());
-        let others = !(1u64 << placed.id());
-        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
-        let pattern = VALUE_KINDS[v] & others;
-        let tiles = storage.tile_kinds();
-        let family = |kinds: u64| {
-            let mut codes = [0u8; 12];
-            let mut n = 0;
-            for k in bits(kinds & (tiles | expansions)) {
-                if tiles >> k & 1 != 0 {
-                    codes[n] = 2 * k as u8;
-                    n += 1;
-                }
-                if expansions >> k & 1 != 0 {
-                    codes[n] = 2 * k as u8 + 1;
-                    n += 1;
-                }
-            }
-            (codes, n)
-        };
-        let (colour_codes, nc) = family(colour);
-        let (pattern_codes, np) = family(pattern);
-        let (colour_codes, pattern_codes) = (&colour_codes[..nc], &pattern_codes[..np]);
-        // In code order the colour's hexagons lie together, between the pattern's: the
-        // pattern's payments starting below them come first.
-        let split = pattern_codes
-            .iter()
-            .position(|&c| colour_codes.first().is_some_and(|&f| c > f))
-            .unwrap_or(np);
-        let jokers = usize::from(storage.jokers());
-        for j in 0..=v.min(jokers) {
-            let m = v - j;
-            let shape = (m, j as u8);
+        let families = Families::new(storage, placed);
+        for (m, jokers) in families.shapes() {
             let mut chosen = [0u8; MAX_PAYMENT];
             if m == 0 {
-                self.push(Payment::from_sorted_codes(&[], j as u8));
+                self.push(Payment::from_sorted_codes(&[], jokers));
                 continue;
             }
-            self.firsts(pattern_codes, 0..split, shape, &mut chosen);
-            self.firsts(colour_codes, 0..nc, shape, &mut chosen);
-            self.firsts(pattern_codes, split..np, shape, &mut chosen);
-        }
-    }
-
-    /// The payments of `shape` (hexagons, jokers) from one family's `codes` whose first
-    /// hexagon is at an index in `first`, in lexicographic order.
-    fn firsts(
-        &mut self,
-        codes: &[u8],
-        first: std::ops::Range<usize>,
-        shape: (usize, u8),
-        chosen: &mut [u8; MAX_PAYMENT],
-    ) {
-        for i in first {
-            chosen[0] = codes[i];
-            self.combinations(codes, shape, i + 1, chosen, 1);
+            for (family, first) in families.blocks() {
+                for i in first {
+                    chosen[0] = family.codes[i];
+                    self.combinations(family, (m, jokers), family.next(i), &mut chosen, 1);
+                }
+            }
         }
     }
 
     /// Every payment of `m` hexagons and `jokers` jokers (`shape`) extending `chosen[..depth]`
-    /// with hexagons of `codes[from..]` of pairwise different kinds, in lexicographic order.
+    /// with hexagons of `family.codes[from..]` of pairwise different kinds, in lexicographic
+    /// order.
     fn combinations(
         &mut self,
-        codes: &[u8],
+        family: &Family,
         shape: (usize, u8),
         from: usize,
         chosen: &mut [u8; MAX_PAYMENT],
@@ -1930,15 +1881,190 @@ impl PaymentBuffer {
             self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
             return;
         }
-        let last = chosen[depth - 1] / 2;
-        for i in from..codes.len() {
-            // A kind's tile and expansion are neighbours in code order: never both.
-            if codes[i] / 2 == last {
+        for i in from..family.n {
+            chosen[depth] = family.codes[i];
+            self.combinations(family, shape, family.next(i), chosen, depth + 1);
+        }
+    }
+}
+
+/// The stored hexagons one family of a payment may take (the kinds sharing the placed
+/// kind's colour, or its pattern), in code order, with how many payments each suffix makes.
+struct Family {
+    codes: [u8; 12],
+    n: usize,
+    /// The first index after `i` holding another kind (a kind's tile and expansion are
+    /// neighbours in code order, and a payment takes one of them).
+    next: [u8; 13],
+    /// `ways[i][t]`: the `t`-hexagon choices of pairwise different kinds from `codes[i..]`
+    /// (filled by [`Family::count_ways`]).
+    ways: [[u16; MAX_PAYMENT]; 13],
+}
+
+impl Family {
+    fn new(kinds: u64, tiles: u64, expansions: u64) -> Family {
+        let mut f = Family {
+            codes: [0; 12],
+            n: 0,
+            next: [0; 13],
+            ways: [[0; MAX_PAYMENT]; 13],
+        };
+        for k in bits(kinds & (tiles | expansions)) {
+            if tiles >> k & 1 != 0 {
+                f.codes[f.n] = 2 * k as u8;
+                f.n += 1;
+            }
+            if expansions >> k & 1 != 0 {
+                f.codes[f.n] = 2 * k as u8 + 1;
+                f.n += 1;
+            }
+        }
+        f.next[f.n] = f.n as u8;
+        for i in (0..f.n).rev() {
+            let same = i + 1 < f.n && f.codes[i + 1] / 2 == f.codes[i] / 2;
+            f.next[i] = if same { i as u8 + 2 } else { i as u8 + 1 };
+        }
+        f
+    }
+
+    /// Fills [`Family::ways`] for choices of up to `m` hexagons.
+    fn count_ways(&mut self, m: usize) {
+        self.ways[self.n][0] = 1;
+        for i in (0..self.n).rev() {
+            let next = usize::from(self.next[i]);
+            self.ways[i][0] = 1;
+            for t in 1..m {
+                self.ways[i][t] = self.ways[i + 1][t] + self.ways[next][t - 1];
+            }
+        }
+    }
+
+    /// The first index after `i` holding another kind.
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        usize::from(self.next[i])
+    }
+
+    /// The `m`-hexagon choices whose first hexagon is at an index in `first`.
+    fn count(&self, first: &std::ops::Range<usize>, m: usize) -> usize {
+        first
+            .clone()
+            .map(|i| usize::from(self.ways[self.next(i)][m - 1]))
+            .sum()
+    }
+
+    /// Choice `r` (below [`Family::count`]) of `m` hexagons in lexicographic order, written
+    /// into `chosen`.
+    fn nth(&self, first: std::ops::Range<usize>, m: usize, mut r: usize, chosen: &mut [u8]) {
+        let mut from = first.start;
+        let mut end = first.end;
+        for (depth, c) in chosen.iter_mut().enumerate().take(m) {
+            for i in from..end {
+                let block = usize::from(self.ways[self.next(i)][m - depth - 1]);
+                if r < block {
+                    *c = self.codes[i];
+                    from = self.next(i);
+                    break;
+                }
+                r -= block;
+            }
+            end = self.n;
+        }
+    }
+}
+
+/// A placement's payment families ([`Family`]) and the order of their payments.
+struct Families {
+    colour: Family,
+    pattern: Family,
+    /// The pattern's hexagons below the colour's in code order: their payments come first.
+    split: usize,
+    /// Discards needed and jokers held.
+    needed: usize,
+    jokers: usize,
+}
+
+impl Families {
+    fn new(storage: &Storage, placed: Kind) -> Families {
+        let needed = usize::from(placed.value().get() - 1);
+        let expansions = storage
+            .expansions()
+            .fold(0u64, |m, k| m | 1 << k.id());
+        let others = !(1u64 << placed.id());
+        let tiles = storage.tile_kinds();
+        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
+        let colour = Family::new(colour, tiles, expansions);
+        let pattern = Family::new(VALUE_KINDS[needed] & others, tiles, expansions);
+        let below = (colour.n > 0).then_some(colour.codes[0]);
+        let split = (0..pattern.n)
+            .find(|&i| below.is_some_and(|f| pattern.codes[i] > f))
+            .unwrap_or(pattern.n);
+        Families {
+            colour,
+            pattern,
+            split,
+            needed,
+            jokers: usize::from(storage.jokers()),
+        }
+    }
+
+    /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
+    fn count_ways(&mut self) {
+        self.colour.count_ways(self.needed);
+        self.pattern.count_ways(self.needed);
+    }
+
+    /// The payments' shapes in order: (hexagons, jokers), jokers ascending. A placement of
+    /// value 1 pays nothing: one shape, (0, 0).
+    fn shapes(&self) -> impl Iterator<Item = (usize, u8)> + use<> {
+        let needed = self.needed;
+        (0..=needed.min(self.jokers)).map(move |j| (needed - j, j as u8))
+    }
+
+    /// The blocks of one shape's payments in order: a family and the indices of first
+    /// hexagons.
+    fn blocks(&self) -> [(&Family, std::ops::Range<usize>); 3] {
+        [
+            (&self.pattern, 0..self.split),
+            (&self.colour, 0..self.colour.n),
+            (&self.pattern, self.split..self.pattern.n),
+        ]
+    }
+
+    /// Payment `r` of the legal-list order, or `None` past the last.
+    fn nth(&self, mut r: usize) -> Option<Payment> {
+        for (m, jokers) in self.shapes() {
+            if m == 0 {
+                if r == 0 {
+                    return Some(Payment::from_sorted_codes(&[], jokers));
+                }
+                r -= 1;
                 continue;
             }
-            chosen[depth] = codes[i];
-            self.combinations(codes, shape, i + 1, chosen, depth + 1);
+            for (family, first) in self.blocks() {
+                let count = family.count(&first, m);
+                if r < count {
+                    let mut chosen = [0u8; MAX_PAYMENT];
+                    family.nth(first, m, r, &mut chosen);
+                    return Some(Payment::from_sorted_codes(&chosen[..m], jokers));
+                }
+                r -= count;
+            }
         }
+        None
+    }
+
+    /// The number of payments.
+    fn count(&self) -> usize {
+        self.shapes()
+            .map(|(m, _)| {
+                if m == 0 {
+                    1
+                } else {
+                    self.blocks().iter().map(|(f, first)| f.count(first, m)).sum()
+                }
+            })
+            .sum()
     }
 }
 
