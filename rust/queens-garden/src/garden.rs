@@ -188,6 +188,8 @@ pub struct Garden {
     /// Cells holding a hexagon of each colour, and of each value (index value - 1).
     colours: [u64; 6],
     values: [u64; 6],
+    /// Cells next to a hexagon of each colour (0..6) and of each value (6..12).
+    near: [u64; 12],
     free: u64,
 }
 
@@ -211,6 +213,7 @@ impl Garden {
             areas: [AreaState::Empty; 6],
             colours: [0; 6],
             values: [0; 6],
+            near: [0; 12],
             free: 0b11_1111,
         }
     }
@@ -328,6 +331,17 @@ impl Garden {
             && joins_different_kinds(around & same_value, same_value, &self.colours, colour)
     }
 
+    /// The free spaces where `kind` meets the neighbour rule: those next to no hexagon, and
+    /// those next to one sharing its colour or its pattern. [`Garden::fits`] holds nowhere
+    /// else.
+    #[inline]
+    pub(crate) fn neighbourly(&self, kind: Kind) -> u64 {
+        let near_any = self.near[..6].iter().fold(0, |m, &n| m | n);
+        let sharing = self.near[usize::from(kind.colour().index())]
+            | self.near[6 + usize::from(kind.value().get() - 1)];
+        self.free & (sharing | !near_any)
+    }
+
     /// Labels every colour group and pattern group once.
     fn groups(&self) -> Groups {
         self.groups_of(&self.colours, &self.values)
@@ -405,6 +419,9 @@ impl Garden {
         self.free &= !bit;
         self.colours[usize::from(kind.colour().index())] |= bit;
         self.values[usize::from(kind.value().get() - 1)] |= bit;
+        let around = NEIGHBOUR_MASKS[usize::from(cell.index())];
+        self.near[usize::from(kind.colour().index())] |= around;
+        self.near[6 + usize::from(kind.value().get() - 1)] |= around;
     }
 
     /// Places a tile on a free space (no checks) and returns the jokers its completed rings pay.

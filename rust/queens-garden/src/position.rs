@@ -1095,11 +1095,12 @@ impl Position {
             let k = kind(kinds[i]);
             kinds.swap(i, n - 1);
             n -= 1;
+            // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
-            let fits = free[start..m]
-                .iter()
-                .chain(&free[..start])
-                .filter_map(|&c| Cell::new(c))
+            let candidates = garden.neighbourly(k);
+            let below_start = (1u64 << free[start]) - 1;
+            let fits = cells_of(candidates & !below_start)
+                .chain(cells_of(candidates & below_start))
                 .find(|&c| garden.fits(k, c));
             if let Some(cell) = fits {
                 // Payment `below(n)` of the legal list's `n` (which a buffer caps).
