@@ -928,6 +928,19 @@ impl Position {
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
     fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
         let room = self.take_room();
+        if room.twice == 0 && room.roomy() {
+            // No copy choices and room for anything: one take per attribute shown.
+            let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
+            let n = Attribute::all().filter(shown).count();
+            if n == 0 {
+                return None;
+            }
+            let attribute = Attribute::all().filter(shown).nth(below(n))?;
+            return Some(Move::Take {
+                attribute,
+                choices: Choices::NONE,
+            });
+        }
         let mut counts = [0usize; 12];
         for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
             *c = Position::selection(attribute, &room).count(&room);
