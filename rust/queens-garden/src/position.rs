@@ -8,7 +8,8 @@ use std::sync::Arc;
 use pyrandom::PyRandom;
 
 use crate::garden::{
-    AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS, cells_of,
+    AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS,
+    cells_of,
 };
 use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
@@ -917,10 +918,11 @@ impl Position {
     fn legal_takes(&self, out: &mut Vec<Move>) {
         let room = self.take_room();
         for attribute in Attribute::all() {
-            let _: ControlFlow<()> = Position::selection(attribute, &room).visit(&room, &mut |mv| {
-                out.push(mv);
-                ControlFlow::Continue(())
-            });
+            let _: ControlFlow<()> =
+                Position::selection(attribute, &room).visit(&room, &mut |mv| {
+                    out.push(mv);
+                    ControlFlow::Continue(())
+                });
         }
     }
 
@@ -2001,9 +2003,7 @@ struct Families {
 impl Families {
     fn new(storage: &Storage, placed: Kind) -> Families {
         let needed = usize::from(placed.value().get() - 1);
-        let expansions = storage
-            .expansions()
-            .fold(0u64, |m, k| m | 1 << k.id());
+        let expansions = storage.expansions().fold(0u64, |m, k| m | 1 << k.id());
         let others = !(1u64 << placed.id());
         let tiles = storage.tile_kinds();
         let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
@@ -2075,7 +2075,10 @@ impl Families {
                 if m == 0 {
                     1
                 } else {
-                    self.blocks().iter().map(|(f, first)| f.count(first, m)).sum()
+                    self.blocks()
+                        .iter()
+                        .map(|(f, first)| f.count(first, m))
+                        .sum()
                 }
             })
             .sum()
