@@ -1099,12 +1099,8 @@ impl Position {
             kinds[n] = k as u8;
             n += 1;
         }
-        let mut free = [0u8; crate::geometry::CELL_COUNT];
-        let mut m = 0;
-        for c in cells_of(garden.free_mask()) {
-            free[m] = c.index();
-            m += 1;
-        }
+        let free = garden.free_mask();
+        let m = free.count_ones() as usize;
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1113,7 +1109,11 @@ impl Position {
             // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
             let candidates = garden.neighbourly(k);
-            let below_start = (1u64 << free[start]) - 1;
+            let mut from = free;
+            for _ in 0..start {
+                from &= from - 1;
+            }
+            let below_start = (from & from.wrapping_neg()) - 1;
             let fits = cells_of(candidates & !below_start)
                 .chain(cells_of(candidates & below_start))
                 .find(|&c| garden.fits(k, c));
@@ -1918,6 +1918,7 @@ struct Family {
 }
 
 impl Family {
+    #[inline]
     fn new(kinds: u64, tiles: u64, expansions: u64) -> Family {
         let mut f = Family {
             codes: [0; 12],
@@ -2001,6 +2002,7 @@ struct Families {
 }
 
 impl Families {
+    #[inline]
     fn new(storage: &Storage, placed: Kind) -> Families {
         let needed = usize::from(placed.value().get() - 1);
         let expansions = storage.expansions().fold(0u64, |m, k| m | 1 << k.id());
