@@ -2160,3 +2160,70 @@ impl Position {
         self.tower_len = kinds.len() as u8;
     }
 }
+
+/// The playout policy's shortcuts against the rules' own checks and lists.
+#[cfg(test)]
+mod tests_shortcuts {
+    use super::*;
+
+    /// Positions of seeded games of uniform legal moves (players 2 to 4).
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..12u64 {
+            let rules = Rules::with_players(2 + (seed % 3) as u8).unwrap();
+            let mut p = Position::from_seed(rules, seed);
+            let mut rng = PyRandom::from_u64(seed);
+            while !p.is_over() {
+                out.push(p.clone());
+                let moves = p.legal_moves();
+                let mv = moves[rng.randbelow(moves.len() as u32) as usize];
+                p.play_unchecked(&mv).unwrap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn placements_takes_and_payments_agree_with_the_lists() {
+        let mut placements = 0;
+        for p in positions() {
+            let seat = usize::from(p.to_move);
+            let garden = &p.gardens[seat];
+            let storage = &p.storages[seat];
+            for k in Kind::all() {
+                let neighbourly = garden.neighbourly(k);
+                for c in cells_of(garden.free_mask()) {
+                    let fits = garden.check_rules(k, c).is_ok();
+                    assert_eq!(garden.fits(k, c), fits, "{k} on {c}");
+                    assert!(!fits || neighbourly >> c.index() & 1 != 0, "{k} on {c}");
+                    placements += usize::from(fits);
+                }
+                let mut listed = PaymentBuffer::new();
+                listed.fill(storage, k);
+                let mut families = Families::new(storage, k);
+                families.count_ways();
+                let n = listed.as_slice().len();
+                assert_eq!(families.count().min(PaymentBuffer::CAPACITY), n);
+                for (r, &payment) in listed.as_slice().iter().enumerate() {
+                    assert_eq!(families.nth(r), Some(payment), "payment {r} for {k}");
+                }
+            }
+            let mut takes = Vec::new();
+            p.legal_takes(&mut takes);
+            for (i, &take) in takes.iter().enumerate() {
+                let drawn = p.random_take(&mut |n| {
+                    assert_eq!(n, takes.len(), "the take count");
+                    i
+                });
+                assert_eq!(drawn, Some(take));
+            }
+            if takes.is_empty() {
+                assert_eq!(
+                    p.random_take(&mut |_| unreachable!("no take to draw")),
+                    None
+                );
+            }
+        }
+        assert!(placements > 1000, "the games place: {placements}");
+    }
+}
