@@ -106,10 +106,28 @@ fn component(start: u64, within: u64) -> u64 {
     group
 }
 
+/// Whether the groups of `within` (the hexagons sharing one attribute) holding the cells of
+/// `next_to`, joined by a hexagon whose other attribute is `other`, hold pairwise different
+/// kinds, none of them the joining one. Within such groups a kind is its other attribute
+/// (`others`: the cells of each value, or of each colour), so the kinds differ exactly when no
+/// other attribute is found twice; each group on its own already holds different kinds.
+#[inline]
+fn joins_different_kinds(next_to: u64, within: u64, others: &[u64; 6], other: usize) -> bool {
+    if next_to == 0 {
+        return true;
+    }
+    let joined = component(next_to, within);
+    joined & others[other] == 0
+        && others.iter().all(|&m| {
+            let found = joined & m;
+            found & found.wrapping_sub(1) == 0
+        })
+}
+
 /// Every kind, as a bit mask over kind ids.
 const ALL_KINDS: u64 = (1 << KIND_COUNT) - 1;
 /// The kinds of each colour, and of each value (index value - 1), as bit masks.
-const COLOUR_KINDS: [u64; 6] = {
+pub(crate) const COLOUR_KINDS: [u64; 6] = {
     let mut out = [0; 6];
     let mut c = 0;
     while c < 6 {
@@ -118,7 +136,7 @@ const COLOUR_KINDS: [u64; 6] = {
     }
     out
 };
-const VALUE_KINDS: [u64; 6] = {
+pub(crate) const VALUE_KINDS: [u64; 6] = {
     let mut out = [0; 6];
     let mut v = 0;
     while v < 6 {
@@ -170,6 +188,8 @@ pub struct Garden {
     /// Cells holding a hexagon of each colour, and of each value (index value - 1).
     colours: [u64; 6],
     values: [u64; 6],
+    /// Cells next to a hexagon of each colour (0..6) and of each value (6..12).
+    near: [u64; 12],
     free: u64,
 }
 
@@ -193,6 +213,7 @@ impl Garden {
             areas: [AreaState::Empty; 6],
             colours: [0; 6],
             values: [0; 6],
+            near: [0; 12],
             free: 0b11_1111,
         }
     }
@@ -294,6 +315,33 @@ impl Garden {
         Ok(())
     }
 
+    /// Whether [`Garden::check_rules`] allows `kind` on `cell`, from the bit sets alone (no
+    /// group labelling): the search's playout policy asks it of many cells a move.
+    #[inline]
+    pub(crate) fn fits(&self, kind: Kind, cell: Cell) -> bool {
+        let around = NEIGHBOUR_MASKS[usize::from(cell.index())] & self.hexagon_mask();
+        if around == 0 {
+            return true;
+        }
+        let colour = usize::from(kind.colour().index());
+        let value = usize::from(kind.value().get() - 1);
+        let (same_colour, same_value) = (self.colours[colour], self.values[value]);
+        around & (same_colour | same_value) != 0
+            && joins_different_kinds(around & same_colour, same_colour, &self.values, value)
+            && joins_different_kinds(around & same_value, same_value, &self.colours, colour)
+    }
+
+    /// The free spaces where `kind` meets the neighbour rule: those next to no hexagon, and
+    /// those next to one sharing its colour or its pattern. [`Garden::fits`] holds nowhere
+    /// else.
+    #[inline]
+    pub(crate) fn neighbourly(&self, kind: Kind) -> u64 {
+        let near_any = self.near[..6].iter().fold(0, |m, &n| m | n);
+        let sharing = self.near[usize::from(kind.colour().index())]
+            | self.near[6 + usize::from(kind.value().get() - 1)];
+        self.free & (sharing | !near_any)
+    }
+
     /// Labels every colour group and pattern group once.
     fn groups(&self) -> Groups {
         self.groups_of(&self.colours, &self.values)
@@ -371,6 +419,9 @@ impl Garden {
         self.free &= !bit;
         self.colours[usize::from(kind.colour().index())] |= bit;
         self.values[usize::from(kind.value().get() - 1)] |= bit;
+        let around = NEIGHBOUR_MASKS[usize::from(cell.index())];
+        self.near[usize::from(kind.colour().index())] |= around;
+        self.near[6 + usize::from(kind.value().get() - 1)] |= around;
     }
 
     /// Places a tile on a free space (no checks) and returns the jokers its completed rings pay.
@@ -535,6 +586,8 @@ pub const EXPANSION_SPACES: u8 = 2;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Storage {
     tiles: [u8; KIND_COUNT],
+    /// The kinds with a stored tile (bits by kind id).
+    kinds: u64,
     tile_count: u8,
     jokers: u8,
     /// Stored expansions by printed kind id, ascending; `u8::MAX` when empty.
@@ -552,6 +605,7 @@ impl Storage {
     pub const fn with_jokers(jokers: u8) -> Storage {
         Storage {
             tiles: [0; KIND_COUNT],
+            kinds: 0,
             tile_count: 0,
             jokers,
             expansions: [u8::MAX; 2],
@@ -567,6 +621,12 @@ impl Storage {
     /// The tiles, sorted by kind, with repeats.
     pub fn tiles(&self) -> impl Iterator<Item = Kind> + '_ {
         Kind::all().flat_map(|k| std::iter::repeat_n(k, usize::from(self.count(k))))
+    }
+
+    /// The kinds of the stored tiles as a bit mask over kind ids.
+    #[inline]
+    pub const fn tile_kinds(&self) -> u64 {
+        self.kinds
     }
 
     /// The number of tiles.
@@ -621,11 +681,16 @@ impl Storage {
 
     pub(crate) fn add_tile(&mut self, kind: Kind) {
         self.tiles[usize::from(kind.id())] += 1;
+        self.kinds |= 1 << kind.id();
         self.tile_count += 1;
     }
 
     pub(crate) fn remove_tile(&mut self, kind: Kind) {
-        self.tiles[usize::from(kind.id())] -= 1;
+        let count = &mut self.tiles[usize::from(kind.id())];
+        *count -= 1;
+        if *count == 0 {
+            self.kinds &= !(1 << kind.id());
+        }
         self.tile_count -= 1;
     }
 

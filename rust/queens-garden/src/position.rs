@@ -2,11 +2,15 @@
 //! (section 15.3) and its move application (sections 5 to 12).
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use pyrandom::PyRandom;
 
-use crate::garden::{AreaState, EXPANSION_SPACES, Garden, PlacementError, Storage, cells_of};
+use crate::garden::{
+    AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS,
+    cells_of,
+};
 use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
@@ -912,79 +916,115 @@ impl Position {
     }
 
     fn legal_takes(&self, out: &mut Vec<Move>) {
-        let at = self.presence();
-        let storage = &self.storages[usize::from(self.to_move)];
-        let free_tiles = storage.free_tile_spaces();
-        let free_exps = EXPANSION_SPACES - storage.expansion_count();
-        // Slots holding a face-up expansion: a hexagon there is an expansion, else a tile.
-        let up: u8 = (0..MAX_STACK)
-            .filter(|&s| self.slots[s] == SlotState::Up)
-            .fold(0, |m, s| m | 1 << s);
+        let room = self.take_room();
         for attribute in Attribute::all() {
-            // Selected kinds: (kind, slot mask).
-            let mut fixed_tiles = 0u8;
-            let mut fixed_exps = 0u8;
-            let mut ambiguous: [(u8, u8); 6] = [(0, 0); 6];
-            let mut n_amb = 0;
-            let mut any = false;
-            for k in attribute.kinds() {
-                let mask = at[usize::from(k.id())];
-                if mask == 0 {
-                    continue;
-                }
-                any = true;
-                if mask.is_power_of_two() {
-                    if mask & up != 0 {
-                        fixed_exps += 1;
-                    } else {
-                        fixed_tiles += 1;
+            let _: ControlFlow<()> =
+                Position::selection(attribute, &room).visit(&room, &mut |mv| {
+                    out.push(mv);
+                    ControlFlow::Continue(())
+                });
+        }
+    }
+
+    /// A legal take at random (`below(n)` a uniform index below `n`), the same one
+    /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
+    fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        let room = self.take_room();
+        if room.twice == 0 && room.roomy() {
+            // No copy choices and room for anything: one take per attribute shown.
+            let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
+            let n = Attribute::all().filter(shown).count();
+            if n == 0 {
+                return None;
+            }
+            let attribute = Attribute::all().filter(shown).nth(below(n))?;
+            return Some(Move::Take {
+                attribute,
+                choices: Choices::NONE,
+            });
+        }
+        let mut counts = [0usize; 12];
+        for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
+            *c = Position::selection(attribute, &room).count(&room);
+        }
+        let total: usize = counts.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let mut left = below(total);
+        for (attribute, &c) in Attribute::all().zip(&counts) {
+            if left < c {
+                let sel = Position::selection(attribute, &room);
+                return match sel.visit(&room, &mut |mv| {
+                    if left == 0 {
+                        return ControlFlow::Break(mv);
                     }
-                } else {
-                    ambiguous[n_amb] = (k.id(), mask);
-                    n_amb += 1;
-                }
+                    left -= 1;
+                    ControlFlow::Continue(())
+                }) {
+                    ControlFlow::Break(mv) => Some(mv),
+                    ControlFlow::Continue(()) => None,
+                };
             }
-            if !any {
-                continue;
+            left -= c;
+        }
+        None
+    }
+
+    /// What a take's selection is read against: where each kind is shown, the face-up slots
+    /// and the mover's free spaces.
+    fn take_room(&self) -> TakeRoom {
+        let storage = &self.storages[usize::from(self.to_move)];
+        let mut room = TakeRoom {
+            slot_kinds: [0; MAX_STACK],
+            once: 0,
+            twice: 0,
+            up_kinds: 0,
+            up: 0,
+            free_tiles: storage.free_tile_spaces(),
+            free_exps: EXPANSION_SPACES - storage.expansion_count(),
+        };
+        for s in 0..usize::from(self.rules.stack_size()) {
+            let mut shown = 0u64;
+            match self.slots[s] {
+                SlotState::Up => {
+                    // A hexagon at a face-up slot is an expansion, elsewhere a tile.
+                    shown = 1 << self.slot_expansion(s as u8).id();
+                    room.up |= 1 << s;
+                    room.up_kinds |= shown;
+                }
+                SlotState::Down => {}
+                SlotState::Stack if s == usize::from(self.top) => {}
+                SlotState::Stack | SlotState::Gone => continue,
             }
-            // Odometer over the ambiguous kinds' slots, last kind fastest.
-            let amb = &ambiguous[..n_amb];
-            let mut pick: [u8; 6] = [0; 6];
-            for (p, &(_, mask)) in pick.iter_mut().zip(amb) {
-                *p = mask.trailing_zeros() as u8;
+            for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
+                shown |= 1 << k;
             }
-            loop {
-                let mut tiles = fixed_tiles;
-                let mut exps = fixed_exps;
-                let mut choices = Choices::NONE;
-                for (&p, &(k, _)) in pick.iter().zip(amb) {
-                    if up & (1 << p) != 0 {
-                        exps += 1;
-                    } else {
-                        tiles += 1;
-                    }
-                    choices.push(kind(k), p);
-                }
-                if tiles <= free_tiles && exps <= free_exps {
-                    out.push(Move::Take { attribute, choices });
-                }
-                // Advance the odometer: the last kind with a later slot moves on.
-                let mut advanced = false;
-                for i in (0..n_amb).rev() {
-                    let later = amb[i].1 & !(((2u16 << pick[i]) - 1) as u8);
-                    if later != 0 {
-                        pick[i] = later.trailing_zeros() as u8;
-                        for j in i + 1..n_amb {
-                            pick[j] = amb[j].1.trailing_zeros() as u8;
-                        }
-                        advanced = true;
-                        break;
-                    }
-                }
-                if !advanced {
-                    break;
-                }
-            }
+            room.slot_kinds[s] = shown;
+            room.twice |= room.once & shown;
+            room.once |= shown;
+        }
+        room
+    }
+
+    /// The kinds `attribute` selects, split into those at one slot and those at several.
+    #[inline]
+    fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
+        let kinds = attribute_kinds(attribute);
+        let fixed = room.once & !room.twice & kinds;
+        // The counts matter only when the storage is short of room.
+        let (fixed_tiles, fixed_exps) = if room.roomy() {
+            (0, 0)
+        } else {
+            let exps = (fixed & room.up_kinds).count_ones() as u8;
+            (fixed.count_ones() as u8 - exps, exps)
+        };
+        Selection {
+            attribute,
+            fixed_tiles,
+            fixed_exps,
+            ambiguous: room.twice & kinds,
+            any: room.once & kinds != 0,
         }
     }
 
@@ -1055,45 +1095,44 @@ impl Position {
         let garden = &self.gardens[seat];
         let mut kinds = [0u8; KIND_COUNT];
         let mut n = 0;
-        for k in Kind::all().filter(|&k| storage.count(k) > 0) {
-            kinds[n] = k.id();
+        for k in bits(storage.tile_kinds()) {
+            kinds[n] = k as u8;
             n += 1;
         }
-        let mut free = [0u8; crate::geometry::CELL_COUNT];
-        let mut m = 0;
-        for c in cells_of(garden.free_mask()) {
-            free[m] = c.index();
-            m += 1;
-        }
-        let mut payments = PaymentBuffer::new();
+        let free = garden.free_mask();
+        let m = free.count_ones() as usize;
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
             kinds.swap(i, n - 1);
             n -= 1;
+            // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
-            let fits = (0..m)
-                .filter_map(|j| Cell::new(free[(start + j) % m]))
-                .find(|&c| garden.check_rules(k, c).is_ok());
+            let candidates = garden.neighbourly(k);
+            let mut from = free;
+            for _ in 0..start {
+                from &= from - 1;
+            }
+            let below_start = (from & from.wrapping_neg()) - 1;
+            let fits = cells_of(candidates & !below_start)
+                .chain(cells_of(candidates & below_start))
+                .find(|&c| garden.fits(k, c));
             if let Some(cell) = fits {
-                payments.fill(storage, k);
-                let options = payments.as_slice();
-                if !options.is_empty() {
+                // Payment `below(n)` of the legal list's `n` (which a buffer caps).
+                let mut families = Families::new(storage, k);
+                families.count_ways();
+                let n = families.count().min(PaymentBuffer::CAPACITY);
+                if n > 0 {
+                    let payment = families.nth(below(n)).unwrap_or(Payment::EMPTY);
                     return Some(Move::Tile {
                         kind: k,
                         cell,
-                        payment: options[below(options.len())],
+                        payment,
                     });
                 }
             }
         }
-        let mut takes = Vec::new();
-        self.legal_takes(&mut takes);
-        Some(if takes.is_empty() {
-            Move::PASS
-        } else {
-            takes[below(takes.len())]
-        })
+        Some(self.random_take(below).unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1635,6 +1674,164 @@ fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove>
     Ok(())
 }
 
+/// The kinds showing `attribute`, as a bit mask over kind ids.
+fn attribute_kinds(attribute: Attribute) -> u64 {
+    let a = usize::from(attribute.index());
+    if a < 6 {
+        COLOUR_KINDS[a]
+    } else {
+        VALUE_KINDS[a - 6]
+    }
+}
+
+/// What the takes of one position are read against ([`Position::take_room`]).
+struct TakeRoom {
+    /// For each slot, the kinds it shows (bits by kind id).
+    slot_kinds: [u64; MAX_STACK],
+    /// The kinds shown at one slot or more, and at two or more (bits by kind id).
+    once: u64,
+    twice: u64,
+    /// The kinds of the face-up expansions, and their slots.
+    up_kinds: u64,
+    up: u8,
+    free_tiles: u8,
+    free_exps: u8,
+}
+
+impl TakeRoom {
+    /// The slots (bit mask) showing kind id `k`.
+    fn at(&self, k: usize) -> u8 {
+        (0..MAX_STACK).fold(0, |m, s| m | (((self.slot_kinds[s] >> k) & 1) as u8) << s)
+    }
+
+    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
+    /// at most 6 hexagons, its expansions from the face-up slots.
+    fn roomy(&self) -> bool {
+        self.free_tiles >= 6 && u32::from(self.free_exps) >= self.up.count_ones()
+    }
+}
+
+/// The kinds one attribute selects ([`Position::selection`]): a take of it picks one slot
+/// for each ambiguous kind.
+#[derive(Clone, Copy)]
+struct Selection {
+    attribute: Attribute,
+    /// Kinds at one slot: tiles and face-up expansions.
+    fixed_tiles: u8,
+    fixed_exps: u8,
+    /// Kinds at several slots (bits by kind id).
+    ambiguous: u64,
+    /// Whether any kind is selected.
+    any: bool,
+}
+
+impl Selection {
+    /// The number of its takes that fit the storage, without listing them: by the number of
+    /// ambiguous kinds taken as expansions.
+    #[inline]
+    fn count(&self, room: &TakeRoom) -> usize {
+        if !self.any {
+            return 0;
+        }
+        if self.ambiguous == 0 && room.roomy() {
+            return 1;
+        }
+        if room.roomy() {
+            return bits(self.ambiguous)
+                .map(|k| room.at(k).count_ones() as usize)
+                .product();
+        }
+        // ways[e]: slot picks with e expansions among the ambiguous kinds.
+        let mut ways = [0usize; 7];
+        ways[0] = 1;
+        let mut n = 0;
+        for k in bits(self.ambiguous) {
+            let mask = room.at(k);
+            let exps = (mask & room.up).count_ones() as usize;
+            let tiles = (mask & !room.up).count_ones() as usize;
+            n += 1;
+            for e in (0..=n).rev() {
+                ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
+            }
+        }
+        (0..=n)
+            .filter(|&e| {
+                usize::from(self.fixed_tiles) + n - e <= usize::from(room.free_tiles)
+                    && usize::from(self.fixed_exps) + e <= usize::from(room.free_exps)
+            })
+            .map(|e| ways[e])
+            .sum()
+    }
+
+    /// Shows `visit` its takes that fit the storage, in legal-list order, until it breaks.
+    fn visit<B>(
+        &self,
+        room: &TakeRoom,
+        visit: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if !self.any {
+            return ControlFlow::Continue(());
+        }
+        let attribute = self.attribute;
+        // Selected ambiguous kinds: (kind, slot mask).
+        let mut ambiguous: [(u8, u8); 6] = [(0, 0); 6];
+        let mut n_amb = 0;
+        for k in bits(self.ambiguous) {
+            ambiguous[n_amb] = (k as u8, room.at(k));
+            n_amb += 1;
+        }
+        // Odometer over the ambiguous kinds' slots, last kind fastest.
+        let amb = &ambiguous[..n_amb];
+        let mut pick: [u8; 6] = [0; 6];
+        for (p, &(_, mask)) in pick.iter_mut().zip(amb) {
+            *p = mask.trailing_zeros() as u8;
+        }
+        loop {
+            let mut tiles = self.fixed_tiles;
+            let mut exps = self.fixed_exps;
+            let mut choices = Choices::NONE;
+            for (&p, &(k, _)) in pick.iter().zip(amb) {
+                if room.up & (1 << p) != 0 {
+                    exps += 1;
+                } else {
+                    tiles += 1;
+                }
+                choices.push(kind(k), p);
+            }
+            if tiles <= room.free_tiles && exps <= room.free_exps {
+                visit(Move::Take { attribute, choices })?;
+            }
+            // Advance the odometer: the last kind with a later slot moves on.
+            let mut advanced = false;
+            for i in (0..n_amb).rev() {
+                let later = amb[i].1 & !(((2u16 << pick[i]) - 1) as u8);
+                if later != 0 {
+                    pick[i] = later.trailing_zeros() as u8;
+                    for j in i + 1..n_amb {
+                        pick[j] = amb[j].1.trailing_zeros() as u8;
+                    }
+                    advanced = true;
+                    break;
+                }
+            }
+            if !advanced {
+                return ControlFlow::Continue(());
+            }
+        }
+    }
+}
+
+/// The set bits of `mask`, ascending.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 /// The distinct payments for one kind, in legal-list order (section 15.4).
 struct PaymentBuffer {
     items: [Payment; PaymentBuffer::CAPACITY],
@@ -1668,69 +1865,225 @@ impl PaymentBuffer {
     /// never a candidate: it is identical).
     fn fill(&mut self, storage: &Storage, placed: Kind) {
         self.len = 0;
-        let v = usize::from(placed.value().get() - 1);
-        if v == 0 {
-            self.push(Payment::EMPTY);
-            return;
-        }
-        // The candidate discards in code order: (code, whether it shares the colour rather than
-        // the pattern). A payment takes all of its hexagons from one of the two families. In
-        // kind order the pattern's kinds come one per colour, the colour's six together.
-        let mut candidates = [(0u8, false); 20];
-        let mut n = 0;
-        let colour = placed.colour().index();
-        let mut consider = |k: u8, same_colour: bool| {
-            let Some(k) = Kind::new(k).filter(|&k| k != placed) else {
-                return;
-            };
-            for h in [Hexagon::Tile(k), Hexagon::Expansion(k)] {
-                if storage.holds(h) {
-                    candidates[n] = (h.code(), same_colour);
-                    n += 1;
-                }
-            }
-        };
-        for c in 0..6u8 {
-            if c == colour {
-                for value in 0..6 {
-                    consider(6 * c + value, true);
-                }
-            } else {
-                consider(6 * c + placed.value().get() - 1, false);
-            }
-        }
-        let candidates = &candidates[..n];
-        let jokers = usize::from(storage.jokers());
-        for j in 0..=v.min(jokers) {
+        let families = Families::new(storage, placed);
+        for (m, jokers) in families.shapes() {
             let mut chosen = [0u8; MAX_PAYMENT];
-            self.combinations(candidates, (v - j, j as u8), 0, &mut chosen, 0, false);
+            if m == 0 {
+                self.push(Payment::from_sorted_codes(&[], jokers));
+                continue;
+            }
+            for (family, first) in families.blocks() {
+                for i in first {
+                    chosen[0] = family.codes[i];
+                    self.combinations(family, (m, jokers), family.next(i), &mut chosen, 1);
+                }
+            }
         }
     }
 
-    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) whose hexagons are an
-    /// `m`-subset of `candidates` of pairwise different kinds and one family, in lexicographic
-    /// order of codes (the candidates are sorted by code).
+    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) extending `chosen[..depth]`
+    /// with hexagons of `family.codes[from..]` of pairwise different kinds, in lexicographic
+    /// order.
     fn combinations(
         &mut self,
-        candidates: &[(u8, bool)],
+        family: &Family,
         shape: (usize, u8),
         from: usize,
         chosen: &mut [u8; MAX_PAYMENT],
         depth: usize,
-        family: bool,
     ) {
         let (m, jokers) = shape;
         if depth == m {
             self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
             return;
         }
-        for (i, &(code, same_colour)) in candidates.iter().enumerate().skip(from) {
-            if depth > 0 && (same_colour != family || code / 2 == chosen[depth - 1] / 2) {
+        for i in from..family.n {
+            chosen[depth] = family.codes[i];
+            self.combinations(family, shape, family.next(i), chosen, depth + 1);
+        }
+    }
+}
+
+/// The stored hexagons one family of a payment may take (the kinds sharing the placed
+/// kind's colour, or its pattern), in code order, with how many payments each suffix makes.
+struct Family {
+    codes: [u8; 12],
+    n: usize,
+    /// The first index after `i` holding another kind (a kind's tile and expansion are
+    /// neighbours in code order, and a payment takes one of them).
+    next: [u8; 13],
+    /// `ways[i][t]`: the `t`-hexagon choices of pairwise different kinds from `codes[i..]`
+    /// (filled by [`Family::count_ways`]).
+    ways: [[u16; MAX_PAYMENT]; 13],
+}
+
+impl Family {
+    #[inline]
+    fn new(kinds: u64, tiles: u64, expansions: u64) -> Family {
+        let mut f = Family {
+            codes: [0; 12],
+            n: 0,
+            next: [0; 13],
+            ways: [[0; MAX_PAYMENT]; 13],
+        };
+        for k in bits(kinds & (tiles | expansions)) {
+            if tiles >> k & 1 != 0 {
+                f.codes[f.n] = 2 * k as u8;
+                f.n += 1;
+            }
+            if expansions >> k & 1 != 0 {
+                f.codes[f.n] = 2 * k as u8 + 1;
+                f.n += 1;
+            }
+        }
+        f.next[f.n] = f.n as u8;
+        for i in (0..f.n).rev() {
+            let same = i + 1 < f.n && f.codes[i + 1] / 2 == f.codes[i] / 2;
+            f.next[i] = if same { i as u8 + 2 } else { i as u8 + 1 };
+        }
+        f
+    }
+
+    /// Fills [`Family::ways`] for choices of up to `m` hexagons.
+    fn count_ways(&mut self, m: usize) {
+        self.ways[self.n][0] = 1;
+        for i in (0..self.n).rev() {
+            let next = usize::from(self.next[i]);
+            self.ways[i][0] = 1;
+            for t in 1..m {
+                self.ways[i][t] = self.ways[i + 1][t] + self.ways[next][t - 1];
+            }
+        }
+    }
+
+    /// The first index after `i` holding another kind.
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        usize::from(self.next[i])
+    }
+
+    /// The `m`-hexagon choices whose first hexagon is at an index in `first`.
+    fn count(&self, first: &std::ops::Range<usize>, m: usize) -> usize {
+        first
+            .clone()
+            .map(|i| usize::from(self.ways[self.next(i)][m - 1]))
+            .sum()
+    }
+
+    /// Choice `r` (below [`Family::count`]) of `m` hexagons in lexicographic order, written
+    /// into `chosen`.
+    fn nth(&self, first: std::ops::Range<usize>, m: usize, mut r: usize, chosen: &mut [u8]) {
+        let mut from = first.start;
+        let mut end = first.end;
+        for (depth, c) in chosen.iter_mut().enumerate().take(m) {
+            for i in from..end {
+                let block = usize::from(self.ways[self.next(i)][m - depth - 1]);
+                if r < block {
+                    *c = self.codes[i];
+                    from = self.next(i);
+                    break;
+                }
+                r -= block;
+            }
+            end = self.n;
+        }
+    }
+}
+
+/// A placement's payment families ([`Family`]) and the order of their payments.
+struct Families {
+    colour: Family,
+    pattern: Family,
+    /// The pattern's hexagons below the colour's in code order: their payments come first.
+    split: usize,
+    /// Discards needed and jokers held.
+    needed: usize,
+    jokers: usize,
+}
+
+impl Families {
+    #[inline]
+    fn new(storage: &Storage, placed: Kind) -> Families {
+        let needed = usize::from(placed.value().get() - 1);
+        let expansions = storage.expansions().fold(0u64, |m, k| m | 1 << k.id());
+        let others = !(1u64 << placed.id());
+        let tiles = storage.tile_kinds();
+        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
+        let colour = Family::new(colour, tiles, expansions);
+        let pattern = Family::new(VALUE_KINDS[needed] & others, tiles, expansions);
+        let below = (colour.n > 0).then_some(colour.codes[0]);
+        let split = (0..pattern.n)
+            .find(|&i| below.is_some_and(|f| pattern.codes[i] > f))
+            .unwrap_or(pattern.n);
+        Families {
+            colour,
+            pattern,
+            split,
+            needed,
+            jokers: usize::from(storage.jokers()),
+        }
+    }
+
+    /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
+    fn count_ways(&mut self) {
+        self.colour.count_ways(self.needed);
+        self.pattern.count_ways(self.needed);
+    }
+
+    /// The payments' shapes in order: (hexagons, jokers), jokers ascending. A placement of
+    /// value 1 pays nothing: one shape, (0, 0).
+    fn shapes(&self) -> impl Iterator<Item = (usize, u8)> + use<> {
+        let needed = self.needed;
+        (0..=needed.min(self.jokers)).map(move |j| (needed - j, j as u8))
+    }
+
+    /// The blocks of one shape's payments in order: a family and the indices of first
+    /// hexagons.
+    fn blocks(&self) -> [(&Family, std::ops::Range<usize>); 3] {
+        [
+            (&self.pattern, 0..self.split),
+            (&self.colour, 0..self.colour.n),
+            (&self.pattern, self.split..self.pattern.n),
+        ]
+    }
+
+    /// Payment `r` of the legal-list order, or `None` past the last.
+    fn nth(&self, mut r: usize) -> Option<Payment> {
+        for (m, jokers) in self.shapes() {
+            if m == 0 {
+                if r == 0 {
+                    return Some(Payment::from_sorted_codes(&[], jokers));
+                }
+                r -= 1;
                 continue;
             }
-            chosen[depth] = code;
-            self.combinations(candidates, shape, i + 1, chosen, depth + 1, same_colour);
+            for (family, first) in self.blocks() {
+                let count = family.count(&first, m);
+                if r < count {
+                    let mut chosen = [0u8; MAX_PAYMENT];
+                    family.nth(first, m, r, &mut chosen);
+                    return Some(Payment::from_sorted_codes(&chosen[..m], jokers));
+                }
+                r -= count;
+            }
         }
+        None
+    }
+
+    /// The number of payments.
+    fn count(&self) -> usize {
+        self.shapes()
+            .map(|(m, _)| {
+                if m == 0 {
+                    1
+                } else {
+                    self.blocks()
+                        .iter()
+                        .map(|(f, first)| f.count(first, m))
+                        .sum()
+                }
+            })
+            .sum()
     }
 }
 
@@ -1805,5 +2158,72 @@ impl Position {
             self.tower[usize::from(k.id())] += 1;
         }
         self.tower_len = kinds.len() as u8;
+    }
+}
+
+/// The playout policy's shortcuts against the rules' own checks and lists.
+#[cfg(test)]
+mod tests_shortcuts {
+    use super::*;
+
+    /// Positions of seeded games of uniform legal moves (players 2 to 4).
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..12u64 {
+            let rules = Rules::with_players(2 + (seed % 3) as u8).unwrap();
+            let mut p = Position::from_seed(rules, seed);
+            let mut rng = PyRandom::from_u64(seed);
+            while !p.is_over() {
+                out.push(p.clone());
+                let moves = p.legal_moves();
+                let mv = moves[rng.randbelow(moves.len() as u32) as usize];
+                p.play_unchecked(&mv).unwrap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn placements_takes_and_payments_agree_with_the_lists() {
+        let mut placements = 0;
+        for p in positions() {
+            let seat = usize::from(p.to_move);
+            let garden = &p.gardens[seat];
+            let storage = &p.storages[seat];
+            for k in Kind::all() {
+                let neighbourly = garden.neighbourly(k);
+                for c in cells_of(garden.free_mask()) {
+                    let fits = garden.check_rules(k, c).is_ok();
+                    assert_eq!(garden.fits(k, c), fits, "{k} on {c}");
+                    assert!(!fits || neighbourly >> c.index() & 1 != 0, "{k} on {c}");
+                    placements += usize::from(fits);
+                }
+                let mut listed = PaymentBuffer::new();
+                listed.fill(storage, k);
+                let mut families = Families::new(storage, k);
+                families.count_ways();
+                let n = listed.as_slice().len();
+                assert_eq!(families.count().min(PaymentBuffer::CAPACITY), n);
+                for (r, &payment) in listed.as_slice().iter().enumerate() {
+                    assert_eq!(families.nth(r), Some(payment), "payment {r} for {k}");
+                }
+            }
+            let mut takes = Vec::new();
+            p.legal_takes(&mut takes);
+            for (i, &take) in takes.iter().enumerate() {
+                let drawn = p.random_take(&mut |n| {
+                    assert_eq!(n, takes.len(), "the take count");
+                    i
+                });
+                assert_eq!(drawn, Some(take));
+            }
+            if takes.is_empty() {
+                assert_eq!(
+                    p.random_take(&mut |_| unreachable!("no take to draw")),
+                    None
+                );
+            }
+        }
+        assert!(placements > 1000, "the games place: {placements}");
     }
 }
