@@ -6,7 +6,8 @@
 //! and the position plays on: every legal move plays to a position whose text, if it reads,
 //! writes back unchanged (Queen's Garden: it reads), and a playout reaches the end of the game.
 
-use indigo_game::{Bot as _, Game, Position, RandomBot};
+use indigo_game::{Action, Game, Position};
+use indigo_search::{Bot as _, RandomBot};
 use queens_garden::{Game as GardenGame, Position as GardenPosition};
 
 /// A small generator fixed by the input, for the playouts.
@@ -49,7 +50,11 @@ pub fn indigo(data: &[u8]) {
     let mut game = Game::from_position(position);
     let mut bot = RandomBot::new(u64::from(data.first().copied().unwrap_or(0)));
     let mut left = 60;
-    while let Some(mv) = bot.choose_in(game.position()) {
+    // At a chance node the search's bot would choose a draw; the walk stops there instead.
+    while !game.position().is_chance_node() {
+        let Some(mv) = bot.choose(game.position()).map(Action::to_move) else {
+            break;
+        };
         game.play(mv).expect("a random bot's move plays");
         assert!(left > 0, "more moves than tiles");
         left -= 1;
