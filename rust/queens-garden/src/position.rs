@@ -2163,7 +2163,7 @@ impl Position {
 
 /// The playout policy's shortcuts against the rules' own checks and lists.
 #[cfg(test)]
-mod tests_shortcuts {
+mod tests {
     use super::*;
 
     /// Positions of seeded games of uniform legal moves (players 2 to 4).
