@@ -393,6 +393,11 @@ def game_text(game: Game) -> str:
     return board_text(game, colour=False, codes=False) + "\n" + status_text(game, colour=False)
 
 
+def env_text(game: Game, *, colour: bool) -> str:
+    """The board and the status as the learning environments render them."""
+    return f"{board_text(game, colour=colour)}\n{status_text(game, colour=colour)}\n"
+
+
 def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:
     """One line per seat (points, gems collected, hand) and a line for the pile and the centre.
 

@@ -14,6 +14,7 @@ mod errors;
 mod indigo;
 mod queens_garden;
 mod shared;
+mod vector;
 mod watch;
 
 #[pymodule]
@@ -21,5 +22,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     indigo::register(m)?;
+    m.add_class::<vector::VectorGames>()?;
     queens_garden::register(m)
 }

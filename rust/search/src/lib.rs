@@ -117,6 +117,7 @@ mod random;
 mod selfplay;
 mod simulate;
 mod spec;
+mod vector;
 mod watch;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
@@ -135,6 +136,10 @@ pub use simulate::{
     batch_games, in_range, progress_interval, run_games, run_games_with, seat_seed, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
+pub use vector::{
+    Contents, Legal, LegalRow, ObservationValue, Observations, Opponents, Outputs, VectorError,
+    VectorGames, Vectored, episode_seed,
+};
 pub use watch::watched;
 
 // The guide to adding a game runs as a doctest, so it cannot drift from the crate.

@@ -10,11 +10,10 @@ use pyo3::types::PyDict;
 mod batch;
 mod bench;
 mod bots;
-mod game;
+pub(crate) mod game;
 mod moves;
 mod puct;
-mod rules;
-mod vector;
+pub(crate) mod rules;
 
 use moves::axial;
 
@@ -75,7 +74,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::simulate, m)?)?;
     m.add_class::<batch::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(batch::self_play, m)?)?;
-    m.add_class::<vector::VectorGames>()?;
     puct::register(m)?;
     bench::register(m)
 }

@@ -5,9 +5,9 @@ use ::queens_garden::{Attribute, Cell, Kind, OBSERVATION_SIZE, RECORD_FORMAT, SN
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-mod game;
+pub(crate) mod game;
 mod moves;
-mod rules;
+pub(crate) mod rules;
 mod search;
 
 use game::Game;
