@@ -207,7 +207,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     engine_rules=_hook("indigo.engine:garden_rules"),
     engine_options="queens-garden players=2|3|4",
     observation_size=_garden.OBSERVATION_SIZE,
-    observation_high=float("inf"),
+    observation_high=1000.0,
     action_count=_garden.ACTION_COUNT,
     action_list=8192,
     game_text=_hook("indigo.queens_garden.terminal:env_text"),
