@@ -1025,7 +1025,8 @@ def test_queens_garden_vector_refuses_uint8_and_python_opponents() -> None:
         VectorGames(2, "queens-garden")  # type: ignore[arg-type]
     bots = VectorGames(2, rules, seed=4, opponents="greedy", seat=1)
     _, legal, to_play = bots.reset()
-    assert bots.legal_form == "list" and legal.dtype == np.int32
+    assert bots.legal_form == "list"
+    assert legal.dtype == np.int32
     assert to_play.tolist() == [1, 1]
     assert [bots.game(i).to_move for i in range(2)] == [1, 1]  # greedy opened
 

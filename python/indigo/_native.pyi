@@ -726,8 +726,8 @@ class VectorGames:
         npt.NDArray[np.int8],
     ]:
         """Play ``actions[env]`` (action numbers) for the seat to move in each game. Returns
-        ``(observations, legal, rewards, terminations, to_play)``; ``rewards`` is ``num_envs x players``, zero
-        except on the step that ends a game. An illegal action raises
+        ``(observations, legal, rewards, terminations, to_play)``; ``rewards`` is ``num_envs x
+        players``, zero except on the step that ends a game. An illegal action raises
         :class:`IllegalMoveError` and steps no game; a non-integer array, ``TypeError``."""
 
 def make_bot(

@@ -12,7 +12,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import platform
@@ -251,7 +253,7 @@ def game_loop_moves(entry: GameEntry[Any, Any, Any], seeds: list[list[int]]) -> 
     clock = time.perf_counter()
     games = [entry.game(rules, seed=seed) for seed in seeds[0]]
     played = 0
-    for before, after in zip(seeds, seeds[1:], strict=False):
+    for before, after in itertools.pairwise(seeds):
         for env, game in enumerate(games):
             if after[env] != before[env]:
                 games[env] = entry.game(rules, seed=after[env])
@@ -359,8 +361,8 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
         seeds = vector_seeds(entry, work.vector_steps)
         [(vector_s, _), (loop_s, moves)] = best_of(
             repeat,
-            lambda entry=entry: vector_moves(entry, work.vector_steps),
-            lambda entry=entry, seeds=seeds: game_loop_moves(entry, seeds),
+            functools.partial(vector_moves, entry, work.vector_steps),
+            functools.partial(game_loop_moves, entry, seeds),
         )
         out[f"{key}_vector_moves_per_s"] = moves / vector_s
         out[f"{key}_game_loop_moves_per_s"] = moves / loop_s

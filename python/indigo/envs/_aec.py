@@ -27,7 +27,9 @@ def wrap(raw: AECEnv[str, Observation, int]) -> AECEnv[str, Observation, int]:
     """``raw`` wrapped as PettingZoo's classic games are: an illegal action ends the game with
     reward -1 for its agent, an action outside the action space fails an assertion, and calls
     out of order are refused."""
-    wrapped: AECEnv[str, Observation, int] = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped: AECEnv[str, Observation, int] = wrappers.TerminateIllegalWrapper(
+        raw, illegal_reward=-1
+    )
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -65,12 +67,8 @@ class GameAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         }
         if entry.action_list is not None:
             parts["legal_actions"] = _common.legal_space(entry)
-        self.observation_spaces = {
-            agent: spaces.Dict(parts) for agent in self.possible_agents
-        }
-        self.action_spaces = {
-            agent: _common.action_space(entry) for agent in self.possible_agents
-        }
+        self.observation_spaces = {agent: spaces.Dict(parts) for agent in self.possible_agents}
+        self.action_spaces = {agent: _common.action_space(entry) for agent in self.possible_agents}
         self._seeds = random.Random()
         self.game = entry.game(self.rules, seed=_common.next_seed(self._seeds))
 

@@ -137,8 +137,7 @@ def played_action(entry: Entry, game: Any, action: object) -> int:
     legal = listed(entry, game)
     if not 0 <= action < len(legal):
         raise IllegalMoveError(
-            f"action {action} is no index of the {len(legal)} legal actions of seat "
-            f"{game.to_move}"
+            f"action {action} is no index of the {len(legal)} legal actions of seat {game.to_move}"
         )
     return legal[action]
 
@@ -150,9 +149,7 @@ def is_legal(entry: Entry, game: Any, action: int) -> bool:
     return 0 <= action < len(listed(entry, game))
 
 
-def opponents(
-    entry: Entry, opponents: BotLike | Sequence[BotLike], others: int
-) -> list[BotLike]:
+def opponents(entry: Entry, opponents: BotLike | Sequence[BotLike], others: int) -> list[BotLike]:
     """One opponent entry per other seat, checked; a game that only native bots play
     (``python_bots`` false) takes specs only."""
     entries = opponent_entries(opponents, others) if entry.python_bots else None
@@ -164,9 +161,7 @@ def opponents(
         raise IndigoError(f"give one opponent or {others}, not {len(specs)}")
     for spec in specs:
         if not isinstance(spec, str):
-            raise TypeError(
-                f"{entry.title}'s opponents are bot specs, not {type(spec).__name__}"
-            )
+            raise TypeError(f"{entry.title}'s opponents are bot specs, not {type(spec).__name__}")
         entry.make_bot(spec, seed=0)
     return specs
 

@@ -62,6 +62,3 @@ class raw_env(GameAEC):  # noqa: N801
             utility=utility,
             render_mode=render_mode,
         )
-
-
-

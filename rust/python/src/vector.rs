@@ -45,7 +45,7 @@ impl<'py> FromPyObject<'_, 'py> for AnyRules {
 }
 
 /// What the binding needs of a game's set-up besides the core's vector: its Python classes.
-pub(crate) trait VectorSetup: Setup + Clone + Send + Sync + 'static
+pub(crate) trait VectorSetup: Setup + Copy + Send + Sync + 'static
 where
     Self::Game: Vectored,
 {
@@ -335,7 +335,6 @@ impl<'py> Arrays<'py> {
             VectorError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
             _ => IndigoError::new_err(e.to_string()),
         })?;
-        drop(out);
         Ok(lists)
     }
 
@@ -649,7 +648,7 @@ impl VectorGames {
                 .episode(index)
                 .map_err(|e| IndigoError::new_err(env.refusal(&e.to_string())))?;
             let actions = actions.to_vec();
-            let setup = games.setup().clone();
+            let setup = *games.setup();
             drop(games);
             setup.py_game(py, seed, &actions)
         })

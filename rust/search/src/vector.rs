@@ -400,6 +400,9 @@ pub enum Contents {
     Previous,
 }
 
+/// An action of `S`'s game.
+type ActionOf<S> = <<S as Setup>::Game as Game>::Action;
+
 /// `num_envs` games of one set-up, stepped together.
 #[derive(Clone, Debug)]
 pub struct VectorGames<S: Setup>
@@ -541,7 +544,7 @@ where
     ///
     /// # Errors
     /// If there is no game `env`.
-    pub fn episode(&self, env: usize) -> Result<(u64, &[<S::Game as Game>::Action]), VectorError> {
+    pub fn episode(&self, env: usize) -> Result<(u64, &[ActionOf<S>]), VectorError> {
         let slot = self.slots.get(env).ok_or(VectorError::NoGame {
             env,
             len: self.len(),
@@ -828,7 +831,7 @@ fn rows<'a, G: Vectored>(
         Legal::Masks(masks) => LegalRows::Masks(masks.chunks_exact_mut(G::ACTION_COUNT)),
         Legal::Lists(lists) => {
             **lists = LegalLists::default();
-            LegalRows::Lists(&mut **lists)
+            LegalRows::Lists(lists)
         }
     };
     let views = match &mut out.observations {
