@@ -1,5 +1,5 @@
-//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches, PUCT and vectorised
-//! games) and constants, added to `indigo._native`.
+//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches and PUCT) and
+//! constants, added to `indigo._native` (the vectorised games of every game are `crate::vector`).
 
 use indigo_game::{
     Cell, Gem, OBSERVATION_LAYOUT, OBSERVATION_SIZE, ROUTE_CELLS, TILE_COUNTS, TILE_PATHS,
