@@ -3,6 +3,8 @@ each adapter against the core ``indigo.Game`` with the same seed and moves."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
 import subprocess
 import sys
@@ -21,9 +23,10 @@ from pettingzoo.test import api_test, render_test, seed_test
 import indigo
 import indigo.envs.openspiel
 from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, VectorGames
-from indigo.envs import GYMNASIUM_ID, indigo_v0
+from indigo.envs import GYMNASIUM_ID, _common, indigo_v0
 from indigo.envs.gymnasium_env import IndigoEnv
 from indigo.envs.vector import IndigoVectorEnv
+from indigo.games import GAMES, QUEENS_GARDEN, GameEntry, find_game
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -871,3 +874,186 @@ def test_vector_env_with_python_opponents_matches_the_native_env() -> None:
         results += [(n_step[0], n_step[4]), (p_step[0], p_step[4])]
         ended += int(n_step[2].sum())
     np.testing.assert_array_equal(python.action_masks(), native.action_masks())
+
+
+# --- Every game of the registry ----------------------------------------------------------
+
+
+def aec_module(entry: GameEntry[Any, Any, Any]) -> Any:
+    """The game's PettingZoo module (``env``, ``raw_env``)."""
+    return importlib.import_module(entry.pettingzoo)
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("entry", GAMES, ids=str)
+def test_every_game_passes_pettingzoo_api_seed_and_render_tests(
+    entry: GameEntry[Any, Any, Any], players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = aec_module(entry)
+    api_test(module.env(players=players), num_cycles=300)
+    seed_test(functools.partial(module.env, players=players), num_cycles=300)
+    render_test(functools.partial(module.env, players=players), {"ansi": lambda text: text != ""})
+    assert "\x1b[" in capsys.readouterr().out  # human mode printed the position in colour
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("entry", GAMES, ids=str)
+def test_every_game_passes_gymnasium_check_env(
+    entry: GameEntry[Any, Any, Any], players: int
+) -> None:
+    for kwargs in ({}, {"seat": None, "render_mode": "ansi"}):
+        env = gymnasium.make(entry.gymnasium_id, players=players, **kwargs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(env.unwrapped)
+
+
+def legal_of(entry: GameEntry[Any, Any, Any], observation: dict[str, Any]) -> list[int]:
+    """The action numbers an AEC observation offers: the masked numbers, or the list."""
+    if entry.action_list is None:
+        return [int(a) for a in observation["action_mask"].nonzero()[0]]
+    legal = observation["legal_actions"]
+    assert (observation["action_mask"] == (legal >= 0)).all()
+    return [int(a) for a in legal[legal >= 0]]
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=str)
+def test_every_game_plays_a_whole_pettingzoo_game_as_the_core(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    env = aec_module(entry).env(players=3, utility="points")
+    env.reset(seed=11)
+    picks = random.Random(1)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    played = []
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        seat = env.possible_agents.index(agent)
+        game = env.unwrapped.game
+        np.testing.assert_array_equal(observation["observation"], game.observation(seat))
+        if termination or truncation:
+            assert not observation["action_mask"].any()
+            env.step(None)
+            continue
+        legal = legal_of(entry, observation)
+        assert legal == game.legal_actions()
+        index = picks.randrange(len(legal))
+        played.append(legal[index])
+        env.step(legal[index] if entry.action_list is None else index)
+    core = entry.game(entry.default_rules(3), seed=11)
+    for action in played:
+        core.play(action)
+    assert core.over
+    assert core.scores == env.unwrapped.game.scores
+    assert [totals[a] for a in env.possible_agents] == core.returns("points")
+
+
+def test_listed_actions_refuse_an_index_past_the_list_and_change_nothing() -> None:
+    raw = aec_module(QUEENS_GARDEN).raw_env()
+    raw.reset(seed=2)
+    before = raw.game.clone()
+    count = len(raw.game.legal_actions())
+    with pytest.raises(indigo.IllegalMoveError, match="no index"):
+        raw.step(count)
+    assert raw.game == before
+    env = gymnasium.make(QUEENS_GARDEN.gymnasium_id, illegal_reward=None)
+    _, info = env.reset(seed=2)
+    assert env.unwrapped.action_masks().sum() == (info["legal_actions"] >= 0).sum()
+    with pytest.raises(indigo.IllegalMoveError):
+        env.step(int(info["action_mask"].sum()))
+
+
+def vector_legal(vector: VectorGames, legal: np.ndarray, i: int) -> list[int]:
+    """Game ``i``'s legal action numbers in a vector's result, whatever its legal form."""
+    row = legal[i]
+    if vector.legal_form == "mask":
+        return [int(a) for a in np.flatnonzero(row)]
+    assert (row[: (row >= 0).sum()] >= 0).all()  # the list comes first, then the padding
+    return [int(a) for a in row[row >= 0]]
+
+
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("entry", GAMES, ids=str)
+def test_vector_of_every_game_equals_separate_games(
+    entry: GameEntry[Any, Any, Any], copy: bool
+) -> None:
+    n, seed, rules = 3, 17, entry.default_rules(3)
+    vector = VectorGames(n, rules, seed=seed, utility="rank", copy=copy)
+    assert find_game(vector.rules) is entry
+    observations, legal, to_play = vector.reset()
+    seeds = entry.simulate(["random"], 3 * n, rules=rules, seed=seed).game_seeds.tolist()
+    assert vector.game_seeds == seeds[:n]
+    games = [entry.game(rules, seed=s) for s in vector.game_seeds]
+    ended = [False] * n
+    last_mover: list[int | None] = [None] * n
+    rng = random.Random(0)
+    while min(vector.episodes) < 1:
+        for i, game in enumerate(games):
+            view = game.to_move if game.to_move is not None else last_mover[i]
+            assert to_play[i] == view
+            np.testing.assert_array_equal(observations[i], game.observation(view))
+            assert vector_legal(vector, legal, i) == game.legal_actions()
+        actions = [rng.choice(g.legal_actions()) if not g.over else 0 for g in games]
+        last_mover = [g.to_move for g in games]
+        observations, legal, rewards, terminations, to_play = vector.step(actions)
+        for i in range(n):
+            if ended[i]:
+                games[i] = entry.game(rules, seed=seeds[vector.episodes[i] * n + i])
+                last_mover[i] = None
+                assert not terminations[i]
+            else:
+                games[i].play(actions[i])
+                assert terminations[i] == games[i].over
+                want = games[i].returns("rank") if games[i].over else [0.0] * rules.players
+                np.testing.assert_array_equal(rewards[i], np.float32(want))
+            ended[i] = bool(terminations[i])
+            assert vector.game(i).scores == games[i].scores
+    with pytest.raises(indigo.IllegalMoveError, match="not legal in game 0"):
+        vector.step([-1] * n)
+
+
+def test_queens_garden_vector_refuses_uint8_and_python_opponents() -> None:
+    rules = QUEENS_GARDEN.default_rules(2)
+    with pytest.raises(indigo.IndigoError, match="above 255"):
+        VectorGames(2, rules, observation_dtype="uint8")
+    with pytest.raises(TypeError, match="bot specs"):
+        VectorGames(2, rules, opponents=[lambda game: game.legal_moves[0]])
+    with pytest.raises(TypeError, match="Rules of a game"):
+        VectorGames(2, "queens-garden")  # type: ignore[arg-type]
+    bots = VectorGames(2, rules, seed=4, opponents="greedy", seat=1)
+    _, legal, to_play = bots.reset()
+    assert bots.legal_form == "list"
+    assert legal.dtype == np.int32
+    assert to_play.tolist() == [1, 1]
+    assert [bots.game(i).to_move for i in range(2)] == [1, 1]  # greedy opened
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=str)
+def test_make_vec_of_every_game_plays_learners_against_bots(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    envs = gymnasium.make_vec(
+        entry.gymnasium_id, num_envs=2, vectorization_mode="vector_entry_point", players=2
+    )
+    assert envs.single_action_space == _common.action_space(entry)
+    _, infos = envs.reset(seed=3)
+    rng = np.random.default_rng(5)
+    ended = 0
+    while ended < 2:
+        np.testing.assert_array_equal(envs.action_masks(), infos["action_mask"])
+        actions = legal_choices(envs.action_masks(), rng)
+        if entry.action_list is not None:
+            rows = np.arange(2)
+            numbers = infos["legal_actions"][rows, actions]
+            for i in range(2):
+                game = envs.games.game(i)
+                if not game.over:
+                    assert int(numbers[i]) in game.legal_actions()
+        _, rewards, terminations, _, infos = envs.step(actions)
+        np.testing.assert_array_equal(rewards, infos["rewards"][:, 0])
+        for i in np.flatnonzero(terminations):
+            assert envs.games.game(int(i)).over
+        ended += int(terminations.sum())

@@ -667,16 +667,17 @@ class SelfPlayBatch:
 
 @disjoint_base
 class VectorGames:
-    """``num_envs`` (1 to 65536) games stepped together with one call into Rust per step (GIL
-    released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is shuffled from
-    the seed of game ``k * num_envs + env`` of :func:`simulate` with the same ``seed``.
-    Autoreset is Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its action and
-    starts its next episode."""
+    """``num_envs`` (1 to 65536) games of the game whose ``rules`` are given (Indigo's by
+    default, or :class:`queens_garden.Rules`) stepped together with one call into Rust per
+    step (GIL released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is set
+    up from the seed of game ``k * num_envs + env`` of :func:`simulate` with the same
+    ``seed``. Autoreset is Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its
+    action and starts its next episode."""
 
     def __new__(
         cls,
         num_envs: int,
-        rules: Rules | None = None,
+        rules: Rules | queens_garden.Rules | None = None,
         *,
         seed: int | None = None,
         utility: Utility = "win",
@@ -703,12 +704,18 @@ class VectorGames:
         """The observations' dtype: ``"uint8"`` holds the same counts in a quarter of the
         memory (docs/envs.md gives the costs)."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Any:
+        """The rules of every game, of the game's own ``Rules`` class."""
+    @property
+    def legal_form(self) -> Literal["mask", "list"]:
+        """How the legal actions come: ``"mask"``, ``num_envs x ACTION_COUNT`` bool (Indigo);
+        ``"list"``, ``num_envs x width`` int32 action numbers, ascending, padded with -1 to the
+        longest row of the call (Queen's Garden, whose 8,053,459 actions fit no mask)."""
     @property
     def seat(self) -> int | None:
         """The learner's seat when bots play the others, else ``None`` (self-play)."""
-    def game(self, env: int) -> Game:
-        """Game ``env`` as a :class:`Game`: its seed and this episode's moves, the bots'
+    def game(self, env: int) -> Any:
+        """Game ``env`` as its game's ``Game``: its seed and this episode's moves, the bots'
         included."""
     def record(self, env: int) -> dict[str, Any]:
         """Game ``env``'s record, as :meth:`Game.to_record` gives it."""
@@ -725,25 +732,27 @@ class VectorGames:
     def reset(
         self, *, seed: int | None = None, mask: Sequence[bool] | npt.NDArray[np.bool_] | None = None
     ) -> tuple[
-        npt.NDArray[np.float32] | npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int8]
+        npt.NDArray[np.float32] | npt.NDArray[np.uint8],
+        npt.NDArray[np.bool_] | npt.NDArray[np.int32],
+        npt.NDArray[np.int8],
     ]:
         """Start every game's first episode from ``seed`` (default: the last seed given), or
         with ``mask`` (one bool per game, no seed) only the marked games' next episodes.
-        Returns ``(observations, masks, to_play)``: ``num_envs x OBSERVATION_SIZE`` float32
-        (or uint8),
-        ``num_envs x ACTION_COUNT`` bool and the seat whose view each row is."""
+        Returns ``(observations, legal, to_play)``: ``num_envs x OBSERVATION_SIZE`` float32
+        (or uint8), the legal actions (:attr:`legal_form`) and the seat whose view each row
+        is."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
         npt.NDArray[np.float32] | npt.NDArray[np.uint8],
-        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_] | npt.NDArray[np.int32],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.int8],
     ]:
-        """Play ``actions[env]`` for the seat to move in each game. Returns ``(observations,
-        masks, rewards, terminations, to_play)``; ``rewards`` is ``num_envs x players``, zero
-        except on the step that ends a game. An illegal action raises
+        """Play ``actions[env]`` (action numbers) for the seat to move in each game. Returns
+        ``(observations, legal, rewards, terminations, to_play)``; ``rewards`` is ``num_envs x
+        players``, zero except on the step that ends a game. An illegal action raises
         :class:`IllegalMoveError` and steps no game; a non-integer array, ``TypeError``."""
 
 def make_bot(

@@ -12,7 +12,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import platform
@@ -24,6 +26,7 @@ from typing import Any, TypeVar
 
 from indigo import _native
 from indigo._native import Game, IsmctsBot, Move, Rules, simulate
+from indigo.games import GAMES, GameEntry
 from indigo.reference import ROUTE_CELLS, RefGame, canonical_rotations
 
 SEED = 2026
@@ -41,14 +44,28 @@ class Workload:
     reference_games: int  # the pure-Python reference engine
     searches: int  # ISMCTS searches per thread count
     simulations: int  # per search
+    vector_steps: int  # VectorGames steps of VECTOR_GAMES games, per game of the registry
 
 
 FULL = Workload(
-    playout_games=200_000, python_games=400, reference_games=20, searches=8, simulations=4000
+    playout_games=200_000,
+    python_games=400,
+    reference_games=20,
+    searches=8,
+    simulations=4000,
+    vector_steps=400,
 )
 QUICK = Workload(
-    playout_games=20_000, python_games=40, reference_games=3, searches=2, simulations=1000
+    playout_games=20_000,
+    python_games=40,
+    reference_games=3,
+    searches=2,
+    simulations=1000,
+    vector_steps=40,
 )
+
+VECTOR_GAMES = 64
+"""Games a ``VectorGames`` of the benchmark steps together (two players, first legal actions)."""
 
 TARGETS: dict[str, tuple[str, float]] = {
     "native_placements_per_s": (">=", 20_000_000),
@@ -197,6 +214,56 @@ def ismcts_searches(
     return searches
 
 
+def first_legal(legal: Any, masks: bool) -> Any:
+    """Each game's first legal action in a ``VectorGames`` result (ignored where none is)."""
+    return legal.argmax(axis=1) if masks else legal[:, 0]
+
+
+def vector_seeds(entry: GameEntry[Any, Any, Any], steps: int) -> list[list[int]]:
+    """The game seeds of the benchmark's ``VectorGames`` of ``entry``'s game after each of its
+    ``steps`` steps (and before the first): where one changes, that game started its next
+    episode on that step and played no move."""
+    vector = _native.VectorGames(VECTOR_GAMES, entry.default_rules(2), seed=SEED)
+    _, legal, _ = vector.reset()
+    seeds = [vector.game_seeds]
+    for _ in range(steps):
+        _, legal, *_ = vector.step(first_legal(legal, vector.legal_form == "mask"))
+        seeds.append(vector.game_seeds)
+    return seeds
+
+
+def vector_moves(entry: GameEntry[Any, Any, Any], steps: int) -> tuple[float, None]:
+    """Seconds of ``steps`` steps of a ``VectorGames`` of ``VECTOR_GAMES`` games of
+    ``entry``'s game, two players, the first legal action in every game (each step writes every
+    game's observation and legal actions)."""
+    vector = _native.VectorGames(VECTOR_GAMES, entry.default_rules(2), seed=SEED, copy=False)
+    _, legal, _ = vector.reset()
+    masks = vector.legal_form == "mask"
+    clock = time.perf_counter()
+    for _ in range(steps):
+        _, legal, *_ = vector.step(first_legal(legal, masks))
+    return time.perf_counter() - clock, None
+
+
+def game_loop_moves(entry: GameEntry[Any, Any, Any], seeds: list[list[int]]) -> tuple[float, int]:
+    """Seconds of a Python loop over ``entry``'s ``Game`` playing the moves of
+    :func:`vector_moves` (``seeds``: :func:`vector_seeds`), each with the mover's observation
+    and the legal actions, and how many moves that is."""
+    rules = entry.default_rules(2)
+    clock = time.perf_counter()
+    games = [entry.game(rules, seed=seed) for seed in seeds[0]]
+    played = 0
+    for before, after in itertools.pairwise(seeds):
+        for env, game in enumerate(games):
+            if after[env] != before[env]:
+                games[env] = entry.game(rules, seed=after[env])
+                continue
+            game.observation(game.to_move)
+            game.play(game.legal_actions()[0])
+            played += 1
+    return time.perf_counter() - clock, played
+
+
 def midgame(rules: Rules) -> Game:
     """A seeded position 20 placements into a game."""
     game = Game(rules, seed=SEED)
@@ -288,6 +355,18 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
     out["ismcts_sims_per_s"] = simulations / one_s
     out["ismcts_midgame_sims_per_s"] = simulations / mid_s
     out["threads_speedup_2"] = one_s / two_s
+
+    for entry in GAMES:
+        key = entry.name.replace("-", "_")
+        seeds = vector_seeds(entry, work.vector_steps)
+        [(vector_s, _), (loop_s, moves)] = best_of(
+            repeat,
+            functools.partial(vector_moves, entry, work.vector_steps),
+            functools.partial(game_loop_moves, entry, seeds),
+        )
+        out[f"{key}_vector_moves_per_s"] = moves / vector_s
+        out[f"{key}_game_loop_moves_per_s"] = moves / loop_s
+        out[f"{key}_vector_over_game_loop"] = loop_s / vector_s
 
     games = {
         "playouts": [placements, native_checksum],

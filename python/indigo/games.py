@@ -116,6 +116,23 @@ class GameEntry(Generic[G, R, M]):
     c_prefix: str
     """The prefix of its calls in the C ABI (``rust/capi/include/indigo.h``):
     ``"indigo_game"`` for ``indigo_game_clone``, ``indigo_game_legal_actions``, ..."""
+    observation_size: int
+    """Values in one observation tensor (``game.observation(seat)``)."""
+    observation_high: float
+    """No observation value exceeds it (the learning environments' ``Box`` bound)."""
+    action_count: int
+    """Actions are numbered ``0 .. action_count - 1`` (``game.legal_actions()``)."""
+    action_list: int | None
+    """``None``: the learning environments' actions are the action numbers, their legal ones
+    marked by a mask of :attr:`action_count`; an int ``K``: an action is an index into the
+    position's legal actions (ascending), at most ``K`` of them (docs/envs.md)."""
+    game_text: Callable[..., str]
+    """``game_text(game, *, colour)``: the position as the learning environments' ``ansi``
+    and ``human`` renders draw it."""
+    pettingzoo: str
+    """The module of its PettingZoo AEC environment (``env``, ``raw_env``)."""
+    gymnasium_id: str
+    """Its Gymnasium environment's id, registered by importing :mod:`indigo.envs`."""
 
     def load(self, part: str) -> Any:
         """The module that :attr:`web` or :attr:`samples` (``part``) names, imported."""
@@ -153,6 +170,13 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     engine_options="indigo players=2|3|4 hand_size=1|2 gates=shared|exclusive "
     "tie_break=most-gems|shared open_hands=false|true theme=indigo|butterfly-garden",
     c_prefix="indigo_game",
+    observation_size=_native.OBSERVATION_SIZE,
+    observation_high=float(sum(_native.TILE_COUNTS)),
+    action_count=_native.ACTION_COUNT,
+    action_list=None,
+    game_text=_hook("indigo.render.terminal:env_text"),
+    pettingzoo="indigo.envs.indigo_v0",
+    gymnasium_id="indigo/Indigo-v0",
 )
 """Indigo (and its re-theme Butterfly Garden): :mod:`indigo`."""
 
@@ -183,6 +207,13 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     engine_rules=_hook("indigo.engine:garden_rules"),
     engine_options="queens-garden players=2|3|4",
     c_prefix="indigo_garden",
+    observation_size=_garden.OBSERVATION_SIZE,
+    observation_high=1000.0,
+    action_count=_garden.ACTION_COUNT,
+    action_list=8192,
+    game_text=_hook("indigo.queens_garden.terminal:env_text"),
+    pettingzoo="indigo.envs.queens_garden_v0",
+    gymnasium_id="indigo/QueensGarden-v0",
 )
 """Azul: Queen's Garden: :mod:`indigo.queens_garden`."""
 

@@ -46,7 +46,7 @@ class VectorGames(_native.VectorGames):
     def __new__(
         cls,
         num_envs: int,
-        rules: Rules | None = None,
+        rules: Any = None,
         *,
         seed: int | None = None,
         utility: Utility = "win",
@@ -71,6 +71,11 @@ class VectorGames(_native.VectorGames):
                 opponents=opponents,  # type: ignore[arg-type]
                 seat=seat,
             )
+        from indigo.games import GAMES, find_game
+
+        entry = GAMES[0] if rules is None else find_game(rules)
+        if not entry.python_bots:
+            raise TypeError(f"{entry.title}'s opponents are bot specs, not {opponents!r}")
         # The Python path: native games without opponents check the arguments and keep the
         # episodes' seeds.
         python_path = cast("type[Self]", PolicyVectorGames if cls is VectorGames else cls)

@@ -9,7 +9,8 @@
   :data:`indigo.games.GAMES` on import: ``python_indigo``, and Azul: Queen's Garden's
   ``python_queens_garden`` (:mod:`indigo.queens_garden.openspiel`) (``indigo-tiles[openspiel]``).
 
-The PettingZoo, Gymnasium and vector adapters play Indigo.
+* ``indigo.envs.queens_garden_v0`` and ``indigo/QueensGarden-v0``: the same for Azul: Queen's
+  Garden (``indigo.envs.vector.QueensGardenVectorEnv`` its vector environment).
 
 Importing this package needs none of them.
 """
@@ -17,22 +18,30 @@ Importing this package needs none of them.
 from importlib.util import find_spec
 
 GYMNASIUM_ID = "indigo/Indigo-v0"
+GARDEN_GYMNASIUM_ID = "indigo/QueensGarden-v0"
+
+# Each Gymnasium id with its single environment and vector entry point.
+_ENTRY_POINTS = {
+    GYMNASIUM_ID: ("IndigoEnv", "make_vector_env"),
+    GARDEN_GYMNASIUM_ID: ("QueensGardenEnv", "make_garden_vector_env"),
+}
 
 
 def _register() -> None:
-    """Register :data:`GYMNASIUM_ID` with Gymnasium, if it is installed."""
+    """Register the ids with Gymnasium, if it is installed."""
     if find_spec("gymnasium") is None:
         return
     import gymnasium
 
-    if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=GYMNASIUM_ID,
-            entry_point="indigo.envs.gymnasium_env:IndigoEnv",
-            vector_entry_point="indigo.envs.vector:make_vector_env",
-        )
+    for env_id, (single, vector) in _ENTRY_POINTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point=f"indigo.envs.gymnasium_env:{single}",
+                vector_entry_point=f"indigo.envs.vector:{vector}",
+            )
 
 
 _register()
 
-__all__ = ["GYMNASIUM_ID"]
+__all__ = ["GARDEN_GYMNASIUM_ID", "GYMNASIUM_ID"]

@@ -31,20 +31,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from indigo import ACTION_COUNT, Bot, Game, IllegalMoveError, IndigoError, Rules, Utility
+from indigo import Bot, IllegalMoveError, IndigoError, Rules, Utility
 from indigo._extras import require
-from indigo.bots import BotLike, as_bot, opponent_entries, play_opponents
+from indigo.bots import BotLike, play_opponents
 from indigo.envs import _common
+from indigo.games import INDIGO, QUEENS_GARDEN
 
 require("gymnasium", "gymnasium")
 import gymnasium  # noqa: E402  (after the check that names the extra)
-from gymnasium import spaces  # noqa: E402
 
-__all__ = ["IndigoEnv"]
+__all__ = ["GameEnv", "IndigoEnv", "QueensGardenEnv"]
 
 
-class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
-    """Indigo for one learning seat (``seat``; ``None``: a random seat each episode)."""
+class GameEnv(gymnasium.Env[npt.NDArray[Any], Any]):
+    """A game of the registry (``entry``) for one learning seat (``seat``; ``None``: a random
+    seat each episode) against ``opponents``."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (Gymnasium's instance attribute)
         "render_modes": _common.RENDER_MODES,
@@ -53,18 +54,18 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
 
     def __init__(
         self,
-        players: int = 2,
-        hand_size: int = 1,
+        entry: _common.Entry,
+        rules: Any,
         *,
-        rules: Rules | None = None,
         opponents: BotLike | Sequence[BotLike] = "greedy",
         seat: int | None = 0,
         utility: Utility = "win",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        self.rules = _common.make_rules(players, hand_size, rules)
-        specs = opponent_entries(opponents, self.rules.players - 1)
+        self.entry = entry
+        self.rules = rules
+        specs = _common.opponents(entry, opponents, self.rules.players - 1)
         if seat is not None and seat not in range(self.rules.players):
             raise IndigoError(f"seat must be None or 0..{self.rules.players - 1}, not {seat}")
         self.opponents = specs
@@ -72,10 +73,10 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         self.utility = _common.check_utility(utility)
         self.illegal_reward = illegal_reward
         self.render_mode = _common.check_render_mode(render_mode)
-        self.observation_space = _common.observation_space()
-        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.observation_space = _common.observation_space(entry)
+        self.action_space = _common.action_space(entry)
         self.seat = 0 if seat is None else seat
-        self.game = Game(self.rules, seed=0)
+        self.game = entry.game(self.rules, seed=0)
         self._bots: dict[int, Bot] = {}
         self._views = random.Random(0)
         self._ended = True
@@ -92,10 +93,10 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
             self.seat = int(self.np_random.integers(self.rules.players))
         others = [s for s in range(self.rules.players) if s != self.seat]
         self._bots = {
-            s: as_bot(spec, seed=self._seed())
+            s: _common.opponent_bot(self.entry, spec, self._seed())
             for s, spec in zip(others, self.opponents, strict=True)
         }
-        self.game = Game(self.rules, seed=game_seed)
+        self.game = self.entry.game(self.rules, seed=game_seed)
         self._views = random.Random(game_seed)
         self._ended = False
         self._play_opponents()
@@ -107,7 +108,20 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         play_opponents(self.game, self.seat, self._bots, self._views)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": _common.action_mask(self.game)}
+        info: dict[str, Any] = {"action_mask": self._mask()}
+        if self.entry.action_list is not None:
+            info["legal_actions"] = self._legal()
+        return info
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        if self.game.over:
+            return np.zeros(_common.action_width(self.entry), np.int8)
+        return _common.action_mask(self.entry, self.game)
+
+    def _legal(self) -> npt.NDArray[np.int64]:
+        if self.game.over:
+            return np.full(_common.action_width(self.entry), -1, np.int64)
+        return _common.legal_numbers(self.entry, self.game)
 
     def step(
         self, action: int
@@ -115,14 +129,14 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         if self._ended:
             raise IndigoError("the episode has ended: call reset()")
         action = _common.action_number(action)
-        if not (0 <= action < ACTION_COUNT and self.game.legal_action_mask()[action]):
+        if not _common.is_legal(self.entry, self.game, action):
             if self.illegal_reward is None:
                 raise IllegalMoveError(f"action {action} is not legal for seat {self.seat}")
             self._ended = True
             info = self._info()
             info["illegal_action"] = True
             return self.game.observation(self.seat), float(self.illegal_reward), True, False, info
-        self.game.play(action)
+        self.game.play(_common.played_action(self.entry, self.game, action))
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
@@ -134,8 +148,60 @@ class IndigoEnv(gymnasium.Env[npt.NDArray[Any], Any]):
         """The learner's legal actions now, as maskable PPO (sb3-contrib) asks: all false once
         the episode has ended."""
         if self._ended:
-            return np.zeros(ACTION_COUNT, np.bool_)
-        return self.game.legal_action_mask()
+            return np.zeros(_common.action_width(self.entry), np.bool_)
+        return self._mask().astype(np.bool_)
 
     def render(self) -> Any:
-        return _common.render(self.game, self.render_mode)
+        return _common.render(self.entry, self.game, self.render_mode)
+
+
+class IndigoEnv(GameEnv):
+    """Indigo for one learning seat (see the module docs)."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        hand_size: int = 1,
+        *,
+        rules: Rules | None = None,
+        opponents: BotLike | Sequence[BotLike] = "greedy",
+        seat: int | None = 0,
+        utility: Utility = "win",
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(
+            INDIGO,
+            _common.make_rules(players, hand_size, rules),
+            opponents=opponents,
+            seat=seat,
+            utility=utility,
+            illegal_reward=illegal_reward,
+            render_mode=render_mode,
+        )
+
+
+class QueensGardenEnv(GameEnv):
+    """Azul: Queen's Garden for one learning seat: an action is an index into the learner's
+    legal actions, ``info["legal_actions"]`` their action numbers (docs/envs.md)."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        rules: Any = None,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int | None = 0,
+        utility: Utility = "win",
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(
+            QUEENS_GARDEN,
+            _common.game_rules(QUEENS_GARDEN, players, rules),
+            opponents=opponents,
+            seat=seat,
+            utility=utility,
+            illegal_reward=illegal_reward,
+            render_mode=render_mode,
+        )

@@ -148,6 +148,11 @@ def game_text(game: Game) -> str:
     return position_text(game.snapshot())
 
 
+def env_text(game: Game, *, colour: bool) -> str:
+    """The position as the learning environments render it."""
+    return position_text(game.snapshot(), colour=colour) + "\n"
+
+
 def position_text(snapshot: Mapping[str, Any], *, colour: bool = False) -> str:
     """The whole public position: the round, the display, the storages and the gardens."""
     seats = len(snapshot["scores"])

@@ -397,6 +397,11 @@ def _short_gem_name(rules: Rules, gem: GemName) -> str:
     return rules.gem_name(gem).split()[0]
 
 
+def env_text(game: Game, *, colour: bool) -> str:
+    """The board and the status as the learning environments render them."""
+    return f"{board_text(game, colour=colour)}\n{status_text(game, colour=colour)}\n"
+
+
 def status_text(game: Game, *, colour: bool = True, viewer: int | None = None) -> str:
     """One line per seat (points, gems collected, hand) and a line for the pile and the centre.
 

@@ -85,6 +85,7 @@ impl Action {
     ///
     /// # Errors
     /// If `n` is not below [`ACTION_COUNT`].
+    #[inline]
     pub fn new(n: i64) -> Result<Action, ActionOutOfRange> {
         match u16::try_from(n) {
             Ok(v) if usize::from(v) < ACTION_COUNT => Ok(Action(v)),
@@ -236,6 +237,7 @@ impl ActionSet {
 
     /// Makes `out`, which holds `shown`'s mask, this set's mask: only the 64 entries of each
     /// word that differs between the two sets are written, 8 at a time from a table.
+    #[inline]
     pub(crate) fn update_mask(&self, shown: &ActionSet, out: &mut [bool; ACTION_COUNT]) {
         let (words, tail) = out.as_chunks_mut::<64>();
         let pairs = self.0.iter().zip(&shown.0);

@@ -200,13 +200,11 @@ pub use deal::Deal;
 pub use policy::{random_placement, random_playout};
 pub use position::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
-    ObservationValue, Utility,
+    Utility,
 };
 pub use search_game::IndigoSetup;
 pub use selfplay::{Samples, self_play_record};
-pub use vector::{
-    Contents, Observations, Opponents, Outputs, VectorError, VectorGames, episode_seed,
-};
+pub use vector::{Shown, VectorGames, episode_game};
 
 // The Rust examples in the docs run as doctests, so the docs cannot drift from the crate.
 #[cfg(doctest)]

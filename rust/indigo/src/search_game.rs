@@ -12,8 +12,9 @@ use crate::action::{Action, ActionSet};
 use crate::deal::Deal;
 use crate::policy::{random_placement, random_playout};
 use crate::position::{Information, Phase, Position, Utility};
+use crate::rng::{shuffled_pile, shuffled_piles};
 use crate::rules::Rules;
-use crate::tile::TileType;
+use crate::tile::{TILE_TOTAL, TileType};
 
 impl indigo_search::ActionSet<Action> for ActionSet {
     #[inline]
@@ -211,6 +212,24 @@ impl Setup for IndigoSetup {
     /// Either deal shuffles the box, so the pile needs no check.
     fn start_into(&self, seed: u64, out: &mut Position) {
         out.reset(self.rules, &self.deal.pile(seed));
+    }
+
+    /// Python's deal shuffles four piles side by side ([`shuffled_piles`]).
+    fn start_all(&self, seeds: &[u64]) -> Vec<Position> {
+        let start = |pile: &[TileType; TILE_TOTAL]| {
+            Position::new(self.rules, pile).unwrap_or_else(|_| unreachable!("the box is valid"))
+        };
+        if self.deal != Deal::Python {
+            return seeds.iter().map(|&seed| self.start(seed)).collect();
+        }
+        let (fours, rest) = seeds.as_chunks::<4>();
+        let mut states: Vec<Position> = fours
+            .iter()
+            .flat_map(|&four| shuffled_piles(four))
+            .map(|pile| start(&pile))
+            .collect();
+        states.extend(rest.iter().map(|&seed| start(&shuffled_pile(seed))));
+        states
     }
 }
 

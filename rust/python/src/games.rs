@@ -157,7 +157,7 @@ impl<'py> FromPyObject<'_, 'py> for AnyRules {
             return Ok(AnyRules::QueensGarden(rules.get().0));
         }
         Err(PyTypeError::new_err(format!(
-            "rules must be an indigo.Rules or an indigo.queens_garden.Rules, not {}",
+            "rules must be the Rules of a game (indigo.Rules, indigo.queens_garden.Rules), not {}",
             type_name(&obj)
         )))
     }

@@ -16,6 +16,7 @@ mod indigo;
 mod puct;
 mod queens_garden;
 mod shared;
+mod vector;
 mod watch;
 
 #[pymodule]
@@ -24,5 +25,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     indigo::register(m)?;
     puct::register(m)?;
+    m.add_class::<vector::VectorGames>()?;
     queens_garden::register(m)
 }

@@ -131,9 +131,12 @@ pub use record::{
     rules_to_json, snapshot, write_record,
 };
 pub use rules::{Jokers, MAX_PLAYERS, Rules, RulesError, Wheel};
-pub use search::{Information, self_play_record};
+pub use search::{Information, episode_game, self_play_record};
 pub use state::STATE_FORMAT;
 pub use svg::{COLOUR_FILL, NARROW_SCALE, attribute_svg, cell_position, hexagon_svg, position_svg};
+
+/// Queen's Garden's vectorised games: `indigo_search::VectorGames` of its [`Rules`].
+pub type VectorGames = indigo_search::VectorGames<Rules>;
 
 #[cfg(test)]
 mod tests;

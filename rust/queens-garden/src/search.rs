@@ -14,7 +14,8 @@ use std::cell::RefCell;
 use std::fmt::Display;
 
 use indigo_search::{
-    Encoded, Game, LegalLists, MAX_PLAYERS, Rng, SelfPlayGame, Setup, SortedActions, Turn, below,
+    Encoded, Game, LegalLists, LegalRow, MAX_PLAYERS, ObservationValue, Rng, SelfPlayGame, Setup,
+    SortedActions, Turn, Vectored, below,
 };
 use serde_json::Value;
 
@@ -244,6 +245,66 @@ impl Encoded for Position {
     fn observation(&self, seat: u8, out: &mut [f32]) {
         Position::observation(self, seat, out);
     }
+}
+
+/// Queen's Garden in the vectorised games: legal actions as lists (8,053,459 actions do not fit
+/// a mask), whole observation rows, `f32` only (scores pass 255).
+impl Vectored for Position {
+    type VectorLegal = Vec<Action>;
+    type Shown = ();
+    type Utility = Utility;
+    const MASKS: bool = false;
+    const COMPACT: bool = false;
+
+    fn returns_under(&self, utility: Utility) -> [f64; MAX_PLAYERS] {
+        let mut returns = [0.0; MAX_PLAYERS];
+        for (r, v) in returns.iter_mut().zip(self.returns(utility)) {
+            *r = v;
+        }
+        returns
+    }
+
+    fn vector_legal(&self, out: &mut Vec<Action>) {
+        Game::legal_actions(self, out);
+    }
+
+    fn legal_number(legal: &Vec<Action>, number: i64) -> Option<Action> {
+        let number = u32::try_from(number).ok()?;
+        let at = legal.binary_search_by_key(&number, |a| a.index()).ok()?;
+        Some(legal[at])
+    }
+
+    fn write_view<V: ObservationValue>(
+        &self,
+        viewer: u8,
+        legal: &Vec<Action>,
+        observation: &mut [V],
+        legal_row: LegalRow<'_>,
+        (): &mut (),
+    ) {
+        if let Some(floats) = V::floats(observation) {
+            Position::observation(self, viewer, floats);
+        } else {
+            let mut floats = vec![0.0; OBSERVATION_SIZE];
+            Position::observation(self, viewer, &mut floats);
+            for (value, float) in observation.iter_mut().zip(floats) {
+                *value = V::of(float);
+            }
+        }
+        legal_row.fill(legal.iter().map(|a| a.index() as usize));
+    }
+}
+
+/// The game of `rules` seeded with `seed` after `actions` (an episode of a vector, which
+/// played them).
+pub fn episode_game(rules: Rules, seed: u64, actions: &[Action]) -> Played {
+    let mut game = Played::from_seed(rules, seed);
+    for action in actions {
+        if let Err(e) = game.play(&action.to_move()) {
+            unreachable!("the vector played it: {e}");
+        }
+    }
+    game
 }
 
 /// The `queens-garden-record/1` of self-play game `index` with `rules`: the seeded game

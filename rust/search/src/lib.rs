@@ -6,8 +6,9 @@
 //! determinization drawn from it, the returns. On that trait this crate holds the bots
 //! ([`RandomBot`], [`GreedyBot`], [`Ismcts`]), a PUCT search with a batched evaluator
 //! ([`Puct`], [`Evaluator`]) over a game numbered for tensors ([`Encoded`]), batch simulation
-//! ([`Batch`]), self-play ([`self_play_with`]) and the bot specs written on command lines
-//! ([`BotSpec`]). Every public item is at the crate's root.
+//! ([`Batch`]), self-play ([`self_play_with`]), many games stepped together for learning
+//! ([`VectorGames`], over a game that is also [`Vectored`]) and the bot specs written on command
+//! lines ([`BotSpec`]). Every public item is at the crate's root.
 //!
 //! Every type is generic over the game, so a game pays no dynamic dispatch; a game keeps its
 //! fast paths by overriding the trait's provided methods ([`Game::playout`],
@@ -117,6 +118,7 @@ mod random;
 mod selfplay;
 mod simulate;
 mod spec;
+mod vector;
 mod watch;
 
 pub use bots::{Bot, GreedyBot, PlayoutBot, RandomBot};
@@ -135,6 +137,10 @@ pub use simulate::{
     batch_games, in_range, progress_interval, run_games, run_games_with, seat_seed, seatings,
 };
 pub use spec::{BotSpec, BotSpecError, Decision, SearchBot};
+pub use vector::{
+    Contents, Legal, LegalRow, ObservationValue, Observations, Opponents, Outputs, VectorError,
+    VectorGames, Vectored, episode_seed,
+};
 pub use watch::watched;
 
 // The guide to adding a game runs as a doctest, so it cannot drift from the crate.

@@ -29,6 +29,12 @@ pub trait Setup: Clone + Send + Sync {
     fn start_into(&self, seed: u64, out: &mut Self::Game) {
         *out = self.start(seed);
     }
+
+    /// [`Setup::start`] of each of `seeds`, in order: a game may start several at once
+    /// (Indigo shuffles four piles side by side).
+    fn start_all(&self, seeds: &[u64]) -> Vec<Self::Game> {
+        seeds.iter().map(|&seed| self.start(seed)).collect()
+    }
 }
 
 /// How one game ended.

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use indigo_search::{Rng, below};
+use indigo_search::{ObservationValue, Rng, below};
 
 use super::{CHANCE, GEM_TOTAL, HIDDEN, MAX_PLAYERS, NO_TILE, NOBODY, Position, tile_type};
 use crate::action::ActionSet;
@@ -40,30 +40,6 @@ pub const OBSERVATION_LAYOUT: [(&str, usize, &[usize]); 16] = [
     ("game_over", 34 * CELL_COUNT + 51, &[1]),
     ("chance_node", 34 * CELL_COUNT + 52, &[1]),
 ];
-
-/// A value of the observation tensor: `f32`, or `u8` for the compact form.
-pub trait ObservationValue: Copy {
-    /// Zero.
-    const ZERO: Self;
-    /// A count as a value (`u8` saturates at 255; no count of a game comes near it).
-    fn count(n: u16) -> Self;
-}
-
-impl ObservationValue for f32 {
-    const ZERO: f32 = 0.0;
-    #[inline]
-    fn count(n: u16) -> f32 {
-        f32::from(n)
-    }
-}
-
-impl ObservationValue for u8 {
-    const ZERO: u8 = 0;
-    #[inline]
-    fn count(n: u16) -> u8 {
-        u8::try_from(n).unwrap_or(u8::MAX)
-    }
-}
 
 /// `GATE_CELLS[gate]`: its three cells' indices.
 const GATE_CELLS: [[usize; 3]; 6] = {

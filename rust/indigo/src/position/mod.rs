@@ -27,7 +27,6 @@ mod turn;
 pub(crate) use info::ObservationRow;
 pub use info::{
     Information, OBSERVATION_LAYOUT, OBSERVATION_PLANES, OBSERVATION_SCALARS, OBSERVATION_SIZE,
-    ObservationValue,
 };
 pub use learning::Utility;
 pub(crate) use placement::ALLOWED;

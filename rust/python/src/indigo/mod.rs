@@ -1,5 +1,6 @@
-//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots, batches and vectorised games)
-//! and constants, added to `indigo._native`.
+//! Indigo's classes (`indigo.Game`, `Rules`, `Move`, its bots and batches) and constants,
+//! added to `indigo._native` (PUCT and the vectorised games of every game are
+//! `crate::puct` and `crate::vector`).
 
 use indigo_game::{
     Cell, Gem, OBSERVATION_LAYOUT, OBSERVATION_SIZE, ROUTE_CELLS, TILE_COUNTS, TILE_PATHS,
@@ -13,7 +14,6 @@ mod bots;
 pub(crate) mod game;
 pub(crate) mod moves;
 pub(crate) mod rules;
-mod vector;
 
 use moves::axial;
 
@@ -74,6 +74,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::simulate, m)?)?;
     m.add_class::<batch::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(batch::self_play, m)?)?;
-    m.add_class::<vector::VectorGames>()?;
     bench::register(m)
 }

@@ -47,7 +47,7 @@ fn not_json(py: Python<'_>, message: String) -> PyErr {
 pub(crate) struct Game(Locked<CoreGame>);
 
 impl Game {
-    fn wrap(game: CoreGame) -> Self {
+    pub(crate) fn wrap(game: CoreGame) -> Self {
         Game(Locked::new(game))
     }
 

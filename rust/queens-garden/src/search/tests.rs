@@ -254,3 +254,113 @@ fn self_play_keeps_the_batch_games_with_a_sample_per_move() {
         all.visit_actions.len()
     );
 }
+
+/// The vectorised games step Queen's Garden as separate positions do: each game's legal
+/// actions as a list row, its observation, its rewards at the end and its next episode after
+/// it; an action outside the lists steps no game.
+#[test]
+fn vector_games_step_as_separate_positions() {
+    use std::sync::atomic::AtomicBool;
+
+    use indigo_search::{
+        Contents, Encoded as _, Legal, LegalLists, Observations, Outputs, VectorError, below,
+        episode_seed,
+    };
+
+    use crate::observation::OBSERVATION_SIZE;
+    use crate::position::Utility;
+
+    let (rules, n) = (Rules::with_players(3).unwrap(), 2);
+    let mut games = crate::VectorGames::new(rules, n, Utility::Points, 5);
+    let stop = AtomicBool::new(false);
+    let mut observations = vec![0.0; n * OBSERVATION_SIZE];
+    let (mut rewards, mut terminations, mut to_play) =
+        (vec![0.0; n * 3], vec![false; n], vec![0; n]);
+    let mut lists = LegalLists::default();
+    let mut mirror: Vec<Position> = (0..n)
+        .map(|env| Position::from_seed(rules, episode_seed(5, n, env, 0)))
+        .collect();
+    let mut ended = vec![false; n];
+    let mut rng = Rng::seed_from_u64(3);
+    let mut finished = 0;
+    while finished < 3 {
+        let actions: Vec<i64> = mirror
+            .iter()
+            .map(|p| {
+                let legal = p.legal_actions();
+                legal
+                    .get(below(&mut rng, legal.len().max(1)))
+                    .map_or(0, |a| i64::from(a.index()))
+            })
+            .collect();
+        let mut out = Outputs {
+            observations: Observations::F32(&mut observations),
+            contents: Contents::Unknown,
+            legal: Legal::Lists(&mut lists),
+            rewards: &mut rewards,
+            terminations: &mut terminations,
+            to_play: &mut to_play,
+        };
+        games.step(&actions, &mut out, &stop).unwrap();
+        for env in 0..n {
+            let episode = games.episodes()[env];
+            if ended[env] {
+                mirror[env] = Position::from_seed(rules, episode_seed(5, n, env, episode));
+            } else {
+                let action = Action::new(actions[env]).unwrap();
+                mirror[env].play_unchecked(&action.to_move()).unwrap();
+            }
+            let p = &mirror[env];
+            ended[env] = !ended[env] && p.is_over();
+            finished += usize::from(ended[env]);
+            assert_eq!(terminations[env], ended[env]);
+            let row = &lists.actions[lists.offsets[env] as usize..lists.offsets[env + 1] as usize];
+            let want: Vec<u32> = p.legal_actions().iter().map(|a| a.index()).collect();
+            assert_eq!(row, &want[..]);
+            let viewer = to_play[env] as u8;
+            let mut obs = vec![0.0; OBSERVATION_SIZE];
+            p.observation(viewer, &mut obs);
+            assert_eq!(
+                &observations[env * OBSERVATION_SIZE..][..OBSERVATION_SIZE],
+                &obs[..]
+            );
+            let want = if ended[env] {
+                p.returns(Utility::Points)
+            } else {
+                vec![0.0; 3]
+            };
+            let got: Vec<f64> = rewards[env * 3..][..3]
+                .iter()
+                .map(|&r| f64::from(r))
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
+    let mut masks = vec![false; n * Position::ACTION_COUNT];
+    let mut out = Outputs {
+        observations: Observations::F32(&mut observations),
+        contents: Contents::Unknown,
+        legal: Legal::Masks(&mut masks),
+        rewards: &mut rewards,
+        terminations: &mut terminations,
+        to_play: &mut to_play,
+    };
+    let before = games.episodes();
+    assert_eq!(
+        games.step(&[0, 0], &mut out, &stop),
+        Err(VectorError::LegalForm)
+    );
+    let mut out = Outputs {
+        observations: Observations::U8(&mut vec![0; n * OBSERVATION_SIZE]),
+        contents: Contents::Unknown,
+        legal: Legal::Lists(&mut lists),
+        rewards: &mut rewards,
+        terminations: &mut terminations,
+        to_play: &mut to_play,
+    };
+    assert_eq!(
+        games.step(&[0, 0], &mut out, &stop),
+        Err(VectorError::NotCompact)
+    );
+    assert_eq!(games.episodes(), before);
+}
