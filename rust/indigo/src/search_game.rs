@@ -214,7 +214,7 @@ impl Setup for IndigoSetup {
         out.reset(self.rules, &self.deal.pile(seed));
     }
 
-    /// Python's deal shuffles four piles side by side ([`shuffled_piles`]).
+    /// Python's deal shuffles four piles side by side (`shuffled_piles`).
     fn start_all(&self, seeds: &[u64]) -> Vec<Position> {
         let start = |pile: &[TileType; TILE_TOTAL]| {
             Position::new(self.rules, pile).unwrap_or_else(|_| unreachable!("the box is valid"))
