@@ -84,6 +84,27 @@ def test_the_default_rules_and_bots_are_each_game_s() -> None:
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
+def test_a_simulation_names_its_game_as_the_registry(entry: GameEntry[Any, Any, Any]) -> None:
+    """``Simulation.game`` is the game crate's name, which is the entry's; a game without a
+    pile refuses ``pile`` without naming another game."""
+    simulation = entry.simulate(["random", "random"], 2, rules=entry.default_rules(2), seed=1)
+    assert simulation.game == entry.name
+    if simulation.deal is None:
+        with pytest.raises(IndigoError, match=rf"this game \({entry.name}\) has no pile"):
+            simulation.pile(0)
+    else:
+        assert len(simulation.pile(0)) > 0
+
+
+def test_vector_games_default_to_the_registry_s_first_game() -> None:
+    """Without rules, ``VectorGames`` plays the registry's default game (the binding has no
+    default of its own)."""
+    assert indigo.VectorGames(1).rules == GAMES[0].default_rules(2)
+    with pytest.raises(TypeError):
+        indigo._native.VectorGames(1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
 def test_every_surface_hook_loads(entry: GameEntry[Any, Any, Any]) -> None:
     """Each hook names a module and function that exist: the web views and samples offer the
     functions their callers use, and the SVG hook draws the game."""

@@ -596,14 +596,14 @@ class Simulation:
         pile."""
     @property
     def deal(self) -> Literal["python", "pcg"] | None:
-        """How piles were shuffled from game seeds; ``None`` for Queen's Garden, whose games are
-        set up from their seeds alone."""
+        """How piles were shuffled from game seeds; ``None`` for a game without a pile, whose
+        games are set up from their seeds alone."""
     @property
     def checksum(self) -> int:
         """A 64-bit fingerprint of every game's outcome in order: equal runs, equal checksums."""
     @property
     def game(self) -> Literal["indigo", "queens-garden"]:
-        """The game played."""
+        """The game played, as its registry entry (:attr:`indigo.games.GameEntry.name`) names it."""
     def pile(self, index: int) -> list[int]:
         """Game ``index``'s pile, front first: ``Game(rules, pile=...)`` deals it."""
     @property
@@ -667,8 +667,8 @@ class SelfPlayBatch:
 
 @disjoint_base
 class VectorGames:
-    """``num_envs`` (1 to 65536) games of the game whose ``rules`` are given (Indigo's by
-    default, or :class:`queens_garden.Rules`) stepped together with one call into Rust per
+    """``num_envs`` (1 to 65536) games of the game whose ``rules`` are given (Indigo's
+    :class:`Rules` or :class:`queens_garden.Rules`) stepped together with one call into Rust per
     step (GIL released); docs/envs.md gives the semantics. Game ``env``'s episode ``k`` is set
     up from the seed of game ``k * num_envs + env`` of :func:`simulate` with the same
     ``seed``. Autoreset is Gymnasium's ``NEXT_STEP``: the step after a game ends ignores its
@@ -677,7 +677,7 @@ class VectorGames:
     def __new__(
         cls,
         num_envs: int,
-        rules: Rules | queens_garden.Rules | None = None,
+        rules: Rules | queens_garden.Rules,
         *,
         seed: int | None = None,
         utility: Utility = "win",

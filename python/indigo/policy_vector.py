@@ -30,6 +30,7 @@ from indigo._native import (
     seat_seed,
 )
 from indigo.bots import Bot, BotLike, as_bot, opponent_entries, play_opponents
+from indigo.games import GAMES, find_game
 from indigo.types import Utility
 
 __all__ = ["PolicyVectorGames", "VectorGames"]
@@ -41,7 +42,9 @@ class VectorGames(_native.VectorGames):
     """``num_envs`` games stepped together (:class:`indigo._native.VectorGames`, docs/envs.md).
     ``opponents`` is one entry or one per other seat, each a bot spec, a bot object or a
     policy callable (:data:`indigo.bots.BotLike`): with only specs the bots move inside Rust;
-    otherwise the games are a :class:`PolicyVectorGames`, the slower Python path."""
+    otherwise the games are a :class:`PolicyVectorGames`, the slower Python path. Without
+    ``rules``, the games are the registry's default game's (:data:`indigo.games.GAMES` first)
+    with two players."""
 
     def __new__(
         cls,
@@ -55,6 +58,8 @@ class VectorGames(_native.VectorGames):
         opponents: BotLike | Sequence[BotLike] | None = None,
         seat: int = 0,
     ) -> Self:
+        if rules is None:
+            rules = GAMES[0].default_rules(2)
         entries = opponents if isinstance(opponents, Sequence) else [opponents]
         only_specs = isinstance(opponents, str) or all(
             entry is None or isinstance(entry, str) for entry in entries
@@ -71,9 +76,7 @@ class VectorGames(_native.VectorGames):
                 opponents=opponents,  # type: ignore[arg-type]
                 seat=seat,
             )
-        from indigo.games import GAMES, find_game
-
-        entry = GAMES[0] if rules is None else find_game(rules)
+        entry = find_game(rules)
         if not entry.python_bots:
             raise TypeError(f"{entry.title}'s opponents are bot specs, not {opponents!r}")
         # The Python path: native games without opponents check the arguments and keep the

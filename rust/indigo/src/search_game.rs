@@ -48,6 +48,7 @@ impl Game for Position {
     type Action = Action;
     type Actions = ActionSet;
     type Information = Information;
+    const NAME: &'static str = "indigo";
 
     fn players(&self) -> usize {
         usize::from(self.rules().players())

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use indigo_game::Deal;
-use indigo_search::{Batch, BotSpec, Encoded, SelfPlayOf, Setup, game_seed};
+use indigo_search::{Batch, BotSpec, Encoded, Game, SelfPlayOf, Setup, game_seed};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -47,7 +47,7 @@ pub(crate) struct Simulation {
     #[pyo3(get)]
     pub(crate) start: u64,
     pub(crate) games: usize,
-    /// The game played: "indigo" or "queens-garden".
+    /// The game played: its crate's name, as its registry entry names it.
     #[pyo3(get)]
     pub(crate) game: &'static str,
 }
@@ -62,8 +62,8 @@ impl Simulation {
         format!("<Simulation games={} bots={:?}>", self.games, self.bots)
     }
 
-    /// How piles were shuffled from game seeds: "python" or "pcg"; `None` for Queen's Garden,
-    /// whose games are set up from their seeds alone.
+    /// How piles were shuffled from game seeds: "python" or "pcg"; `None` for a game without
+    /// a pile, whose games are set up from their seeds alone.
     #[getter]
     fn deal(&self) -> Option<&'static str> {
         self.deal.map(Deal::as_str)
@@ -72,10 +72,11 @@ impl Simulation {
     /// Game `index`'s pile (tile types, front first): `Game(rules, pile=...)` deals it.
     fn pile(&self, index: Int) -> PyResult<Vec<u32>> {
         let Some(deal) = self.deal else {
-            return Err(IndigoError::new_err(
-                "a Queen's Garden game has no pile: indigo.queens_garden.Game(rules, \
-                 seed=simulation.game_seeds[i]) sets game i up",
-            ));
+            return Err(IndigoError::new_err(format!(
+                "this game ({}) has no pile: its Game(rules, seed=simulation.game_seeds[i]) \
+                 sets game i up",
+                self.game
+            )));
         };
         let last = self.games.checked_sub(1).ok_or_else(|| {
             IndigoError::new_err("this simulation holds no games: there is no pile")
@@ -135,8 +136,8 @@ pub(crate) fn batch_of<S: Setup>(
     Ok((batch, range, threads))
 }
 
-/// Plays games `range` of `batch` on `threads` threads (`simulate`): the results of `game`
-/// (its name), whose piles `deal` shuffled (`None`: a game without a pile).
+/// Plays games `range` of `batch` on `threads` threads (`simulate`): the results, named by the
+/// game's crate, whose piles `deal` shuffled (`None`: a game without a pile).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulation<S: Setup + Sync>(
     py: Python<'_>,
@@ -147,7 +148,6 @@ pub(crate) fn simulation<S: Setup + Sync>(
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
     deal: Option<Deal>,
-    game: &'static str,
 ) -> PyResult<Simulation>
 where
     S::Game: Sync,
@@ -169,7 +169,7 @@ where
         checksum: outcomes.iter().fold(0, |c, o| o.fold_into(c)),
         start,
         games: n,
-        game,
+        game: <S::Game as Game>::NAME,
     })
 }
 

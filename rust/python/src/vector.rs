@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use indigo_game::{IndigoSetup, Rules as IndigoRules};
+use indigo_game::IndigoSetup;
 use indigo_search::{
     BotSpec, Contents, Encoded, Legal, LegalLists, Observations, Opponents, Outputs, Setup,
     VectorError, VectorGames as CoreVector, Vectored,
@@ -501,14 +501,14 @@ where
 impl VectorGames {
     #[new]
     #[pyo3(
-        signature = (num_envs, rules=None, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int::new(0)),
-        text_signature = "(num_envs, rules=None, *, seed=None, utility='win', observation_dtype='float32', copy=True, opponents=None, seat=0)"
+        signature = (num_envs, rules, *, seed=None, utility="win", observation_dtype="float32", copy=true, opponents=None, seat=Int::new(0)),
+        text_signature = "(num_envs, rules, *, seed=None, utility='win', observation_dtype='float32', copy=True, opponents=None, seat=0)"
     )]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn new(
         py: Python<'_>,
         num_envs: Int,
-        rules: Option<AnyRules>,
+        rules: AnyRules,
         seed: Option<&Bound<'_, PyAny>>,
         utility: &str,
         observation_dtype: &str,
@@ -527,7 +527,6 @@ impl VectorGames {
         };
         let max = CoreVector::<IndigoSetup>::MAX_ENVS;
         let num_envs = in_range("num_envs", num_envs, 1, max)? as usize;
-        let rules = rules.unwrap_or_else(|| AnyRules::Indigo(IndigoRules::default()));
         let players = match rules {
             AnyRules::Indigo(rules) => rules.players(),
             AnyRules::QueensGarden(rules) => rules.players(),

@@ -120,6 +120,7 @@ impl Game for Position {
     type Action = Action;
     type Actions = SortedActions<Action>;
     type Information = Information;
+    const NAME: &'static str = "queens-garden";
 
     fn players(&self) -> usize {
         usize::from(self.rules().players())

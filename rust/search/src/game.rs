@@ -47,6 +47,9 @@ pub trait Game: Clone + Send + Sync {
     /// What one seat knows; [`Game::sample`] draws full states consistent with it.
     type Information: Clone + Send + Sync;
 
+    /// The game's name, as its registry entry names it (`simulate`'s `game`).
+    const NAME: &'static str;
+
     /// Seats in the game.
     fn players(&self) -> usize;
 

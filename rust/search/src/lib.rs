@@ -37,6 +37,7 @@
 //!     type Action = u8; // stones taken
 //!     type Actions = SortedActions<u8>;
 //!     type Information = (Nim, u8); // the state and the observer
+//!     const NAME: &'static str = "nim";
 //!
 //!     fn players(&self) -> usize {
 //!         2

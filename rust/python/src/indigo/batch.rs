@@ -68,7 +68,6 @@ pub(crate) fn simulate(
         progress,
         interval,
         Some(setup.deal),
-        "indigo",
     )
 }
 

@@ -98,17 +98,7 @@ pub(crate) fn simulate(
         start,
         threads,
     )?;
-    simulation(
-        py,
-        &batch,
-        bots,
-        range,
-        threads,
-        progress,
-        interval,
-        None,
-        "queens-garden",
-    )
+    simulation(py, &batch, bots, range, threads, progress, interval, None)
 }
 
 /// Queen's Garden self-play games: each game's record and one training sample per move, as

@@ -17,6 +17,7 @@ impl Game for Nim {
     type Action = u8;
     type Actions = SortedActions<u8>;
     type Information = (Nim, u8);
+    const NAME: &'static str = "nim";
 
     fn players(&self) -> usize {
         2
