@@ -567,7 +567,8 @@ export class OfflineServer {
       id = randomHex(6);
       while (this.games.has(id)) id = randomHex(6);
     }
-    const session = new Session(id, game, seats, names || seats.map((s) => this.seatName(s)), bots, views);
+    const shown = names || seats.map((spec) => this.seatName(spec));
+    const session = new Session(id, game, seats, shown, bots, views);
     this.games.set(id, session);
     return { status: 201, data: { ...this.state(session), token: randomHex(32) } };
   }
