@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from indigo import IllegalMoveError
 from indigo import queens_garden as qg
 from indigo.queens_garden.choices import move_choices
 from indigo.web.app import TOKEN_HEADER
@@ -180,3 +181,33 @@ def test_load_and_upload_a_queens_garden_record(client: TestClient) -> None:
     answer = client.post("/api/games/load", json={"record": bad})
     assert answer.status_code == 400
     assert answer.json()["error"].startswith("record: ")
+
+
+def test_each_attribute_that_may_not_be_taken_says_why(client: TestClient) -> None:
+    state = _create(client, ["human", "human"], seed=9)
+    headers = {TOKEN_HEADER: state["token"]}
+    game = qg.Game(qg.Rules(2), seed=9)
+    seen: set[str] = set()
+    for turn in range(120):
+        if game.over:
+            break
+        refusals = state["take_refusals"]
+        assert set(refusals) == set(qg.ATTRIBUTES) - set(state["choices"]["take"])
+        for attribute, reason in refusals.items():
+            with pytest.raises(IllegalMoveError, match="is illegal: ") as refused:
+                game.clone().play(f"take {attribute}")
+            assert reason
+            assert str(refused.value).endswith(f" is illegal: {reason}")
+            seen.add(reason.split(":")[0])
+        move = str(game.legal_moves[(7 * turn) % len(game.legal_moves)])
+        answer = client.post(
+            f"/api/games/{state['id']}/moves",
+            json={"seat": game.to_move, "move": move},
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.text
+        game.play(move)
+        state = answer.json()["state"]
+    # Both reasons a take is refused: nothing shows the attribute, or it does not fit.
+    assert any(r.startswith("no hexagon in the display shows") for r in seen), seen
+    assert "the selection does not fit the storage" in seen, seen

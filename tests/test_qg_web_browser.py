@@ -58,6 +58,10 @@ def _one_turn(
         if b.is_enabled()
     }
     assert enabled == set(choices["take"])
+    for attribute, reason in state["take_refusals"].items():  # a disabled button says why
+        title = page.get_attribute(f'#qg-take button[data-attribute="{attribute}"]', "title")
+        assert title is not None
+        assert title.endswith(f": not now, {reason}")
     roll = rng.random()
     placements = [(a, k) for a in ("tile", "exp") for k in choices[a]]
     if choices["exp"] and prefer_exp:

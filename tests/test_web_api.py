@@ -17,6 +17,8 @@ from starlette.testclient import TestClient
 
 import indigo
 from indigo import Game, Move
+from indigo.games import GAMES
+from indigo.table import BOT_MENU, QG_BOT_MENU
 from indigo.web.app import MAX_BODY, GameStore
 from web_server import keyed_client
 
@@ -506,7 +508,15 @@ def test_the_bot_menu_and_loaded_names(client: TestClient) -> None:
     assert loaded.status_code == 201, loaded.text
     assert [s["name"] for s in loaded.json()["seats"]] == ["Ada", "human", "Bo b"]
     plain = _new(client, seats=["human", "ismcts"])
-    assert [s["name"] for s in plain["seats"]] == ["human", "ismcts:1000"]
+    # A bot's name is its menu label; the spec stays its `player`.
+    assert [s["name"] for s in plain["seats"]] == ["human", "Search 1000"]
+    assert [s["player"] for s in plain["seats"]] == ["human", "ismcts:1000"]
+    # The menus label a spec alike (one name per bot, whichever game).
+    labels: dict[str, str] = {}
+    for choice in (*BOT_MENU, *QG_BOT_MENU):
+        assert labels.setdefault(choice.spec, choice.label) == choice.label
+    # The page's headings are the registry's titles.
+    assert client.get("/api/bots").json()["titles"] == {e.name: e.title for e in GAMES}
     # A server with lower limits offers only the bots it lets a seat play.
     with keyed_client(max_simulations=1000) as small:
         offered = [m["spec"] for m in small.get("/api/bots").json()["menu"]]

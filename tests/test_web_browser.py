@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 import indigo
+from indigo.games import GAMES, GameEntry
 from indigo.web.app import TOKEN_HEADER
 from web_server import live_server
 
@@ -299,7 +300,7 @@ def test_load_a_record_and_step_through_it(page: Page, tmp_path: Path) -> None:
     board = "#board svg.indigo-board"
     assert page.get_attribute(board, "data-moves") == "5"
     assert page.get_attribute(board, "data-theme") == "butterfly-garden"
-    assert page.inner_text("#step-label") == "move 5 of 5"
+    assert page.inner_text("#step-label") == "After move 5 of 5"
     page.click("#step-first")
     page.wait_for_selector("body[data-state=viewing]")
     page.wait_for_selector(f'{board}[data-moves="0"]')
@@ -307,7 +308,7 @@ def test_load_a_record_and_step_through_it(page: Page, tmp_path: Path) -> None:
     page.click("#step-next")
     page.wait_for_selector(f'{board}[data-moves="1"]')
     assert page.locator("#board g.tile").count() == 1
-    assert page.inner_text("#step-label") == "move 1 of 5"
+    assert page.inner_text("#step-label") == "After move 1 of 5"
     page.click("#step-live")
     page.wait_for_selector(f'{board}[data-moves="5"]')
     page.wait_for_selector(IDLE)
@@ -316,14 +317,14 @@ def test_load_a_record_and_step_through_it(page: Page, tmp_path: Path) -> None:
     assert [n.split()[:2] for n in names] == [["P0", "Ada"], ["P1", "greedy"], ["P2", "ismcts:800"]]
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f'{board}[data-moves="4"]')
-    assert page.inner_text("#step-label") == "move 4 of 5"
-    assert page.inner_text("#status") == "Move 4 of 5"
+    assert page.inner_text("#step-label") == "After move 4 of 5"
+    assert page.inner_text("#status") == "After move 4 of 5"
     assert "current" in (page.get_attribute("#log li[data-move='4']", "class") or "")
     assert page.inner_text("#message").startswith("Move 4: P0 places")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(f'{board}[data-moves="5"]')
     page.wait_for_selector(IDLE)
-    assert page.inner_text("#step-label") == "move 5 of 5"
+    assert page.inner_text("#step-label") == "After move 5 of 5"
 
 
 def test_a_bad_record_file_is_reported(page: Page, tmp_path: Path) -> None:
@@ -356,3 +357,33 @@ def test_the_form_offers_bots_with_hints_and_exclusive_gates(site: str) -> None:
         page.click("#help-button")
         assert page.locator("#help").is_visible()
         assert "as soon as no gem is left" in page.inner_text("#help")
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_page_names_the_chosen_game_and_its_seats(
+    site: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    with _open(site, DESKTOP) as page:
+        page.select_option("#game", entry.name)
+        page.wait_for_selector(f'body[data-theme="{entry.name}"]')
+        # The heading and the page's title are the registry's title; the welcome is the game's.
+        assert page.title() == entry.title
+        assert page.inner_text("#title") == entry.title
+        welcome = page.inner_text("#welcome h2:visible")
+        others = [e for e in GAMES if e is not entry]
+        for other in others:
+            page.select_option("#game", other.name)
+            page.wait_for_selector(f'body[data-theme="{other.name}"]')
+            assert page.inner_text("#welcome h2:visible") != welcome
+        page.select_option("#game", entry.name)
+        page.wait_for_selector(f'body[data-theme="{entry.name}"]')
+        page.select_option("#seat-1", "ismcts:1000")
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        # A bot is named by its menu label, its spec in the tooltip.
+        cell = page.locator("#scores tr[data-seat='1'] td").nth(1)
+        assert cell.inner_text() == "P1 Search 1000"
+        assert cell.get_attribute("title") == "ismcts:1000"
+        # One move number: the move to make is 1, the stepper is before it.
+        assert page.inner_text("#status") == "Your move (move 1)"
+        assert page.inner_text("#step-label") == "Before move 1"

@@ -30,7 +30,15 @@ from indigo import _native
 from indigo._native import IndigoError
 from indigo._native import queens_garden as _garden
 
-__all__ = ["GAMES", "INDIGO", "QUEENS_GARDEN", "GameEntry", "find_game", "record_game"]
+__all__ = [
+    "GAMES",
+    "INDIGO",
+    "QUEENS_GARDEN",
+    "GameEntry",
+    "find_game",
+    "record_game",
+    "titles",
+]
 
 G = TypeVar("G")
 R = TypeVar("R")
@@ -219,6 +227,11 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
 
 GAMES: Final[tuple[GameEntry[Any, Any, Any], ...]] = (INDIGO, QUEENS_GARDEN)
 """Every game, the default (Indigo) first."""
+
+
+def titles() -> dict[str, str]:
+    """Each game's :attr:`GameEntry.title` by its name (the web page's headings)."""
+    return {entry.name: entry.title for entry in GAMES}
 
 
 def _names() -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "demo_rules",
     "legal_cells",
     "parse_seats",
+    "seat_name",
     "undo_to_person",
 ]
 
@@ -118,6 +119,12 @@ QG_BOT_MENU: Final[tuple[BotChoice, ...]] = (
     BotChoice("ismcts:1000", "Search 1000", "beats Greedy in 69 games of 80, Random in 60 of 60"),
 )
 """The Queen's Garden bots offered by the web page; the hints summarise docs/search.md."""
+
+
+def seat_name(spec: str) -> str:
+    """A seat's name for people: a menu's label of the bot ``spec`` (``"Search 1000"``; the
+    menus label a spec alike), else the spec itself."""
+    return next((c.label for c in (*BOT_MENU, *QG_BOT_MENU) if c.spec == spec), spec)
 
 
 def undo_to_person(game: _G, bots: Collection[int]) -> _G | None:

@@ -8,14 +8,16 @@ and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collec
 (``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
 game hides nothing but chance, which it does not hold), and for a person to move ``choices``
 (:func:`indigo.queens_garden.choices.move_choices`: the legal moves grouped for clicks, each
-with the questions still to ask) and ``attributes`` (each attribute as SVG markup, for its button).
+with the questions still to ask), ``attributes`` (each attribute as SVG markup, for its button)
+and ``take_refusals`` (:func:`take_refusals`: why each other attribute may not be taken).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
+from indigo._native import IllegalMoveError
 from indigo.queens_garden import ATTRIBUTES, Game, Move, Rules
 from indigo.queens_garden.choices import move_choices
 from indigo.queens_garden.svg import attribute_markup, game_at, position_svg
@@ -32,6 +34,7 @@ __all__ = [
     "result_json",
     "rules_from_body",
     "state_json",
+    "take_refusals",
     "theme",
     "view_json",
 ]
@@ -156,6 +159,21 @@ def view_json(
     }
 
 
+def take_refusals(game: Game, takes: Collection[str]) -> dict[str, str]:
+    """Why each attribute not in ``takes`` (the legal ones) may not be taken: the engine's
+    reason for its bare take (``"no hexagon in the display shows bl: ..."``, ``"the selection
+    does not fit the storage: ..."``), by attribute."""
+    refusals = {}
+    for attribute in ATTRIBUTES:
+        if attribute in takes:
+            continue
+        try:
+            game.clone().play(f"take {attribute}")
+        except IllegalMoveError as exc:
+            refusals[attribute] = str(exc).partition(" is illegal: ")[2]
+    return refusals
+
+
 def state_json(
     game_id: str, seats: Sequence[str], names: Sequence[str], game: Game, can_undo: bool
 ) -> dict[str, Any]:
@@ -167,5 +185,6 @@ def state_json(
     out["log"] = _log(game)
     out["can_undo"] = can_undo
     out["choices"] = move_choices(game.legal_moves) if human else None
+    out["take_refusals"] = take_refusals(game, out["choices"]["take"]) if human else None
     out["attributes"] = {a: attribute_markup(a) for a in ATTRIBUTES} if human else None
     return out

@@ -60,13 +60,14 @@ from indigo import (
 from indigo import queens_garden as qg
 from indigo._native import normalize_bot_spec
 from indigo.bots import BOT_NAMES, SEED_LIMIT, Bot
-from indigo.games import GAMES, find_game, record_game
+from indigo.games import GAMES, find_game, record_game, titles
 from indigo.records import JsonInputError, decode_json_object, parse_record
 from indigo.table import (
     BOT_MENU,
     HUMAN,
     QG_BOT_MENU,
     QgBot,
+    seat_name,
     undo_to_person,
 )
 from indigo.web.limits import ServerLimits
@@ -172,7 +173,7 @@ class GameStore:
     ) -> tuple[Session, str]:
         """Hold ``game`` for ``client``; the session and its secret token. 503/429 when full.
 
-        ``names`` are the seats' names to show (default: their specs)."""
+        ``names`` are the seats' names to show (default: :func:`seat_name` of their specs)."""
         limits = self.limits
         make = find_game(game).make_bot
         try:
@@ -198,7 +199,7 @@ class GameStore:
             while game_id in self._games:
                 game_id = secrets.token_hex(6)
             token = secrets.token_urlsafe(32)
-            shown = list(seats) if names is None else names
+            shown = [seat_name(spec) for spec in seats] if names is None else names
             session = Session(game_id, _digest(token), client, game, seats, bots, now, shown)
             self._games[game_id] = session
             return session, token
@@ -503,7 +504,15 @@ async def list_bots(request: Request) -> Response:
     limits = _store(request).limits
     menu = [dataclasses.asdict(c) for c in BOT_MENU if _within(c.spec, limits)]
     qg_menu = [dataclasses.asdict(c) for c in QG_BOT_MENU if _within(c.spec, limits)]
-    return JSONResponse({"human": HUMAN, "bots": list(BOT_NAMES), "menu": menu, "qg_menu": qg_menu})
+    return JSONResponse(
+        {
+            "human": HUMAN,
+            "bots": list(BOT_NAMES),
+            "menu": menu,
+            "qg_menu": qg_menu,
+            "titles": titles(),
+        }
+    )
 
 
 def _within(spec: str, limits: ServerLimits) -> bool:
@@ -566,12 +575,14 @@ def _game_of(record: dict[str, Any]) -> Game | qg.Game:
 
 
 def _names(record: dict[str, Any], seats: list[str]) -> list[str]:
-    """The record's ``players_names`` where they are short strings, else the seats' specs."""
+    """The record's ``players_names`` where they are short strings, else :func:`seat_name`."""
     given = record.get("players_names")
     if not isinstance(given, list) or len(given) != len(seats):
-        return list(seats)
+        return [seat_name(spec) for spec in seats]
     return [
-        " ".join(name.split())[:MAX_NAME] if isinstance(name, str) and name.strip() else spec
+        " ".join(name.split())[:MAX_NAME]
+        if isinstance(name, str) and name.strip()
+        else seat_name(spec)
         for name, spec in zip(given, seats, strict=True)
     ]
 

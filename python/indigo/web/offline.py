@@ -3,9 +3,9 @@
 
 ``python -m indigo.web.offline`` prints it as JSON: the seat spec of a person, the bot names,
 the bot menus (Indigo's and Queen's Garden's) with their strength hints, the board's colours
-per theme, the edges' names, the gems' points, and Queen's Garden's attributes and seat
-swatches. The rules, Queen's Garden's picture and its move choices come from the engine
-compiled to WebAssembly.
+per theme, the edges' names, the gems' points, Queen's Garden's attributes and seat swatches,
+and each game's title. The rules, Queen's Garden's picture and its move choices come from the
+engine compiled to WebAssembly.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from indigo import GEM_POINTS
 from indigo.bots import BOT_NAMES
+from indigo.games import titles
 from indigo.queens_garden import ATTRIBUTES
 from indigo.queens_garden.web import END, SEAT_COLOURS
 from indigo.render.svg import THEMES
@@ -38,6 +39,7 @@ def offline_data() -> dict[str, Any]:
         "qg_attributes": list(ATTRIBUTES),
         "qg_seat_colours": list(SEAT_COLOURS),
         "qg_end": END,
+        "titles": titles(),
     }
 
 

@@ -21,6 +21,7 @@ let occupied = new Set(); // "q,r" of each placed tile in the board on screen
 let chosen = null; // the cell a touch chose: a second tap on it places the tile
 let lastPointer = "mouse"; // how the last press on the board was made
 let menus = { indigo: [], "queens-garden": [] }; // the bots offered per game: [{spec, label, hint}]
+let titles = { indigo: "Indigo", "queens-garden": "Azul: Queen's Garden" }; // the registry's
 const OFFLINE = document.documentElement.dataset.mode === "offline";
 const QG = "queens-garden";
 const isQg = () => state !== null && state.game === QG;
@@ -131,7 +132,11 @@ function escapeHtml(text) {
 async function fillMenu() {
   const bots = await api("GET", "/api/bots");
   menus = { indigo: bots.menu, [QG]: bots.qg_menu };
+  titles = bots.titles;
+  for (const option of $("#game").options) option.textContent = titles[option.value];
   seatInputs();
+  if (!state) theme($("#game").value === QG ? QG : $("#theme").value);
+  else theme(state.theme);
 }
 
 function seatInputs() {
@@ -254,9 +259,9 @@ async function download(event) {
 function theme(name) {
   document.body.dataset.theme = name;
   if (name === QG) {
-    $("#title").textContent = "Azul: Queen's Garden";
-    $("#subtitle").textContent = "(and Indigo)";
-    document.title = "Queen's Garden";
+    $("#title").textContent = titles[QG];
+    $("#subtitle").textContent = "";
+    document.title = titles[QG];
     return;
   }
   const garden = name === "butterfly-garden";
@@ -309,7 +314,7 @@ async function route() {
       true);
     return;
   }
-  say(`Game ${gameId} resumed at move ${state.moves}.`);
+  say(`Game ${gameId} resumed: ${positionName(state.moves, state.moves).toLowerCase()}.`);
   await run(runBots);
 }
 
@@ -389,7 +394,8 @@ function drawScores(view) {
       .map(([gem, info]) => `${info.name} ${seat.collected[gem]}`).join(", ");
     row.innerHTML =
       `<td><span class="swatch" style="background:${seat.colour}"></span></td>` +
-      `<td>${escapeHtml(seatLabel(view, seat.seat))}</td>` +
+      `<td title="${escapeHtml(seat.player)}">` +
+      `${escapeHtml(seatLabel(view, seat.seat))}</td>` +
       `<td class="gems" aria-label="${escapeHtml(names)}">${gems}</td>` +
       `<td class="score">${seat.score}</td>`;
     return row;
@@ -397,7 +403,7 @@ function drawScores(view) {
   $("#scores tbody").replaceChildren(...rows);
   const at = viewing === null ? "" : ` (viewing move ${view.moves} of ${view.total_moves})`;
   let status;
-  if (viewing !== null) status = `Move ${view.moves} of ${view.total_moves}`;
+  if (viewing !== null) status = positionName(view.moves, view.total_moves);
   else if (view.over) status = `Game over after ${view.moves} moves`;
   else if (view.seats[view.to_move].player === HUMAN) {
     status = people(view).length === 1
@@ -679,10 +685,13 @@ function moveGem(svg, path, speed, next) {
 // ---------------------------------------------------------------------------------------------
 // Stepping through the moves
 
+// The position after `at` of `total` moves, numbered as the log and "Your move (move N)" are.
+const positionName = (at, total) => (at === 0 ? "Before move 1" : `After move ${at} of ${total}`);
+
 function drawStepper() {
   const total = state ? state.moves : 0;
   const at = viewing === null ? total : viewing;
-  $("#step-label").textContent = `move ${at} of ${total}`;
+  $("#step-label").textContent = positionName(at, total);
   for (const item of document.querySelectorAll("#log li")) {
     item.classList.toggle("current", viewing !== null && Number(item.dataset.move) === at);
   }

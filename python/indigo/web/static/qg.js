@@ -125,9 +125,11 @@ function qgPanel() {
     button.innerHTML = `<svg viewBox="-13 -13 26 26" aria-hidden="true">` +
       `${state.attributes[attribute]}</svg>`;
     button.title = `take ${ATTRIBUTE_NAMES[attribute]}`;
-    button.setAttribute("aria-label", button.title);
     button.dataset.attribute = attribute;
     button.disabled = !(attribute in choices.take);
+    // A disabled button says why (the engine's reason), on hover and to a screen reader.
+    if (button.disabled) button.title += `: not now, ${state.take_refusals[attribute]}`;
+    button.setAttribute("aria-label", button.title);
     button.addEventListener("click", () => {
       qgPicked = null;
       qgFollow(choices.take[attribute]);

@@ -509,6 +509,12 @@ export class OfflineServer {
     }
   }
 
+  /** A seat's name for people (table.seat_name): a menu's label of the bot, else its spec. */
+  seatName(spec) {
+    const bot = [...this.data.menu, ...this.data.qg_menu].find((c) => c.spec === spec);
+    return bot ? bot.label : spec;
+  }
+
   listBots() {
     return {
       status: 200,
@@ -517,6 +523,7 @@ export class OfflineServer {
         bots: this.data.bots,
         menu: this.data.menu,
         qg_menu: this.data.qg_menu,
+        titles: this.data.titles,
       },
     };
   }
@@ -560,7 +567,8 @@ export class OfflineServer {
       id = randomHex(6);
       while (this.games.has(id)) id = randomHex(6);
     }
-    const session = new Session(id, game, seats, names || [...seats], bots, views);
+    const shown = names || seats.map((spec) => this.seatName(spec));
+    const session = new Session(id, game, seats, shown, bots, views);
     this.games.set(id, session);
     return { status: 201, data: { ...this.state(session), token: randomHex(32) } };
   }
@@ -648,8 +656,8 @@ export class OfflineServer {
     const names = Array.isArray(record.players_names) && record.players_names.length === seats.length
       ? record.players_names.map((name, seat) => (typeof name === "string" && name.trim()
         ? name.split(/\s+/).filter(Boolean).join(" ").slice(0, MAX_NAME)
-        : seats[seat]))
-      : [...seats];
+        : this.seatName(seats[seat])))
+      : seats.map((s) => this.seatName(s));
     const usable = Number.isSafeInteger(seed) && seed <= Number.MAX_SAFE_INTEGER - 4 ? seed : 0;
     return this.hold(views, game, seats, usable, names);
   }

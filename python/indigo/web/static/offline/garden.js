@@ -126,6 +126,25 @@ export class GardenViews {
     };
   }
 
+  /** Why each attribute not in `takes` may not be taken (web.take_refusals): the engine's
+   * reason for its bare take, by attribute. */
+  takeRefusals(game, takes) {
+    const refusals = {};
+    for (const attribute of this.data.qg_attributes) {
+      if (attribute in takes) continue;
+      const trial = game.clone();
+      try {
+        trial.play(`take ${attribute}`);
+      } catch (error) {
+        const at = error.message.indexOf(" is illegal: ");
+        refusals[attribute] = at < 0 ? "" : error.message.slice(at + " is illegal: ".length);
+      } finally {
+        trial.free();
+      }
+    }
+    return refusals;
+  }
+
   /** The live position, and for a person to move the legal moves grouped for clicks. */
   state(session, canUndo, human) {
     const game = session.game;
@@ -136,6 +155,7 @@ export class GardenViews {
     out.log = this.log(game);
     out.can_undo = canUndo;
     out.choices = person ? game.moveChoices() : null;
+    out.take_refusals = person ? this.takeRefusals(game, out.choices.take) : null;
     out.attributes = person
       ? Object.fromEntries(this.data.qg_attributes.map((a) => [a, this.wasm.attributeSvg(a)]))
       : null;
