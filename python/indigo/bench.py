@@ -470,9 +470,9 @@ def report(figures: dict[str, Any]) -> str:
             f"  target {target['bound']}: {'met' if target['met'] else 'MISSED'}" if target else ""
         )
         shown = f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
-        lines.append(f"{name:<32}{shown:>16} {unit(name):<3}{verdict}")
+        lines.append(f"{name:<40}{shown:>16} {unit(name):<3}{verdict}")
     work = figures["workload"]
-    lines.append(f"{'checksum':<32}{figures['checksum']:>16}")
+    lines.append(f"{'checksum':<40}{figures['checksum']:>16}")
     lines.append(
         f"workload: seed {work['seed']}, {'quick' if work['quick'] else 'full'}, best of "
         f"{work['repeat']}; {figures['seconds']:.1f} s on {figures['machine']['cpus']} CPUs"
