@@ -7,58 +7,13 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pyrandom::PyRandom;
-use queens_garden::{Move, Position, Rules};
-
-fn pick(rng: &mut PyRandom, n: usize) -> usize {
-    rng.randbelow(n as u32) as usize
-}
-
-/// Plays uniformly random legal moves to the end; returns the moves played.
-fn random_playout(p: &mut Position, rng: &mut PyRandom, buffer: &mut Vec<Move>) -> u32 {
-    let mut n = 0;
-    while !p.is_over() {
-        p.legal_moves_into(buffer);
-        let mv = buffer[pick(rng, buffer.len())];
-        p.play_unchecked(&mv).unwrap();
-        n += 1;
-    }
-    n
-}
-
-/// The position with the longest legal-move list met while hoarding (taking whenever
-/// possible, then placing, passing last) through a few seeded games of `players`.
-fn crowded(players: u8) -> Position {
-    let rules = Rules::with_players(players).unwrap();
-    let mut best = Position::from_seed(rules, 0);
-    let mut best_len = 0;
-    let mut buffer = Vec::new();
-    for seed in 0..4 {
-        let mut p = Position::from_seed(rules, seed);
-        let mut rng = PyRandom::from_u64(seed);
-        while !p.is_over() {
-            p.legal_moves_into(&mut buffer);
-            if buffer.len() > best_len {
-                best_len = buffer.len();
-                best = p.clone();
-            }
-            let takes = buffer.iter().filter(|m| m.action_rank() == 0).count();
-            let mv = if takes > 0 {
-                buffer[pick(&mut rng, takes)]
-            } else if buffer.len() > 1 && pick(&mut rng, 4) > 0 {
-                buffer[pick(&mut rng, buffer.len() - 1)]
-            } else {
-                Move::PASS
-            };
-            p.play_unchecked(&mv).unwrap();
-        }
-    }
-    best
-}
+use queens_garden::bench::{crowded, midgame, opening, random_playout, searcher};
+use queens_garden::{Position, Rules};
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("qg_legal_moves");
     for players in [2, 4] {
-        let p = crowded(players);
+        let p = crowded(Rules::with_players(players).unwrap());
         let n = p.legal_moves().len();
         let storage = p.storage(p.to_move().unwrap());
         eprintln!(
@@ -94,7 +49,7 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    let p = crowded(4);
+    let p = crowded(Rules::with_players(4).unwrap());
     c.bench_function("qg_clone_position", |b| b.iter(|| black_box(&p).clone()));
     let mv = p.legal_moves()[p.legal_moves().len() / 2];
     c.bench_function("qg_play_checked", |b| {
@@ -118,20 +73,10 @@ fn bench(c: &mut Criterion) {
     // One ISMCTS search of 1000 simulations from the opening and from a mid-game position.
     group.throughput(Throughput::Elements(1000));
     group.sample_size(10);
-    let opening = Position::from_seed(Rules::with_players(2).unwrap(), 3);
-    let mut mid = opening.clone();
-    let mut policy = <indigo_search::Rng as rand::SeedableRng>::seed_from_u64(2);
-    while mid.moves_played() < 40 {
-        let mv = mid
-            .playout_move(&mut |n| indigo_search::below(&mut policy, n))
-            .unwrap();
-        mid.play_unchecked(&mv).unwrap();
-    }
+    let rules = Rules::with_players(2).unwrap();
+    let (opening, mid) = (opening(rules), midgame(rules));
     for (name, position) in [("opening", &opening), ("midgame", &mid)] {
-        let config =
-            indigo_search::IsmctsConfig::new(indigo_search::Budget::Simulations(1000), 0.7, 1)
-                .unwrap();
-        let mut bot = indigo_search::Ismcts::new(config, 3);
+        let mut bot = searcher(1000);
         group.bench_function(format!("ismcts_{name}_2p_1000_sims"), |b| {
             b.iter(|| bot.search(black_box(position)));
         });

@@ -14,7 +14,7 @@ import pytest
 
 import indigo
 from indigo import _native, reference
-from indigo.bench import SEED, TARGETS, report, run
+from indigo.bench import GARDEN_WORKLOADS, SEED, TARGETS, report, run
 from indigo.cli import main
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
@@ -31,6 +31,13 @@ REQUIRED = {
     "ismcts_sims_per_s",
     "threads_speedup_2",
     "checksum",
+    # Queen's Garden, issue 31.
+    "queens_garden_policy_games_per_s_2p",
+    "queens_garden_policy_games_per_s_4p",
+    "queens_garden_random_moves_per_s",
+    "queens_garden_crowded_lists_per_s",
+    "queens_garden_ismcts_sims_per_s",
+    "queens_garden_ismcts_midgame_sims_per_s",
 }
 
 
@@ -43,6 +50,7 @@ def test_cli_prints_one_json_object_with_every_figure(capsys: pytest.CaptureFixt
     assert main(["bench", "--quick", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures.keys() >= REQUIRED
+    assert set(GARDEN_WORKLOADS) <= REQUIRED
     for name in REQUIRED - {"checksum"}:
         assert isinstance(figures[name], float)
         assert figures[name] > 0, name
@@ -59,6 +67,49 @@ def test_checksum_is_the_same_on_every_run(quick: dict[str, object]) -> None:
     assert again["native_checksum"] == quick["native_checksum"]
     # The batch API and the native loop played the same games.
     assert quick["batch_checksum"] == quick["native_checksum"]
+
+
+def test_garden_checksums_are_pinned(quick: dict[str, object]) -> None:
+    # The quick run's games, lists and searches; the crate pins the same workloads at other
+    # counts (queens_garden::bench's tests). They change only with the engine or the search.
+    assert quick["queens_garden_checksums"] == {
+        "queens_garden_policy_games_2p": "69eec2ec6ca7483f",
+        "queens_garden_policy_games_4p": "2e6120f6b847ca31",
+        "queens_garden_random_moves": "f852d0346201dda9",
+        "queens_garden_crowded_lists": "bb8675e28048f26a",
+        "queens_garden_ismcts_sims": "af6bedabfaa5d94b",
+        "queens_garden_ismcts_midgame_sims": "b3d54998aa28a153",
+    }
+
+
+@pytest.mark.parametrize(
+    ("workload", "players", "count", "done", "checksum"),
+    [
+        ("policy", 2, 200, 9496, 0x6F370FFFE27702D5),
+        ("policy", 4, 200, 18_966, 0x5E3FE9F92A5BECCE),
+        ("random", 2, 200, 16_486, 0x3DF6475576E8A96E),
+        ("legal", 2, 20, 11_060, 0xBB8675E28048F26A),
+        ("opening", 2, 1000, 1000, 0xAF6BEDABFAA5D94B),
+        ("midgame", 2, 1000, 1000, 0xB3D54998AA28A153),
+    ],
+)
+def test_garden_native_bench_runs_the_crate_s_workloads(
+    workload: str, players: int, count: int, done: int, checksum: int
+) -> None:
+    # The same pins as the crate's test: the binding only converts.
+    result = _native.queens_garden.native_bench(
+        workload, _native.queens_garden.Rules(players), count
+    )
+    assert result[:2] == (done, checksum)
+    assert result[2] > 0
+
+
+def test_garden_native_bench_refuses_bad_input() -> None:
+    rules = _native.queens_garden.Rules(2)
+    with pytest.raises(indigo.IndigoError, match='unknown workload "mid": policy, random'):
+        _native.queens_garden.native_bench("mid", rules, 10)
+    with pytest.raises(indigo.IndigoError, match="count"):
+        _native.queens_garden.native_bench("policy", rules, 0)
 
 
 def test_report_shows_each_figure_with_its_unit(quick: dict[str, object]) -> None:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from indigo import _native
 from indigo._native import Game, IsmctsBot, Move, Rules, simulate
+from indigo._native import queens_garden as _garden
 from indigo.games import GAMES, GameEntry
 from indigo.reference import ROUTE_CELLS, RefGame, canonical_rotations
 
@@ -45,6 +46,9 @@ class Workload:
     searches: int  # ISMCTS searches per thread count
     simulations: int  # per search
     vector_steps: int  # VectorGames steps of VECTOR_GAMES games, per game of the registry
+    garden_games: int  # Queen's Garden playout-policy games, and a tenth as many random ones
+    garden_lists: int  # Queen's Garden legal-move lists of the crowded position
+    garden_simulations: int  # per Queen's Garden ISMCTS search
 
 
 FULL = Workload(
@@ -54,6 +58,9 @@ FULL = Workload(
     searches=8,
     simulations=4000,
     vector_steps=400,
+    garden_games=5000,
+    garden_lists=50_000,
+    garden_simulations=4000,
 )
 QUICK = Workload(
     playout_games=20_000,
@@ -62,6 +69,9 @@ QUICK = Workload(
     searches=2,
     simulations=1000,
     vector_steps=40,
+    garden_games=500,
+    garden_lists=5000,
+    garden_simulations=1000,
 )
 
 VECTOR_GAMES = 64
@@ -264,6 +274,53 @@ def game_loop_moves(entry: GameEntry[Any, Any, Any], seeds: list[list[int]]) -> 
     return time.perf_counter() - clock, played
 
 
+GARDEN_WORKLOADS: dict[str, tuple[str, int, str]] = {
+    "queens_garden_policy_games_per_s_2p": ("policy", 2, "garden_games"),
+    "queens_garden_policy_games_per_s_4p": ("policy", 4, "garden_games"),
+    "queens_garden_random_moves_per_s": ("random", 2, "garden_games"),
+    "queens_garden_crowded_lists_per_s": ("legal", 2, "garden_lists"),
+    "queens_garden_ismcts_sims_per_s": ("opening", 2, "garden_simulations"),
+    "queens_garden_ismcts_midgame_sims_per_s": ("midgame", 2, "garden_simulations"),
+}
+"""Queen's Garden figure -> (workload of ``queens_garden::bench``, players, its count in
+:class:`Workload`). Policy games are counted in games, random playouts in moves (a tenth of
+the policy's games, from the set-up of seed 1), crowded lists in lists of the longest
+legal-move list met in seeded games, ISMCTS in simulations of one 1-thread search."""
+
+
+def garden_figures(work: Workload, repeat: int) -> tuple[dict[str, float], dict[str, str]]:
+    """The Queen's Garden figures of :data:`GARDEN_WORKLOADS` and each one's checksum."""
+
+    def native(workload: str, players: int, count: int) -> Callable[[], tuple[float, Any]]:
+        def once() -> tuple[float, tuple[int, int]]:
+            done, checksum, seconds = _garden.native_bench(workload, _garden.Rules(players), count)
+            return seconds, (done, checksum)
+
+        return once
+
+    counts = {
+        name: getattr(work, field) // (10 if workload == "random" else 1)
+        for name, (workload, _, field) in GARDEN_WORKLOADS.items()
+    }
+    runs = best_of(
+        repeat,
+        *(
+            native(workload, players, counts[name])
+            for name, (workload, players, _) in GARDEN_WORKLOADS.items()
+        ),
+    )
+    figures = {}
+    checksums = {}
+    for (name, (workload, _, _)), (seconds, (done, checksum)) in zip(
+        GARDEN_WORKLOADS.items(), runs, strict=True
+    ):
+        # Games for the policy, lists for the crowded position: the count asked for.
+        units = counts[name] if workload in ("policy", "legal") else done
+        figures[name] = units / seconds
+        checksums[name.replace("_per_s", "")] = f"{checksum:016x}"
+    return figures, checksums
+
+
 def midgame(rules: Rules) -> Game:
     """A seeded position 20 placements into a game."""
     game = Game(rules, seed=SEED)
@@ -368,6 +425,9 @@ def run(quick: bool = False, repeat: int = 3) -> dict[str, Any]:
         out[f"{key}_game_loop_moves_per_s"] = moves / loop_s
         out[f"{key}_vector_over_game_loop"] = loop_s / vector_s
 
+    garden, out["queens_garden_checksums"] = garden_figures(work, repeat)
+    out.update(garden)
+
     games = {
         "playouts": [placements, native_checksum],
         "python_loop": loop_scores,
@@ -410,9 +470,9 @@ def report(figures: dict[str, Any]) -> str:
             f"  target {target['bound']}: {'met' if target['met'] else 'MISSED'}" if target else ""
         )
         shown = f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
-        lines.append(f"{name:<32}{shown:>16} {unit(name):<3}{verdict}")
+        lines.append(f"{name:<40}{shown:>16} {unit(name):<3}{verdict}")
     work = figures["workload"]
-    lines.append(f"{'checksum':<32}{figures['checksum']:>16}")
+    lines.append(f"{'checksum':<40}{figures['checksum']:>16}")
     lines.append(
         f"workload: seed {work['seed']}, {'quick' if work['quick'] else 'full'}, best of "
         f"{work['repeat']}; {figures['seconds']:.1f} s on {figures['machine']['cpus']} CPUs"

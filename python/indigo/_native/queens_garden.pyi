@@ -36,6 +36,7 @@ __all__ = [
     "hexagon_svg",
     "make_bot",
     "move_choices",
+    "native_bench",
     "next_question",
     "position_svg",
     "self_play",
@@ -345,6 +346,13 @@ class SelfPlayBatch:
     def points(self) -> npt.NDArray[np.uint16]:
         """The mover's final points."""
     def __len__(self) -> int: ...
+
+def native_bench(workload: str, rules: Rules, count: int) -> tuple[int, int, float]:
+    """A seeded workload of ``indigo bench`` in a plain Rust loop on this thread, the GIL
+    released: ``"policy"`` or ``"random"`` plays ``count`` games, ``"legal"`` lists the legal
+    moves of a crowded position ``count`` times, ``"opening"`` or ``"midgame"`` runs one
+    1-thread ISMCTS search of ``count`` simulations. Returns ``(count, checksum, seconds)``:
+    the moves played or listed, or the simulations run."""
 
 def simulate(
     bots: Sequence[str],

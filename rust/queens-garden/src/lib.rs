@@ -82,6 +82,10 @@
 // Private modules behind one flat facade: every public item has one path,
 // `queens_garden::Name`.
 mod action;
+// The one public module: the workloads of `indigo bench` and the benches, behind the feature
+// `bench`, not part of the stable API.
+#[cfg(feature = "bench")]
+pub mod bench;
 mod chance;
 mod choices;
 mod game;

@@ -5,6 +5,7 @@ use ::queens_garden::{Attribute, Cell, Kind, OBSERVATION_SIZE, RECORD_FORMAT, SN
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+pub(crate) mod bench;
 pub(crate) mod game;
 pub(crate) mod moves;
 pub(crate) mod rules;
@@ -40,6 +41,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<search::Bot>()?;
     m.add_function(wrap_pyfunction!(search::make_bot, &m)?)?;
+    bench::register(&m)?;
     m.add_class::<search::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(search::simulate, &m)?)?;
     m.add_function(wrap_pyfunction!(search::self_play, &m)?)?;
