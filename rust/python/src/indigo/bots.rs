@@ -185,7 +185,9 @@ pub(crate) fn make_bot(
         BotSpec::Random => Py::new(py, RandomBot::new_seeded(seed))?.into_any(),
         BotSpec::Greedy => Py::new(py, GreedyBot::new_seeded(seed))?.into_any(),
         BotSpec::Playout => Py::new(py, PlayoutBot::new_seeded(seed))?.into_any(),
-        BotSpec::Ismcts(config) => Py::new(py, IsmctsBot::with(config, seed))?.into_any(),
+        searcher @ (BotSpec::Ismcts(_) | BotSpec::Best(_)) => {
+            Py::new(py, IsmctsBot(SpecBot::new(searcher, seed)))?.into_any()
+        }
     })
 }
 
