@@ -171,7 +171,7 @@ impl IsmctsBot {
 }
 
 /// A bot from a spec: `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
-/// `ismcts:1000,c=0.7,threads=2`.
+/// `ismcts:1000,c=0.7,threads=2`, `best`, `best:time=0.5`.
 #[pyfunction]
 #[pyo3(signature = (spec, *, seed=None))]
 pub(crate) fn make_bot(
