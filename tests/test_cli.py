@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import indigo
-from indigo import Game, GreedyBot, RandomBot, Rules
+from indigo import Game, GreedyBot, RandomBot, Rules, make_bot
 from indigo.cli import main
+from indigo.cli.demo import DEMO_BOT
 from indigo.render import board_text, legend_text, status_text
 from indigo.render.terminal import GEM_GLYPHS
 
@@ -214,13 +215,13 @@ def test_help_and_version_exit_0(capsys) -> None:
 # demo
 
 
-def _api_game(theme: str, players: int, seed: int, bot: str = "greedy") -> Game:
+def _api_game(theme: str, players: int, seed: int, bot: str = DEMO_BOT) -> Game:
     """The game ``indigo demo`` plays, rebuilt through the API as its help describes."""
     rules = (
         Rules.butterfly_garden(players) if theme == "butterfly-garden" else Rules.indigo(players)
     )
     game = Game(rules, seed=seed)
-    bots = [(RandomBot if bot == "random" else GreedyBot)(seed + seat) for seat in range(players)]
+    bots = [make_bot(bot, seed=seed + seat) for seat in range(players)]
     while not game.over:
         seat = game.to_move
         assert seat is not None

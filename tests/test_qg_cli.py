@@ -18,9 +18,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def _api_game(players: int, seed: int) -> qg.Game:
     """The game the demo plays: set up from the seed, one ``random`` bot seeded alike."""
     game = qg.Game(qg.Rules(players), seed=seed)
-    bot = qg.make_bot("random", seed=seed)
+    bots = [qg.make_bot("random", seed=seed + seat) for seat in range(players)]
     while not game.over:
-        game.play(bot.choose(game))
+        assert game.to_move is not None
+        game.play(bots[game.to_move].choose(game))
     return game
 
 
@@ -28,7 +29,7 @@ def _api_game(players: int, seed: int) -> qg.Game:
 def test_demo_plays_a_whole_game(players: int, capsys: pytest.CaptureFixture[str]) -> None:
     seed = 20 + players
     argv = ["demo", "--game", "queens-garden", "--players", str(players), "--seed", str(seed)]
-    assert main(argv) == 0
+    assert main([*argv, "--bot", "random"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     assert "\x1b" not in out  # captured stdout is not a terminal
@@ -54,12 +55,14 @@ def test_demo_plays_a_whole_game(players: int, capsys: pytest.CaptureFixture[str
 
 
 def test_demo_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    # The default bot (best:1000) searches a fixed number of simulations: a seed replays.
     argv = ["demo", "--game", "queens-garden", "--seed", "5"]
     assert main(argv) == 0
     first = capsys.readouterr().out
+    assert first.startswith("Azul: Queen's Garden: 2 players, best:1000 bots, seed 5")
     assert main(argv) == 0
     assert capsys.readouterr().out == first
-    assert main(["demo", "--game", "queens-garden", "--seed", "6"]) == 0
+    assert main(["demo", "--game", "queens-garden", "--seed", "6", "--bot", "random"]) == 0
     assert capsys.readouterr().out != first
 
 

@@ -56,7 +56,13 @@ def test_create_shows_the_position_and_the_choices(client: TestClient) -> None:
         }
     ]
     bots = client.get("/api/bots").json()
-    assert [c["spec"] for c in bots["qg_menu"]] == ["random", "greedy", "ismcts:300", "ismcts:1000"]
+    assert [c["spec"] for c in bots["qg_menu"]] == [
+        "random",
+        "greedy",
+        "ismcts:300",
+        "ismcts:1000",
+        "best:time=0.1",
+    ]
 
 
 def test_the_token_guards_the_game(client: TestClient) -> None:

@@ -520,4 +520,5 @@ def test_the_bot_menu_and_loaded_names(client: TestClient) -> None:
     # A server with lower limits offers only the bots it lets a seat play.
     with keyed_client(max_simulations=1000) as small:
         offered = [m["spec"] for m in small.get("/api/bots").json()["menu"]]
-    assert offered == ["random", "greedy", "ismcts:200", "ismcts:1000"]
+    # (a time budget is held to --max-search-time, not to --max-simulations)
+    assert offered == ["random", "greedy", "ismcts:200", "ismcts:1000", "best:time=0.1"]

@@ -759,8 +759,9 @@ def make_bot(
     spec: str, *, seed: int | None = None
 ) -> RandomBot | GreedyBot | PlayoutBot | IsmctsBot:
     """A bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts``, ``ismcts:1000``,
-    ``ismcts:time=0.5``, ``ismcts:1000,time=0.5`` (whichever comes first) or
-    ``ismcts:1000,c=0.7,threads=2``. Raises :class:`IndigoError`."""
+    ``ismcts:time=0.5``, ``ismcts:1000,time=0.5`` (whichever comes first),
+    ``ismcts:1000,c=0.7,threads=2``, ``best`` or ``best:time=0.5`` (ISMCTS at Indigo's tuned
+    exploration). Raises :class:`IndigoError`."""
 
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed :func:`simulate` gives seat ``seat``'s bot in the game seeded ``game_seed`` (an

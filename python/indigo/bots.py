@@ -171,7 +171,8 @@ def make_bot(spec: str, *, seed: int | None = None, game: str) -> Bot | QgBot: .
 def make_bot(spec: str, *, seed: int | None = None, game: str = "indigo") -> Bot | QgBot:
     """A native bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts`` (1000 simulations),
     ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,time=0.5`` (whichever comes first),
-    ``ismcts:N,c=0.7,threads=2``, for ``game`` (a name of
+    ``ismcts:N,c=0.7,threads=2``, ``best`` or ``best:time=0.5`` (the strongest: ISMCTS tuned
+    for the game, docs/search.md), for ``game`` (a name of
     :data:`indigo.games.GAMES`). ``game="queens-garden"`` gives the Queen's Garden bot of the
     same spec (:class:`indigo.queens_garden.Bot`, whose
     ``choose(game)`` takes a :class:`indigo.queens_garden.Game`).

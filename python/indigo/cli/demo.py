@@ -15,6 +15,8 @@ from indigo.render.terminal import use_colour
 
 MAX_DELAY = 3600.0
 """The longest pause ``indigo demo --delay`` takes, in seconds."""
+DEMO_BOT = "best:1000"
+"""Every seat's bot in ``indigo demo``: the strongest, on a simulation budget (reproducible)."""
 DEMO_PACE = 0.8
 """The pause after each move of ``indigo demo`` on a terminal, in seconds."""
 
@@ -36,10 +38,10 @@ def add_parser(sub: Any) -> None:
         description="Play a whole game between bots and show it: each move, what the gems "
         "did, the board, and the result. Seat i's bot is seeded with SEED + i and the pile "
         "with SEED, so a seed replays the same game. With --game queens-garden: Azul: Queen's "
-        "Garden between two simple random bots (one seeded rng for all seats), set up from "
-        "SEED; it uses the default scoring wheel, which is a PLACEHOLDER, not the printed wheel, "
-        "and the unverified default jokers (fountain 1, statue 2, bench 2, pavilion 3). The "
-        "Indigo options (--theme, --hand-size, --gates, --bot, --board-every) do not apply.",
+        "Garden, set up from SEED; it uses the default scoring wheel, which is a PLACEHOLDER, "
+        "not the printed wheel, and the unverified default jokers (fountain 1, statue 2, "
+        "bench 2, pavilion 3). The Indigo options (--theme, --hand-size, --gates, "
+        "--board-every) do not apply.",
     )
     demo.add_argument(
         "--game",
@@ -72,9 +74,10 @@ def add_parser(sub: Any) -> None:
     demo.add_argument(
         "--bot",
         type=_common.bot_spec,
-        default="greedy",
-        help="every seat's bot: random, greedy, ismcts, ismcts:N, ismcts:time=SECONDS "
-        "(default: greedy)",
+        default=DEMO_BOT,
+        help="every seat's bot: random, greedy, ismcts, ismcts:N, ismcts:time=SECONDS, "
+        f"best, best:time=SECONDS (default: {DEMO_BOT}: the strongest bot, searching a "
+        "fixed number of simulations so that a seed replays the same game)",
     )
     demo.add_argument(
         "--delay",

@@ -184,22 +184,23 @@ def terminal_play(
 
 def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
     """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
-    random bots (one ``random`` bot seeded with ``seed``), the position after each round, then
-    the final scoring, pausing ``delay`` seconds after each move."""
+    ``args.bot`` in every seat (seat ``i``'s seeded with ``seed + i``, as Indigo's demo seeds
+    them), the position after each round, then the final scoring, pausing ``delay`` seconds
+    after each move."""
     players = args.players
     game = Game(Rules(players), seed=seed)
-    bot = make_bot("random", seed=seed)
+    bots = [make_bot(args.bot, seed=seed + seat) for seat in range(players)]
     out = sys.stdout
     print(
-        f"Azul: Queen's Garden: {players} players, random bots, seed {seed} "
+        f"Azul: Queen's Garden: {players} players, {args.bot} bots, seed {seed} "
         "(scoring wheel: a placeholder, not the printed wheel)",
         file=out,
     )
     print(LEGEND, file=out)
     print(position_text(game.snapshot(), colour=colour), file=out)
-    while not game.over:
+    while not game.over and game.to_move is not None:
         seat, round_number = game.to_move, game.round
-        move = bot.choose(game)
+        move = bots[seat].choose(game)
         game.play(move)
         print(f"Move {game.moves_played}: P{seat} {move}", file=out)
         if game.over or game.round != round_number:

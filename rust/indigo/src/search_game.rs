@@ -49,6 +49,8 @@ impl Game for Position {
     type Actions = ActionSet;
     type Information = Information;
     const NAME: &'static str = "indigo";
+    // From 2-player tournaments at 1,000 and 4,000 simulations (docs/search.md).
+    const BEST_EXPLORATION: Option<f32> = Some(0.25);
 
     fn players(&self) -> usize {
         usize::from(self.rules().players())

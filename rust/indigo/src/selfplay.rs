@@ -133,7 +133,7 @@ mod tests {
                 assert_eq!(masked, legal);
                 let visits =
                     samples.visit_offsets[row] as usize..samples.visit_offsets[row + 1] as usize;
-                let searched = matches!(batch.seats(index)[usize::from(seat)], BotSpec::Ismcts(_));
+                let searched = batch.seats(index)[usize::from(seat)].searches();
                 assert_eq!(samples.searched[row], searched);
                 if searched {
                     assert_eq!(samples.visit_counts[visits.clone()].iter().sum::<u32>(), 40);

@@ -50,6 +50,10 @@ pub trait Game: Clone + Send + Sync {
     /// The game's name, as its registry entry names it (`simulate`'s `game`).
     const NAME: &'static str;
 
+    /// The exploration constant of the `best` bot ([`crate::BotSpec::Best`]): ISMCTS tuned
+    /// for this game by tournaments at equal budgets. `None` keeps ISMCTS's default.
+    const BEST_EXPLORATION: Option<f32> = None;
+
     /// Seats in the game.
     fn players(&self) -> usize;
 

@@ -233,6 +233,16 @@ impl IsmctsConfig {
     pub const fn threads(&self) -> usize {
         self.threads
     }
+
+    /// These settings at exploration `c`, a game's constant ([`crate::Game::BEST_EXPLORATION`]):
+    /// one out of [`Self::new`]'s bounds is a bug of that game, caught in debug builds and
+    /// ignored (the settings unchanged) in release builds.
+    pub(crate) fn with_exploration(self, c: f32) -> IsmctsConfig {
+        let threads = i64::try_from(self.threads).unwrap_or(i64::MAX);
+        let tuned = IsmctsConfig::new(self.budget, f64::from(c), threads);
+        debug_assert!(tuned.is_ok(), "exploration {c}: {tuned:?}");
+        tuned.unwrap_or(self)
+    }
 }
 
 /// Root visits per action, ascending by action.

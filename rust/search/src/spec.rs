@@ -10,8 +10,8 @@ use crate::ismcts::{Budget, Ismcts, IsmctsConfig, Visits};
 
 /// A bot by name and settings, as written on command lines, the same for every game:
 /// `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
-/// `ismcts:2000,c=0.5,threads=2`. A simulation count and a time together
-/// (`ismcts:200000,time=5`) stop the search at whichever comes first.
+/// `ismcts:2000,c=0.5,threads=2`, `best`, `best:time=0.5`. A simulation count and a time
+/// together (`ismcts:200000,time=5`) stop the search at whichever comes first.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum BotSpec {
     /// [`crate::RandomBot`].
@@ -22,6 +22,10 @@ pub enum BotSpec {
     Playout,
     /// [`crate::Ismcts`].
     Ismcts(IsmctsConfig),
+    /// The strongest bot of the crate for the game it plays: [`crate::Ismcts`] at the game's
+    /// tuned exploration ([`Game::BEST_EXPLORATION`]) with these budget and threads; `c` is
+    /// not a setting of it.
+    Best(IsmctsConfig),
 }
 
 /// Why a bot spec was refused.
@@ -43,7 +47,8 @@ impl FromStr for BotSpec {
         let fail = |why: String| {
             BotSpecError(format!(
                 "bad bot {text:?}: {why} (expected random, greedy, playout, ismcts, \
-                 ismcts:1000, ismcts:time=0.5 or ismcts:1000,c=0.7,threads=2)"
+                 ismcts:1000, ismcts:time=0.5, ismcts:1000,c=0.7,threads=2, best or \
+                 best:time=0.5)"
             ))
         };
         let (name, args) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
@@ -54,7 +59,8 @@ impl FromStr for BotSpec {
             "random" => Ok(BotSpec::Random),
             "greedy" => Ok(BotSpec::Greedy),
             "playout" => Ok(BotSpec::Playout),
-            "ismcts" => {
+            searcher @ ("ismcts" | "best") => {
+                let best = searcher == "best";
                 let (mut simulations, mut seconds) = (None, None);
                 let mut exploration = f64::from(IsmctsConfig::DEFAULT_EXPLORATION);
                 let mut threads = 1;
@@ -74,6 +80,13 @@ impl FromStr for BotSpec {
                     match key {
                         "simulations" | "sims" => simulations = Some(whole()?),
                         "time" => seconds = Some(number),
+                        "c" | "exploration" if best => {
+                            return Err(fail(
+                                "best's exploration is tuned for each game; set c on \
+                                 ismcts instead"
+                                    .into(),
+                            ));
+                        }
                         "c" | "exploration" => exploration = number,
                         "threads" => threads = whole()?,
                         other => return Err(fail(format!("unknown setting {other:?}"))),
@@ -81,7 +94,7 @@ impl FromStr for BotSpec {
                 }
                 let budget = Budget::given(simulations, seconds).map_err(|e| fail(e.0))?;
                 IsmctsConfig::new(budget, exploration, threads)
-                    .map(BotSpec::Ismcts)
+                    .map(if best { BotSpec::Best } else { BotSpec::Ismcts })
                     .map_err(|e| fail(e.0))
             }
             _ => Err(fail(format!("unknown bot {name:?}"))),
@@ -95,13 +108,18 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Playout => f.write_str("playout"),
-            BotSpec::Ismcts(config) => {
+            BotSpec::Ismcts(config) | BotSpec::Best(config) => {
                 // Every value written here reads back to the same settings.
+                let name = if matches!(self, BotSpec::Best(_)) {
+                    "best"
+                } else {
+                    "ismcts"
+                };
                 match config.budget() {
-                    Budget::Simulations(n) => write!(f, "ismcts:{n}")?,
-                    Budget::Time(t) => write!(f, "ismcts:time={}", t.as_secs_f64())?,
+                    Budget::Simulations(n) => write!(f, "{name}:{n}")?,
+                    Budget::Time(t) => write!(f, "{name}:time={}", t.as_secs_f64())?,
                     Budget::SimulationsOrTime(n, t) => {
-                        write!(f, "ismcts:{n},time={}", t.as_secs_f64())?;
+                        write!(f, "{name}:{n},time={}", t.as_secs_f64())?;
                     }
                 }
                 if config.exploration() != IsmctsConfig::DEFAULT_EXPLORATION {
@@ -123,7 +141,27 @@ impl BotSpec {
             BotSpec::Random => SearchBot::Random(RandomBot::new(seed)),
             BotSpec::Greedy => SearchBot::Greedy(GreedyBot::new(seed)),
             BotSpec::Playout => SearchBot::Playout(PlayoutBot::new(seed)),
-            BotSpec::Ismcts(config) => SearchBot::Ismcts(Box::new(Ismcts::new(config, seed))),
+            BotSpec::Ismcts(_) | BotSpec::Best(_) => {
+                let config = self.search_config::<G>().unwrap_or_else(|| unreachable!());
+                SearchBot::Ismcts(Box::new(Ismcts::new(config, seed)))
+            }
+        }
+    }
+
+    /// Whether this spec's bot searches (so a call that lets it move answers Ctrl-C).
+    pub const fn searches(&self) -> bool {
+        matches!(self, BotSpec::Ismcts(_) | BotSpec::Best(_))
+    }
+
+    /// The settings of the search this spec's bot runs for game `G` (`best` at `G`'s tuned
+    /// exploration); `None` for a bot that does not search.
+    pub fn search_config<G: Game>(&self) -> Option<IsmctsConfig> {
+        match *self {
+            BotSpec::Ismcts(config) => Some(config),
+            BotSpec::Best(config) => {
+                Some(G::BEST_EXPLORATION.map_or(config, |c| config.with_exploration(c)))
+            }
+            BotSpec::Random | BotSpec::Greedy | BotSpec::Playout => None,
         }
     }
 }

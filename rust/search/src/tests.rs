@@ -326,6 +326,35 @@ fn a_spec_keeps_simulations_and_time_together_canonically() {
 }
 
 #[test]
+fn best_is_ismcts_at_the_games_tuned_exploration() {
+    for (text, canonical) in [
+        ("best", "best:1000"),
+        ("BEST:time=0.05", "best:time=0.05"),
+        ("best:500,time=2,threads=2", "best:500,time=2,threads=2"),
+    ] {
+        let spec: BotSpec = text.parse().unwrap();
+        assert!(spec.searches(), "{text}");
+        assert_eq!(spec.to_string(), canonical, "{text}");
+        assert_eq!(canonical.parse::<BotSpec>().unwrap(), spec);
+    }
+    let error = "best:time=1,c=0.3".parse::<BotSpec>().unwrap_err();
+    assert!(error.0.contains("tuned for each game"), "{error}");
+    // Nim keeps ISMCTS's default: `best` searches exactly as `ismcts` with that budget.
+    let best: BotSpec = "best:300".parse().unwrap();
+    let ismcts: BotSpec = "ismcts:300".parse().unwrap();
+    assert_eq!(best.search_config::<Nim>(), ismcts.search_config::<Nim>());
+    assert_eq!(
+        "greedy".parse::<BotSpec>().unwrap().search_config::<Nim>(),
+        None
+    );
+    let mut first = best.build::<Nim>(4);
+    let mut second = ismcts.build::<Nim>(4);
+    let mut state = Nim::new(9);
+    state.apply(0);
+    assert_eq!(first.choose(&state), second.choose(&state));
+}
+
+#[test]
 fn a_progress_interval_is_a_positive_number_of_at_most_an_hour() {
     use std::time::Duration;
     assert_eq!(

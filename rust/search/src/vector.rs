@@ -273,7 +273,7 @@ impl Opponents {
     pub fn search(&self) -> bool {
         self.bots
             .iter()
-            .any(|b| matches!(b, Some(BotSpec::Ismcts(_))))
+            .any(|b| b.is_some_and(|spec| spec.searches()))
     }
 }
 

@@ -53,7 +53,7 @@ fn seed_of(seed: f64) -> Result<u64, JsError> {
 /// A bot spec read by the search crate's parser; one thread only on the web.
 fn spec_of(text: &str) -> Result<BotSpec, JsError> {
     let spec: BotSpec = text.parse().map_err(error)?;
-    if let BotSpec::Ismcts(config) = spec
+    if let BotSpec::Ismcts(config) | BotSpec::Best(config) = spec
         && config.threads() != 1
         && cfg!(target_arch = "wasm32")
     {

@@ -230,6 +230,17 @@ fn random_and_greedy_games_are_pinned() {
 }
 
 #[test]
+fn best_searches_at_indigos_tuned_exploration() {
+    let best: BotSpec = "best:time=0.5,threads=2".parse().unwrap();
+    let config = best.search_config::<Position>().unwrap();
+    assert_eq!(Some(config.exploration()), Position::BEST_EXPLORATION);
+    assert_eq!(
+        (config.budget(), config.threads()),
+        (Budget::Time(std::time::Duration::from_millis(500)), 2)
+    );
+}
+
+#[test]
 fn ismcts_is_deterministic_with_a_seed_and_a_simulation_budget() {
     let p = Position::new(Rules::tactical(3).unwrap(), &shuffled_pile(8)).unwrap();
     for threads in [1, 2] {

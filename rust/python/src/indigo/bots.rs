@@ -171,7 +171,7 @@ impl IsmctsBot {
 }
 
 /// A bot from a spec: `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
-/// `ismcts:1000,c=0.7,threads=2`.
+/// `ismcts:1000,c=0.7,threads=2`, `best`, `best:time=0.5`.
 #[pyfunction]
 #[pyo3(signature = (spec, *, seed=None))]
 pub(crate) fn make_bot(
@@ -185,7 +185,9 @@ pub(crate) fn make_bot(
         BotSpec::Random => Py::new(py, RandomBot::new_seeded(seed))?.into_any(),
         BotSpec::Greedy => Py::new(py, GreedyBot::new_seeded(seed))?.into_any(),
         BotSpec::Playout => Py::new(py, PlayoutBot::new_seeded(seed))?.into_any(),
-        BotSpec::Ismcts(config) => Py::new(py, IsmctsBot::with(config, seed))?.into_any(),
+        searcher @ (BotSpec::Ismcts(_) | BotSpec::Best(_)) => {
+            Py::new(py, IsmctsBot(SpecBot::new(searcher, seed)))?.into_any()
+        }
     })
 }
 
