@@ -6,8 +6,9 @@ Shaped like the Indigo ones (``docs/web.md``) so that the page's scores, log, un
 and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collected``),
 ``gems`` is empty, a result's ``paths`` is empty. What is Queen's Garden's own: ``game``
 (``"queens-garden"``), ``round``, ``rules`` (``wheel`` and ``jokers``, as the record writes
-them: the page's scoring breakdown names the categories), ``snapshot`` (the public ``queens-garden-snapshot/1``: the
-game hides nothing but chance, which it does not hold), and for a person to move ``choices``
+them: the page's scoring breakdown names the categories), ``snapshot`` (the public
+``queens-garden-snapshot/1``: the game hides nothing but chance, which it does not hold), and
+for a person to move ``choices``
 (:func:`indigo.queens_garden.choices.move_choices`: the legal moves grouped for clicks, each
 with the questions still to ask), ``attributes`` (each attribute as SVG markup, for its button)
 and ``take_refusals`` (:func:`take_refusals`: why each other attribute may not be taken).
