@@ -387,3 +387,33 @@ def test_the_page_names_the_chosen_game_and_its_seats(
         # One move number: the move to make is 1, the stepper is before it.
         assert page.inner_text("#status") == "Your move (move 1)"
         assert page.inner_text("#step-label") == "Before move 1"
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_end_offers_the_next_bot_level(site: str, entry: GameEntry[Any, Any, Any]) -> None:
+    """A finished game against a bot offers the same seats one level up the game's menu."""
+    game = entry.game(entry.default_rules(2), seed=3)
+    bot = entry.make_bot("random", seed=3)
+    while not game.over:
+        game.play(bot.choose(game))
+    body = json.dumps({"record": game.to_record(), "seats": ["human", "random"]}).encode()
+    request = urllib.request.Request(
+        f"{site}/api/games/load", body, {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        state = json.loads(response.read())
+    with _open(site, DESKTOP) as page:
+        page.evaluate(
+            "([id, token]) => localStorage.setItem(`indigo-token:${id}`, token)",
+            [state["id"], state["token"]],
+        )
+        page.goto(f"{site}/#/game/{state['id']}")
+        page.wait_for_selector("body[data-state=over]")
+        assert page.inner_text("#next-level") == "Play the next level: Greedy"
+        page.click("#next-level")
+        page.wait_for_function(f"location.hash !== '#/game/{state['id']}'")
+        page.wait_for_selector(IDLE)
+        new = _game_id(page)
+        assert _fetch(f"{site}/api/games/{new}", _token(page, new))["seats"][1]["player"] == (
+            "greedy"
+        )
