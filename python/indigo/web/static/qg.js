@@ -294,14 +294,28 @@ function qgPanel() {
 }
 
 // The display, copied beside the take buttons (shown on narrow screens, where the picture's
-// display is out of sight once the garden is).
+// display is out of sight once the garden is): the slots that hold something, in one row.
 function qgDisplayCopy() {
-  const display = $("#board svg g.display");
   const copy = $("#qg-display");
-  if (!display) return copy.replaceChildren();
-  const box = display.getBBox();
-  copy.setAttribute("viewBox", `${box.x - 2} ${box.y - 2} ${box.width + 4} ${box.height + 4}`);
-  copy.replaceChildren(display.cloneNode(true));
+  const slots = [...document.querySelectorAll("#board svg g.display g.slot")]
+    .filter((slot) => ["top", "down", "up"].includes(slot.dataset.state));
+  let x = 0;
+  let height = 0;
+  const placed = slots.map((slot) => {
+    const box = slot.getBBox();
+    const g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("transform", `translate(${x - box.x} ${-box.y})`);
+    g.append(slot.cloneNode(true));
+    x += box.width + 6;
+    height = Math.max(height, box.height);
+    return g;
+  });
+  copy.setAttribute("viewBox", `-2 -2 ${Math.max(x - 2, 1)} ${height + 4}`);
+  const group = document.createElementNS(SVG_NS, "g");
+  group.setAttribute("class", "display");
+  group.append(...placed);
+  copy.replaceChildren(group);
+  copy.toggleAttribute("hidden", placed.length === 0);
 }
 
 function qgShows(attribute) {
