@@ -4,7 +4,9 @@ choices are checked against the server's legal moves."""
 
 from __future__ import annotations
 
+import json
 import random
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -352,4 +354,84 @@ def test_a_whole_queens_garden_game_by_taps_on_a_phone(site: str) -> None:
                 "player"
             ]
             == "greedy"
+        )
+
+
+def _four_seats(site: str, page: Page) -> None:
+    """A four-player game 20 moves in (seeded random bots), loaded with a person in seat 0
+    to move and bots in the others, shown in ``page``."""
+    game = qg.Game(qg.Rules(4), seed=8)
+    bot = qg.make_bot("random", seed=8)
+    while game.moves_played < 20 or game.to_move != 0:
+        game.play(bot.choose(game))
+    body = json.dumps(
+        {"record": game.to_record(), "seats": ["human", "random", "greedy", "random"]}
+    ).encode()
+    request = urllib.request.Request(
+        f"{site}/api/games/load", body, {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        state = json.loads(response.read())
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`indigo-token:${id}`, token)",
+        [state["id"], state["token"]],
+    )
+    page.goto(f"{site}/#/game/{state['id']}")
+    page.wait_for_selector(IDLE)
+
+
+def _seat_boxes(page: Page) -> list[dict[str, float] | None]:
+    return [page.locator(f"#board g.seat[data-seat='{s}']").bounding_box() for s in range(4)]
+
+
+def test_four_seats_two_by_two_on_a_laptop(site: str) -> None:
+    with _open(site, {"width": 1366, "height": 768}) as page:
+        _four_seats(site, page)
+        boxes = _seat_boxes(page)
+        assert all(b is not None for b in boxes)
+        at = [  # where each seat is drawn, in the picture's units
+            page.evaluate(
+                "(s) => { const m = document.querySelector(`#board g.seat[data-seat='${s}']`)"
+                ".transform.baseVal.consolidate().matrix; return [m.e, m.f]; }",
+                s,
+            )
+            for s in range(4)
+        ]
+        xs = sorted({round(x) for x, _ in at})
+        ys = sorted({round(y) for _, y in at})
+        assert len(xs) == 2, xs  # two by two
+        assert len(ys) == 2, ys
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        for b in boxes:  # inside the board's space, nothing to scroll
+            assert b is not None
+            assert b["y"] + b["height"] <= board["y"] + board["height"] + 1
+            assert b["x"] + b["width"] <= board["x"] + board["width"] + 1
+        # Bigger than in one row (a seat 250 units wide, four of them in 1060).
+        assert boxes[0] is not None
+        assert boxes[0]["width"] > board["width"] * 250 / 1060
+        assert not page.locator("#qg-display").is_visible()  # the picture's display is in sight
+
+
+def test_bots_gardens_fold_away_on_a_phone(site: str) -> None:
+    with _open(site, PHONE, touch=True) as page:
+        _four_seats(site, page)
+        shown = [page.locator(f"#board g.seat[data-seat='{s}']").is_visible() for s in range(4)]
+        assert shown == [True, False, False, False]
+        height = page.evaluate("document.querySelector('#board svg').viewBox.baseVal.height")
+        button = page.locator("#scores tr[data-seat='2'] button.fold")
+        assert button.get_attribute("aria-expanded") == "false"
+        button.tap()
+        assert page.locator("#board g.seat[data-seat='2']").is_visible()
+        assert page.evaluate("document.querySelector('#board svg').viewBox.baseVal.height") > height
+        assert (
+            page.get_attribute("#scores tr[data-seat='2'] button.fold", "aria-expanded") == "true"
+        )
+        # The display beside the take buttons: the slots that hold something.
+        slots = page.locator("#qg-display g.slot")
+        assert (
+            slots.count()
+            == page.locator(
+                "#board g.display g.slot:is([data-state=top], [data-state=down], [data-state=up])"
+            ).count()
         )
