@@ -458,3 +458,25 @@ def test_the_move_stepped_to_stays_in_sight_in_the_log(
             )
             assert inside, move
         assert len(record["moves"]) > 15
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_start_and_close_are_in_sight_on_a_phone(
+    site: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    """At 390x844 the landing page's Start (with the most seats) and the how-to-play dialog's
+    Close are inside the window without scrolling."""
+    with _open(site, PHONE, touch=True) as page:
+        page.select_option("#game", entry.name)
+        page.select_option("#players", "4")
+        page.wait_for_selector("#seat-3")
+        for selector in ("#start", "#help form button"):
+            if selector != "#start":
+                page.locator("#help-button").tap()
+            box = page.locator(selector).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0, selector
+            assert box["y"] + box["height"] <= PHONE["height"], selector
+            assert box["x"] + box["width"] <= PHONE["width"], selector
+        page.locator("#help form button").tap()
+        assert not page.locator("#help").is_visible()
