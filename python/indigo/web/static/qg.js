@@ -406,7 +406,6 @@ function qgBreakdown(view) {
   panel.hidden = snapshot === null || (!snapshot.round_points.length && !snapshot.final);
   if (panel.hidden) return;
   const seats = view.seats.map((s) => s.seat);
-  const rows = [];
   const rounds = snapshot.round_points.map((points, r) => ({
     part: `round-${r + 1}`,
     label: `Round ${r + 1}: ${view.rules.wheel[r].map(qgCategory).join(", ")}`,
@@ -414,16 +413,17 @@ function qgBreakdown(view) {
   }));
   const final = snapshot.final;
   const ending = final === null ? [] : [
-    { part: "storage", label: "Storage left: jokers +1, hexagons −value", points: final.map((f) => f.storage) },
-    { part: "groups", label: "Groups of 3 or more alike", points: final.map((f) => f.groups) },
-    { part: "bonus", label: "Groups of 6 (+6 each)", points: final.map((f) => f.bonus) },
-  ];
+    ["storage", "Storage left: jokers +1, hexagons −value"],
+    ["groups", "Groups of 3 or more alike"],
+    ["bonus", "Groups of 6 (+6 each)"],
+  ].map(([part, label]) => ({ part, label, points: final.map((f) => f[part]) }));
+  // What the rounds and the end scored; the rest is the start and the moves' points.
   const scored = seats.map((s) => [...rounds, ...ending].reduce((n, r) => n + r.points[s], 0));
-  rows.push({
+  const rows = [{
     part: "play",
     label: "Start (15), less buys, first passes, discards",
     points: seats.map((s) => snapshot.scores[s] - scored[s]),
-  }, ...rounds, ...ending);
+  }, ...rounds, ...ending];
   const head = document.createElement("tr");
   head.innerHTML = "<th></th>" + seats.map((s) => `<th>${seatName(s)}</th>`).join("");
   const body = rows.map((row) => {
