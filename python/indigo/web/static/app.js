@@ -794,7 +794,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   // The phone's action bar (fixed at the bottom) never covers the end of the page.
   new ResizeObserver(([entry]) => {
-    document.body.style.setProperty("--bar", `${Math.ceil(entry.borderBoxSize[0].blockSize)}px`);
+    const height = `${Math.ceil(entry.borderBoxSize[0].blockSize)}px`;
+    document.documentElement.style.setProperty("--bar", height);
   }).observe($("#turn"));
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);

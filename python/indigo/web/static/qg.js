@@ -24,6 +24,7 @@ function qgReset() {
   $("#qg-discard").setAttribute("aria-pressed", "false");
   $("#qg-question").hidden = true;
   $("#qg-cancel").hidden = true; // shown while something is picked or asked
+  delete $("#qg-panel").dataset.picking;
 }
 
 // A stored hexagon's token in a payment's notation: a tile's kind, an expansion's kind and
@@ -194,6 +195,10 @@ function qgPick(action, node) {
   qgPicked = { action, kind };
   $("#qg-question").hidden = true;
   $("#qg-cancel").hidden = false;
+  $("#qg-panel").dataset.picking = action; // a phone's bar makes room for the garden
+  if (NARROW.matches) {
+    node.closest("g.seat").querySelector("g.garden").scrollIntoView({ block: "nearest" });
+  }
   const svg = $("#board svg");
   for (const old of svg.querySelectorAll(".chosen")) old.classList.remove("chosen");
   node.classList.add("chosen");
@@ -345,6 +350,8 @@ function qgDiscardMode() {
   qgDiscards = on ? [] : null;
   $("#qg-discard").setAttribute("aria-pressed", String(on));
   $("#qg-cancel").hidden = !on;
+  if (on) $("#qg-panel").dataset.picking = "discards";
+  else delete $("#qg-panel").dataset.picking;
   say(on ? "Click the stored tiles and expansions to discard, then press Pass." : "");
 }
 
