@@ -178,3 +178,25 @@ def test_module_examples_run(name: str) -> None:
     assert result.attempted > 0
     examples = [e for test in doctest.DocTestFinder().find(module) for e in test.examples]
     assert unspelled_errors(examples) == []
+
+
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_image_shown_exists_and_is_small(page: Path) -> None:
+    """The screenshots a page shows (docs/web.md's, by scripts/screenshots) are committed PNGs
+    of at most 400 kB."""
+    for name in IMAGE.findall(page.read_text(encoding="utf-8")):
+        image = page.parent / name
+        assert image.is_file(), f"{page.name} shows {name}, which is missing"
+        assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert image.stat().st_size <= 400_000, name
+
+
+def test_web_md_shows_both_games_on_both_sizes() -> None:
+    shown = set(IMAGE.findall((ROOT / "docs" / "web.md").read_text(encoding="utf-8")))
+    for game in ("indigo", "queens-garden"):
+        for size in ("phone", "laptop"):
+            for moment in ("start", "midgame", "end"):
+                assert f"images/web-{game}-{size}-{moment}.png" in shown

@@ -4,7 +4,9 @@ choices are checked against the server's legal moves."""
 
 from __future__ import annotations
 
+import json
 import random
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -220,3 +222,216 @@ def test_load_a_queens_garden_record_and_step_through_it(site: str, tmp_path: Pa
         page.click("#step-live")
         page.wait_for_selector(f'{board}[data-moves="6"]')
         page.wait_for_selector(IDLE)
+
+
+# ---------------------------------------------------------------------------------------------
+# On a phone (390x844, taps): the turn is an action bar fixed at the bottom of the window.
+
+
+def _in_view(page: Page, selector: str) -> list[str]:
+    """The visible elements of ``selector`` that are not wholly inside the viewport as the page
+    stands (nothing is scrolled to find them): each as its text."""
+    outside: list[str] = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+          .filter((e) => e.getClientRects().length > 0)
+          .filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
+          })
+          .map((e) => e.id || e.textContent.trim() || e.outerHTML.slice(0, 60))""",
+        selector,
+    )
+    return outside
+
+
+def _tap_in_page(page: Page, selector: str) -> None:
+    """Tap an element of the page itself (the board), brought to the top of the window first,
+    clear of the action bar."""
+    locator = page.locator(selector).first
+    locator.evaluate("(e) => { e.scrollIntoView({block: 'start'}); scrollBy(0, -8); }")
+    locator.tap()
+
+
+def _tap_payment(page: Page, seat: int, label: str) -> None:
+    """Pay ``label`` (a payment's notation) by tapping the highlighted stored hexagons."""
+    for token in label.split():
+        if token == "*":
+            node = f'#board g.joker.offered[data-seat="{seat}"]:not(.paying)'
+        elif token.endswith("x"):
+            node = (
+                f'#board g.stored-expansion.offered[data-seat="{seat}"][data-kind="{token[:-1]}"]'
+            )
+        else:
+            node = f'#board g.stored-tile.offered[data-seat="{seat}"][data-kind="{token}"]'
+        _tap_in_page(page, f"{node}:not(.paying)")
+
+
+def test_a_whole_queens_garden_game_by_taps_on_a_phone(site: str) -> None:
+    """Every question and its buttons are inside the window without scrolling; payments are
+    made by tapping the offered stored hexagons; the final breakdown adds up to the scores."""
+    rng = random.Random(5)
+    with _open(site, PHONE, touch=True) as page:
+        page.select_option("#game", "queens-garden")
+        page.wait_for_selector("#seat-1 option[value=random]", state="attached")
+        assert _in_view(page, "#start") == []  # the landing page's Start, without scrolling
+        page.locator("#welcome-help").tap()
+        assert _in_view(page, "#help form button") == []  # and the help's Close
+        page.locator("#help form button").tap()
+        page.select_option("#seat-1", "random")
+        page.fill("#seed", "21")
+        page.locator("#start").tap()
+        page.wait_for_selector(IDLE)
+        game_id = _game_id(page)
+        token = _token(page, game_id)
+        seat = 0
+        questions = paid_by_taps = turns = since_pass = 0
+        while page.get_attribute("body", "data-state") != "over":
+            state = _fetch(f"{site}/api/games/{game_id}", token)
+            choices = state["choices"]
+            page.evaluate("scrollTo(0, document.body.scrollHeight * Math.random())")
+            assert _in_view(page, "#status, #qg-panel button, #undo") == []
+            # Placements, those that ask how to pay first.
+            placements = sorted(
+                ((a, k, c) for a in ("tile", "exp") for k in choices[a] for c in choices[a][k]),
+                key=lambda p: (choices[p[0]][p[1]][p[2]].get("topic") != "payment", rng.random()),
+            )
+            if placements and (rng.random() < 0.5 or since_pass >= 6):
+                action, kind, cell = placements[0]
+                node = "stored-tile" if action == "tile" else "stored-expansion"
+                _tap_in_page(page, f'#board g.{node}[data-seat="{seat}"][data-kind="{kind}"]')
+                _tap_in_page(page, f'#board polygon[data-seat="{seat}"][data-cell="{cell}"]')
+            elif choices["take"] and since_pass < 6:
+                attribute = rng.choice(sorted(choices["take"]))
+                page.locator(f'#qg-take button[data-attribute="{attribute}"]').tap()
+            else:
+                page.locator("#qg-pass").tap()
+                since_pass = -1
+            since_pass += 1
+            while (
+                page.get_attribute("body", "data-state") == "your-turn"
+                and page.locator("#qg-question").is_visible()
+            ):  # a question: it and its buttons are in sight as they stand
+                questions += 1
+                assert _in_view(page, "#qg-prompt, #qg-options button:not([hidden])") == []
+                labels = [
+                    b.get_attribute("data-option") or ""
+                    for b in page.locator("#qg-options button").all()
+                ]
+                label = rng.choice(labels)
+                if page.locator("#board .offered").count() and label != "nothing":
+                    _tap_payment(page, seat, label)
+                    paid_by_taps += 1
+                else:
+                    page.locator(f'#qg-options button[data-option="{label}"]').tap()
+            page.wait_for_selector(IDLE)
+            turns += 1
+            assert turns < 400
+        assert questions > 0
+        assert paid_by_taps > 0
+
+        # The end: the breakdown's parts add up to each final score, which is the engine's.
+        record = _fetch(f"{site}/api/games/{game_id}/record", token)
+        game = qg.Game.from_record(record)
+        final = game.final_scoring
+        assert final is not None
+        assert page.locator("#breakdown tbody tr[data-part^=round]").count() == 4
+        for s in range(2):
+            parts = page.locator(f"#breakdown tbody tr:not(.total) td[data-seat='{s}']")
+            points = [
+                int(parts.nth(i).get_attribute("data-points") or "x") for i in range(parts.count())
+            ]
+            total = page.get_attribute(f"#breakdown tr.total td[data-seat='{s}']", "data-total")
+            shown = page.get_attribute(f"#scores tr[data-seat='{s}']", "data-score")
+            assert sum(points) == int(total or "x") == int(shown or "x") == game.scores[s]
+            storage = f"#breakdown tr[data-part=storage] td[data-seat='{s}']"
+            assert int(page.get_attribute(storage, "data-points") or "x") == final[s]["storage"]
+        assert _in_view(page, "#result, #play-again, #next-level") == []
+        assert page.inner_text("#next-level") == "Play the next level: Greedy"
+        page.locator("#next-level").tap()
+        page.wait_for_selector(IDLE)
+        assert (
+            _fetch(f"{site}/api/games/{_game_id(page)}", _token(page, _game_id(page)))["seats"][1][
+                "player"
+            ]
+            == "greedy"
+        )
+
+
+def _four_seats(site: str, page: Page) -> None:
+    """A four-player game 20 moves in (seeded random bots), loaded with a person in seat 0
+    to move and bots in the others, shown in ``page``."""
+    game = qg.Game(qg.Rules(4), seed=8)
+    bot = qg.make_bot("random", seed=8)
+    while game.moves_played < 20 or game.to_move != 0:
+        game.play(bot.choose(game))
+    body = json.dumps(
+        {"record": game.to_record(), "seats": ["human", "random", "greedy", "random"]}
+    ).encode()
+    request = urllib.request.Request(
+        f"{site}/api/games/load", body, {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        state = json.loads(response.read())
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`indigo-token:${id}`, token)",
+        [state["id"], state["token"]],
+    )
+    page.goto(f"{site}/#/game/{state['id']}")
+    page.wait_for_selector(IDLE)
+
+
+def _seat_boxes(page: Page) -> list[dict[str, float] | None]:
+    return [page.locator(f"#board g.seat[data-seat='{s}']").bounding_box() for s in range(4)]
+
+
+def test_four_seats_two_by_two_on_a_laptop(site: str) -> None:
+    with _open(site, {"width": 1366, "height": 768}) as page:
+        _four_seats(site, page)
+        boxes = _seat_boxes(page)
+        assert all(b is not None for b in boxes)
+        at = [  # where each seat is drawn, in the picture's units
+            page.evaluate(
+                "(s) => { const m = document.querySelector(`#board g.seat[data-seat='${s}']`)"
+                ".transform.baseVal.consolidate().matrix; return [m.e, m.f]; }",
+                s,
+            )
+            for s in range(4)
+        ]
+        xs = sorted({round(x) for x, _ in at})
+        ys = sorted({round(y) for _, y in at})
+        assert len(xs) == 2, xs  # two by two
+        assert len(ys) == 2, ys
+        board = page.locator("#board").bounding_box()
+        assert board is not None
+        for b in boxes:  # inside the board's space, nothing to scroll
+            assert b is not None
+            assert b["y"] + b["height"] <= board["y"] + board["height"] + 1
+            assert b["x"] + b["width"] <= board["x"] + board["width"] + 1
+        # Bigger than in one row (a seat 250 units wide, four of them in 1060).
+        assert boxes[0] is not None
+        assert boxes[0]["width"] > board["width"] * 250 / 1060
+        assert not page.locator("#qg-display").is_visible()  # the picture's display is in sight
+
+
+def test_bots_gardens_fold_away_on_a_phone(site: str) -> None:
+    with _open(site, PHONE, touch=True) as page:
+        _four_seats(site, page)
+        shown = [page.locator(f"#board g.seat[data-seat='{s}']").is_visible() for s in range(4)]
+        assert shown == [True, False, False, False]
+        height = page.evaluate("document.querySelector('#board svg').viewBox.baseVal.height")
+        button = page.locator("#scores tr[data-seat='2'] button.fold")
+        assert button.get_attribute("aria-expanded") == "false"
+        button.tap()
+        assert page.locator("#board g.seat[data-seat='2']").is_visible()
+        assert page.evaluate("document.querySelector('#board svg').viewBox.baseVal.height") > height
+        assert (
+            page.get_attribute("#scores tr[data-seat='2'] button.fold", "aria-expanded") == "true"
+        )
+        # The display beside the take buttons: the slots that hold something.
+        slots = page.locator("#qg-display g.slot")
+        assert (
+            slots.count()
+            == page.locator(
+                "#board g.display g.slot:is([data-state=top], [data-state=down], [data-state=up])"
+            ).count()
+        )

@@ -387,3 +387,96 @@ def test_the_page_names_the_chosen_game_and_its_seats(
         # One move number: the move to make is 1, the stepper is before it.
         assert page.inner_text("#status") == "Your move (move 1)"
         assert page.inner_text("#step-label") == "Before move 1"
+
+
+def _finished(entry: GameEntry[Any, Any, Any], players: int = 2) -> dict[str, Any]:
+    """The record of a whole game of random bots."""
+    game = entry.game(entry.default_rules(players), seed=3)
+    bot = entry.make_bot("random", seed=3)
+    while not game.over:
+        game.play(bot.choose(game))
+    record: dict[str, Any] = game.to_record()
+    return record
+
+
+def _load_live(site: str, page: Page, record: dict[str, Any], seats: list[str]) -> str:
+    """Load ``record`` as a live game of ``seats`` (``POST /api/games/load``) and show it in
+    ``page`` at its address, with its token in the browser; the game's id."""
+    body = json.dumps({"record": record, "seats": seats}).encode()
+    request = urllib.request.Request(
+        f"{site}/api/games/load", body, {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        state = json.loads(response.read())
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`indigo-token:${id}`, token)",
+        [state["id"], state["token"]],
+    )
+    page.goto(f"{site}/#/game/{state['id']}")
+    page.wait_for_selector(IDLE)
+    game_id: str = state["id"]
+    return game_id
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_end_offers_the_next_bot_level(site: str, entry: GameEntry[Any, Any, Any]) -> None:
+    """A finished game against a bot offers the same seats one level up the game's menu."""
+    with _open(site, DESKTOP) as page:
+        game_id = _load_live(site, page, _finished(entry), ["human", "random"])
+        assert page.get_attribute("body", "data-state") == "over"
+        assert page.inner_text("#next-level") == "Play the next level: Greedy"
+        page.click("#next-level")
+        page.wait_for_function(f"location.hash !== '#/game/{game_id}'")
+        page.wait_for_selector(IDLE)
+        new = _game_id(page)
+        seats = _fetch(f"{site}/api/games/{new}", _token(page, new))["seats"]
+        assert [s["player"] for s in seats] == ["human", "greedy"]
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_move_stepped_to_stays_in_sight_in_the_log(
+    site: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    """However long the log, the move stepped to is scrolled into the log's view."""
+    record = _finished(entry)
+    with _open(site, DESKTOP) as page:
+        _load_live(site, page, record, ["human", "human"])
+        # From the live position (the log scrolled to its end) back to move 1, then on move
+        # by move past the log's first screenful.
+        page.keyboard.press("Home")
+        page.wait_for_selector("#step-label:text-is('Before move 1')")
+        for move in range(1, 16):
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector(f"#log li.current[data-move='{move}']")
+            page.wait_for_selector("body[data-state=viewing]")
+            inside = page.evaluate(
+                """() => {
+                  const log = document.querySelector("#log").getBoundingClientRect();
+                  const item = document.querySelector("#log li.current").getBoundingClientRect();
+                  return item.top >= log.top - 1 && item.bottom <= log.bottom + 1;
+                }"""
+            )
+            assert inside, move
+        assert len(record["moves"]) > 15
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_start_and_close_are_in_sight_on_a_phone(
+    site: str, entry: GameEntry[Any, Any, Any]
+) -> None:
+    """At 390x844 the landing page's Start (with the most seats) and the how-to-play dialog's
+    Close are inside the window without scrolling."""
+    with _open(site, PHONE, touch=True) as page:
+        page.select_option("#game", entry.name)
+        page.select_option("#players", "4")
+        page.wait_for_selector("#seat-3")
+        for selector in ("#start", "#help form button"):
+            if selector != "#start":
+                page.locator("#help-button").tap()
+            box = page.locator(selector).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0, selector
+            assert box["y"] + box["height"] <= PHONE["height"], selector
+            assert box["x"] + box["width"] <= PHONE["width"], selector
+        page.locator("#help form button").tap()
+        assert not page.locator("#help").is_visible()

@@ -5,8 +5,10 @@ from a request (the functions :mod:`indigo.web.views` has for Indigo; the regist
 Shaped like the Indigo ones (``docs/web.md``) so that the page's scores, log, undo, stepping
 and end panel serve both games: ``seats`` carry ``score`` (and an empty ``collected``),
 ``gems`` is empty, a result's ``paths`` is empty. What is Queen's Garden's own: ``game``
-(``"queens-garden"``), ``round``, ``snapshot`` (the public ``queens-garden-snapshot/1``: the
-game hides nothing but chance, which it does not hold), and for a person to move ``choices``
+(``"queens-garden"``), ``round``, ``rules`` (``wheel`` and ``jokers``, as the record writes
+them: the page's scoring breakdown names the categories), ``snapshot`` (the public
+``queens-garden-snapshot/1``: the game hides nothing but chance, which it does not hold), and
+for a person to move ``choices``
 (:func:`indigo.queens_garden.choices.move_choices`: the legal moves grouped for clicks, each
 with the questions still to ask), ``attributes`` (each attribute as SVG markup, for its button)
 and ``take_refusals`` (:func:`take_refusals`: why each other attribute may not be taken).
@@ -150,6 +152,10 @@ def view_json(
         "winners": game.winners,
         "end": end_text(game),
         "round": game.round,
+        "rules": {
+            "wheel": [list(categories) for categories in game.rules.wheel],
+            "jokers": dict(game.rules.jokers),
+        },
         "snapshot": snapshot,
         "last": last,
         "svg": position_svg(snapshot, wheel=game.rules.wheel, seats=list(names)),

@@ -44,6 +44,8 @@ function say(text, error = false) {
   const line = $("#message");
   line.textContent = text;
   line.classList.toggle("error", error);
+  $("#turn-message").textContent = text; // the same, in the phone's action bar
+  $("#turn-message").classList.toggle("error", error);
 }
 
 // The offline page's worker and the requests it has not answered yet, by number.
@@ -217,11 +219,11 @@ async function begin(body) {
   });
 }
 
-function playAgain() {
+function playAgain(seats = state && state.seats.map((s) => s.player)) {
   if (!state) return;
-  if (isQg()) return begin({ game: QG, seats: state.seats.map((s) => s.player) });
+  if (isQg()) return begin({ game: QG, seats });
   const body = {
-    seats: state.seats.map((s) => s.player),
+    seats,
     theme: state.theme,
     hand_size: state.hand_size,
   };
@@ -349,9 +351,11 @@ function humanToMove() {
 
 // The picture for this window: a Queen's Garden view also has one for phones (one column).
 const NARROW = window.matchMedia("(max-width: 800px)");
-const pictureOf = (view) => (view.svg_narrow && NARROW.matches ? view.svg_narrow : view.svg);
+// qg.js lays it out anew: folded gardens on a phone, four seats two by two on a wide window.
+const pictureOf = (view) =>
+  (view.svg_narrow && (NARROW.matches || view.players === 4) ? view.svg_narrow : view.svg);
 
-function drawBoard(svgText) {
+function drawBoard(svgText, view = state) {
   const board = $("#board");
   board.innerHTML = svgText;
   const svg = board.querySelector("svg");
@@ -359,7 +363,7 @@ function drawBoard(svgText) {
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
   board.classList.toggle("qg", svg.classList.contains("queens-garden"));
-  if (board.classList.contains("qg")) return qgBoard(svg);
+  if (board.classList.contains("qg")) return qgBoard(svg, view);
   occupied = new Set(
     [...svg.querySelectorAll("g.tile")].map((g) => key(g.dataset.q, g.dataset.r)),
   );
@@ -401,6 +405,8 @@ function drawScores(view) {
     return row;
   });
   $("#scores tbody").replaceChildren(...rows);
+  qgScoreCells(view);
+  qgFoldButtons(view);
   const at = viewing === null ? "" : ` (viewing move ${view.moves} of ${view.total_moves})`;
   let status;
   if (viewing !== null) status = positionName(view.moves, view.total_moves);
@@ -437,6 +443,25 @@ function drawEnd(view) {
     result = `${winners.join(" and ")} ${winners.length === 1 ? "wins" : "win"} with ${top}`;
   }
   $("#result").textContent = result;
+  qgBreakdown(view);
+  const stronger = view.over && viewing === null ? strongerSeats(view) : null;
+  $("#next-level").hidden = stronger === null;
+  if (stronger !== null) $("#next-level").textContent = `Play the next level: ${stronger.label}`;
+}
+
+// The seats of a game against the next bot level: each bot seat one step up its game's menu
+// (`null` when no seat is a person, or every bot is already at the top).
+function strongerSeats(view) {
+  const menu = menus[view.game === QG ? QG : "indigo"];
+  if (!view.seats.some((s) => s.player === HUMAN)) return null;
+  let label = null;
+  const seats = view.seats.map((s) => {
+    const at = menu.findIndex((choice) => choice.spec === s.player);
+    if (s.player === HUMAN || at < 0 || at + 1 >= menu.length) return s.player;
+    label ??= menu[at + 1].label;
+    return menu[at + 1].spec;
+  });
+  return label === null ? null : { seats, label };
 }
 
 function drawLog(log, upTo) {
@@ -635,7 +660,7 @@ function present(result, next) {
 }
 
 function animate(result, next) {
-  drawBoard(pictureOf(next));
+  drawBoard(pictureOf(next), next);
   const speed = Number($("#speed").value);
   const svg = $("#board svg");
   if (!speed || !result.paths.length) return Promise.resolve();
@@ -692,8 +717,15 @@ function drawStepper() {
   const total = state ? state.moves : 0;
   const at = viewing === null ? total : viewing;
   $("#step-label").textContent = positionName(at, total);
-  for (const item of document.querySelectorAll("#log li")) {
-    item.classList.toggle("current", viewing !== null && Number(item.dataset.move) === at);
+  const list = $("#log");
+  for (const item of list.querySelectorAll("li")) {
+    const current = viewing !== null && Number(item.dataset.move) === at;
+    item.classList.toggle("current", current);
+    // The stepped-to move stays in sight: the log scrolls, the page does not.
+    if (current && item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+    else if (current && item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = item.offsetTop + item.offsetHeight - list.clientHeight;
+    }
   }
 }
 
@@ -706,7 +738,7 @@ async function view(move) {
     const position = await api("GET", `/api/games/${state.id}/view?move=${move}`);
     viewing = move;
     chosen = null;
-    drawBoard(pictureOf(position));
+    drawBoard(pictureOf(position), position);
     drawScores(position);
     drawHand();
     drawEnd(position);
@@ -739,7 +771,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#rotate-left").addEventListener("click", () => rotate(-1));
   $("#rotate-right").addEventListener("click", () => rotate(1));
   $("#undo").addEventListener("click", undoMove);
-  $("#play-again").addEventListener("click", playAgain);
+  $("#play-again").addEventListener("click", () => playAgain());
+  $("#next-level").addEventListener("click", () => playAgain(strongerSeats(state).seats));
   $("#new-button").addEventListener("click", newGame);
   $("#help-button").addEventListener("click", () => $("#help").showModal());
   $("#welcome-help").addEventListener("click", () => $("#help").showModal());
@@ -759,6 +792,11 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     keys[event.key]();
   });
+  // The phone's action bar (fixed at the bottom) never covers the end of the page.
+  new ResizeObserver(([entry]) => {
+    const height = `${Math.ceil(entry.borderBoxSize[0].blockSize)}px`;
+    document.documentElement.style.setProperty("--bar", height);
+  }).observe($("#turn"));
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
   seatInputs();

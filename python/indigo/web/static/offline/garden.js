@@ -89,6 +89,7 @@ export class GardenViews {
   /** What anyone may see of position `game` of a game of `total` moves (web.view_json). */
   view(session, game, total = game.moves.length) {
     const snapshot = game.snapshot(false);
+    const record = game.record();
     const moves = game.moves;
     let last = null;
     if (moves.length) {
@@ -119,6 +120,7 @@ export class GardenViews {
       winners: snapshot.winners,
       end: snapshot.over ? this.data.qg_end : "",
       round: snapshot.round,
+      rules: { wheel: record.rules.wheel, jokers: record.rules.jokers },
       snapshot,
       last,
       svg: game.svg(session.names, false),
