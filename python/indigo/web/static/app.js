@@ -331,6 +331,7 @@ function show(newState) {
   drawScores(state);
   drawHand();
   drawLog(state.log, state.moves);
+  markLastMoves(state, state.moves);
   drawEnd(state);
   markCells();
   drawStepper();
@@ -447,6 +448,10 @@ function drawLog(log, upTo) {
     item.innerHTML = escapeHtml(head) +
       rest.map((line) => `<span class="more">${escapeHtml(line.trim())}</span>`).join("");
     item.addEventListener("click", () => view(index + 1));
+    // Pointing at a line marks on the board what it names; a tap steps to its position.
+    const marks = () => state && state.log_marks && state.log_marks[index];
+    item.addEventListener("mouseenter", () => highlight(marks(), "named"));
+    item.addEventListener("mouseleave", () => highlight(null, "named"));
     return item;
   });
   const list = $("#log");
@@ -554,6 +559,49 @@ function ghost(cell) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The log linked to the board: a move's marks (view.log_marks, a result's marks) name the
+// placed cells, the gates its gems left through (Indigo) and the display slots it took from
+// (Queen's Garden).
+
+function marked(marks) {
+  const svg = $("#board svg");
+  if (!svg || !marks) return [];
+  const all = (selector) => [...svg.querySelectorAll(selector)];
+  if (svg.classList.contains("queens-garden")) {
+    return [
+      ...marks.cells.flatMap((cell) => all(`[data-seat="${marks.seat}"][data-cell="${cell}"]`)),
+      ...marks.slots.flatMap((slot) => all(`g.slot[data-slot="${slot}"]`)),
+    ];
+  }
+  return [
+    ...marks.cells.flatMap(([q, r]) => all(`g.tile[data-q="${q}"][data-r="${r}"]`)),
+    ...marks.gates.flatMap((gate) => all(`g.gate[data-gate="${gate}"]`)),
+  ];
+}
+
+// Marks what `marks` names with class `name` (and nothing else with it).
+function highlight(marks, name) {
+  for (const old of document.querySelectorAll(`#board .${name}`)) old.classList.remove(name);
+  for (const node of marked(marks)) node.classList.add(name);
+}
+
+// The last move of every seat among the first `upTo` moves of `view` (a live state, else a
+// past position of the live game), outlined in the seat's colour; the very last one, if a bot
+// played it, also pulses.
+function markLastMoves(view, upTo) {
+  const marks = (view.log_marks ?? state?.log_marks ?? []).slice(0, upTo);
+  const last = new Map(marks.map((m) => [m.seat, m]));
+  for (const [seat, m] of last) {
+    for (const node of marked(m)) {
+      node.classList.add("seat-last");
+      node.style.setProperty("--seat", view.seats[seat].colour);
+    }
+  }
+  const final = marks.at(-1);
+  if (final && view.seats[final.seat].player !== HUMAN) highlight(final, "bot-move");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Playing
 
 async function run(action) {
@@ -636,6 +684,7 @@ function present(result, next) {
 
 function animate(result, next) {
   drawBoard(pictureOf(next));
+  markLastMoves(next, next.moves);
   const speed = Number($("#speed").value);
   const svg = $("#board svg");
   if (!speed || !result.paths.length) return Promise.resolve();
@@ -707,6 +756,8 @@ async function view(move) {
     viewing = move;
     chosen = null;
     drawBoard(pictureOf(position));
+    markLastMoves(position, move);
+    highlight(state.log_marks && state.log_marks[move - 1], "named");
     drawScores(position);
     drawHand();
     drawEnd(position);
