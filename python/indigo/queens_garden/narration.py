@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from indigo.queens_garden import Game, Move, kind_value
+from indigo.queens_garden.svg import game_at
 
 __all__ = [
     "ATTRIBUTE_WORDS",
@@ -22,7 +23,9 @@ __all__ = [
     "discard_words",
     "hexagon_words",
     "move_lines",
+    "move_log",
     "move_marks",
+    "narrated",
     "place_words",
 ]
 
@@ -230,3 +233,22 @@ def move_marks(before: Game, move: Move | str) -> dict[str, Any]:
         area = tokens[2][:2] if move.verb == "exp" else tokens[1]
         cells = [f"{area}c", *(f"{area}{petal}" for petal in range(6))]
     return {"seat": seat, "cells": cells, "slots": slots}
+
+
+def narrated(game: Game) -> tuple[list[list[str]], list[dict[str, Any]]]:
+    """Every move of ``game`` in words (:func:`move_lines`) and what each names on the board
+    (:func:`move_marks`), replayed from the start in one pass."""
+    replay = game_at(game, 0)
+    lines: list[list[str]] = []
+    marks: list[dict[str, Any]] = []
+    for number, move in enumerate(game.moves, 1):
+        before = replay.clone()
+        replay.play(move)
+        lines.append(move_lines(number, before, move, replay))
+        marks.append(move_marks(before, move))
+    return lines, marks
+
+
+def move_log(game: Game) -> list[list[str]]:
+    """Every move of ``game`` in words: its registry entry's ``move_log``."""
+    return narrated(game)[0]

@@ -20,7 +20,7 @@ from typing import Any, Final
 from indigo._native import IllegalMoveError
 from indigo.queens_garden import ATTRIBUTES, Game, Move, Rules
 from indigo.queens_garden.choices import move_choices
-from indigo.queens_garden.narration import move_lines, move_marks
+from indigo.queens_garden.narration import move_lines, move_marks, narrated
 from indigo.queens_garden.svg import attribute_markup, game_at, position_svg
 from indigo.table import HUMAN
 
@@ -69,20 +69,6 @@ def play_json(game: Game, move: str | Move) -> dict[str, Any]:
     before = game.clone()
     played = game.play(move).move
     return result_json(game, before, played)
-
-
-def _log(game: Game) -> tuple[list[list[str]], list[dict[str, Any]]]:
-    """Every move so far in words, and what each names on the board, replayed from the start
-    (at most a few hundred moves)."""
-    replay = game_at(game, 0)
-    lines: list[list[str]] = []
-    marks: list[dict[str, Any]] = []
-    for number, move in enumerate(game.moves, 1):
-        before = replay.clone()
-        replay.play(move)
-        lines.append(move_lines(number, before, move, replay))
-        marks.append(move_marks(before, move))
-    return lines, marks
 
 
 def end_text(game: Game) -> str:
@@ -175,7 +161,7 @@ def state_json(
     seat = game.to_move
     human = seat is not None and seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else seats[seat]
-    out["log"], out["log_marks"] = _log(game)
+    out["log"], out["log_marks"] = narrated(game)
     out["can_undo"] = can_undo
     out["choices"] = move_choices(game.legal_moves) if human else None
     out["take_refusals"] = take_refusals(game, out["choices"]["take"]) if human else None

@@ -3,9 +3,9 @@
 
 ``python -m indigo.web.offline`` prints it as JSON: the seat spec of a person, the bot names,
 the bot menus (Indigo's and Queen's Garden's) with their strength hints, the board's colours
-per theme, the edges' names, the gems' points, Queen's Garden's attributes (and their names) and seat swatches,
-and each game's title. The rules, Queen's Garden's picture and its move choices come from the
-engine compiled to WebAssembly.
+per theme, the edges' names, the gems' points, Queen's Garden's attributes, their names and
+seat swatches, and each game's title. The rules, Queen's Garden's picture and its move choices
+come from the engine compiled to WebAssembly.
 """
 
 from __future__ import annotations
