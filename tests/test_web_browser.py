@@ -453,3 +453,39 @@ def test_the_log_points_at_the_board(
             page.wait_for_selector("#board .named")
             for node in page.locator(_named(page, mark)).all():
                 assert "named" in (node.get_attribute("class") or ""), (index, mark)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_coach_of_a_first_game(site: str, entry: GameEntry[Any, Any, Any]) -> None:
+    """Asked for (tests see it only so), the coach points at what to do first, beside it and
+    in sight, steps on with Next, and once done is marked done for that game; unasked, a
+    test's browser never sees it."""
+    with _open(site, DESKTOP) as page:
+        page.select_option("#game", entry.name)
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        assert page.locator("#coach").is_hidden()
+        page.evaluate("localStorage.setItem('indigo-coach', 'always')")
+        page.click("#new-button")
+        page.select_option("#game", entry.name)
+        page.click("#start")
+        page.wait_for_selector("#coach:not([hidden])")
+        steps = 0
+        while True:
+            coach = _box(page, "#coach")
+            assert coach["y"] >= 0
+            assert coach["y"] + coach["height"] <= DESKTOP["height"]
+            assert coach["x"] >= 0
+            assert coach["x"] + coach["width"] <= DESKTOP["width"]
+            assert page.locator(".coached").count() == 1
+            assert page.get_attribute("#coach", "data-step") == str(steps)
+            steps += 1
+            if page.locator("#coach-next").is_hidden():
+                break
+            page.click("#coach-next")
+        assert steps == 3
+        page.click("#coach-done")
+        assert page.locator("#coach").is_hidden()
+        assert page.locator(".coached").count() == 0
+        done = page.evaluate(f"localStorage.getItem('indigo-coached:{entry.name}')")
+        assert done == "done"
