@@ -162,3 +162,13 @@ def test_the_first_pass_a_discard_and_the_scoring_in_words() -> None:
         for seat, part in enumerate(final)
     ]
     assert told[-3].startswith("  round 4 scored (dark purple, plant, lily): P0 +")
+
+
+def test_the_terminal_says_the_words_and_the_notation_it_reads() -> None:
+    from indigo.queens_garden.play import told
+
+    game = qg.Game(qg.Rules(2), seed=7)
+    before = game.clone()
+    move = next(move for move in game.legal_moves if move.verb == "take")
+    game.play(move)
+    assert told(before, move, game) == [f"{move_lines(1, before, move, game)[0]} [{move}]"]

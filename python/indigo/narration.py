@@ -98,8 +98,10 @@ def _at(place: str) -> str:
     return f"on {place}" if place.startswith("the edge") else f"at {place}"
 
 
-def explain(game: Game, result: MoveResult, *, colour: bool) -> list[str]:
-    """What happened in a move: the placement, then one line per gem that moved or was met."""
+def explain(game: Game, result: MoveResult, *, colour: bool, notation: bool = False) -> list[str]:
+    """What happened in a move: the placement, then one line per gem that moved or was met;
+    with ``notation`` (the terminal, where moves are typed so) the move's notation after the
+    placement, ``[T@R:Q,R]``."""
     rules = game.rules
     gains = [
         f"{seat_label(rules, s, colour=colour)} +{p}" for s, p in enumerate(result.points) if p
@@ -109,6 +111,8 @@ def explain(game: Game, result: MoveResult, *, colour: bool) -> list[str]:
         f"Move {len(game.moves)}: {seat_label(rules, result.seat, colour=colour)} "
         f"placed a tile {_at(place_name(move.q, move.r, rules))}"
     )
+    if notation:
+        head += f" [{move_text(move)}]"
     if gains:
         head += f"  ({', '.join(gains)})"
     lines = [head]
