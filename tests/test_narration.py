@@ -172,3 +172,23 @@ def test_the_terminal_says_the_words_and_the_notation_it_reads() -> None:
     move = next(move for move in game.legal_moves if move.verb == "take")
     game.play(move)
     assert told(before, move, game) == [f"{move_lines(1, before, move, game)[0]} [{move}]"]
+
+
+def test_indigo_places_are_named_as_the_board_shows_them() -> None:
+    import indigo
+    from indigo.narration import place_name
+
+    rules, garden = indigo.Rules.indigo(2), indigo.Rules.butterfly_garden(2)
+    assert place_name(0, 0, rules) == "the centre"
+    assert place_name(0, -4, rules) == "the N corner"
+    assert place_name(-4, 0, rules) == "the NW corner"
+    assert place_name(1, -4, rules) == "the edge by gateway 0 (N end)"
+    assert place_name(2, -4, rules) == "the edge by gateway 0 (middle)"
+    assert place_name(-1, -3, garden) == "the edge by flowerbed 5 (N end)"
+    assert place_name(0, -1, rules) == "beside the centre (N)"
+    assert place_name(1, -2, rules) == "the inner ring (N-NE)"
+    assert place_name(-3, 0, rules) == "the outer ring (NW)"
+    assert place_name(1, -3, rules) == "the outer ring (N-NE, nearer N)"
+    assert place_name(2, -3, rules) == "the outer ring (N-NE, nearer NE)"
+    names = {place_name(q, r, rules) for q, r in indigo.ROUTE_CELLS}
+    assert len(names) == len(indigo.ROUTE_CELLS)  # one name per cell

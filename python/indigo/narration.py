@@ -43,7 +43,10 @@ def move_text(move: Move) -> str:
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 """The six directions from the centre, in the order of :data:`EDGE_NAMES` (N, NE, ...)."""
 _RINGS = ("", "beside the centre", "the inner ring", "the outer ring")
-_GATE_OF = {cell: gate for gate, cells in enumerate(GATE_CELLS) for cell in cells}
+_GATE_OF = {
+    cell: (gate, end) for gate, cells in enumerate(GATE_CELLS) for end, cell in enumerate(cells)
+}
+"""Each edge cell's gateway and its place along it (0 .. 2, from corner ``gate`` onward)."""
 
 
 def _ring(q: int, r: int) -> int:
@@ -51,28 +54,36 @@ def _ring(q: int, r: int) -> int:
 
 
 def _bearing(q: int, r: int) -> str:
-    """Where on its ring a cell lies: a direction (``N``) or between two (``N-NE``)."""
+    """Where on its ring a cell lies: a direction (``N``), between two (``N-NE``), or between
+    two nearer one (``N-NE, nearer N``)."""
     ring = _ring(q, r)
     for i, (dq, dr) in enumerate(_DIRECTIONS):
         # Walking the ring from direction i's corner toward direction i + 2's side.
         sq, sr = _DIRECTIONS[(i + 2) % 6]
         for step in range(ring):
             if (dq * ring + sq * step, dr * ring + sr * step) == (q, r):
+                between = f"{EDGE_NAMES[i]}-{EDGE_NAMES[(i + 1) % 6]}"
                 if step == 0:
                     return EDGE_NAMES[i]
-                return f"{EDGE_NAMES[i]}-{EDGE_NAMES[(i + 1) % 6]}"
+                if 2 * step == ring:
+                    return between
+                nearer = EDGE_NAMES[i] if 2 * step < ring else EDGE_NAMES[(i + 1) % 6]
+                return f"{between}, nearer {nearer}"
     raise ValueError(f"({q},{r}) is not on the board")
 
 
 def place_name(q: int, r: int, rules: Rules) -> str:
-    """A cell as the board shows it: the centre, a corner by its direction, an edge cell by
-    its gateway's number (the board labels them), any other by its ring and direction."""
+    """A cell as the board shows it, one name per cell: the centre, a corner by its direction,
+    an edge cell by its gateway's number (the board labels them) and its place along it, any
+    other by its ring and direction."""
     if (q, r) == CENTRE:
         return "the centre"
     if (q, r) in CORNERS:
         return f"the {_bearing(q, r)} corner"
     if (q, r) in _GATE_OF:
-        return f"the edge by {rules.gate_name} {_GATE_OF[q, r]}"
+        gate, end = _GATE_OF[q, r]
+        along = (f"{EDGE_NAMES[gate]} end", "middle", f"{EDGE_NAMES[(gate + 1) % 6]} end")[end]
+        return f"the edge by {rules.gate_name} {gate} ({along})"
     return f"{_RINGS[_ring(q, r)]} ({_bearing(q, r)})"
 
 

@@ -344,7 +344,7 @@ class Narrator {
     this.corners = new Set(geometry.corners.map(([q, r]) => `${q},${r}`));
     this.gateOf = new Map();
     geometry.gate_cells.forEach((cells, gate) => {
-      for (const [q, r] of cells) this.gateOf.set(`${q},${r}`, gate);
+      cells.forEach(([q, r], end) => this.gateOf.set(`${q},${r}`, [gate, end]));
     });
     this.edgeNames = data.edge_names;
     this.gemPoints = data.gem_points;
@@ -358,8 +358,10 @@ class Narrator {
       const [sq, sr] = DIRECTIONS[(i + 2) % 6];
       for (let step = 0; step < k; step++) {
         if (dq * k + sq * step !== q || dr * k + sr * step !== r) continue;
-        const name = this.edgeNames[i];
-        return step === 0 ? name : `${name}-${this.edgeNames[(i + 1) % 6]}`;
+        const [name, next] = [this.edgeNames[i], this.edgeNames[(i + 1) % 6]];
+        if (step === 0) return name;
+        if (2 * step === k) return `${name}-${next}`;
+        return `${name}-${next}, nearer ${2 * step < k ? name : next}`;
       }
     }
     throw new Error(`(${q},${r}) is not on the board`);
@@ -369,8 +371,12 @@ class Narrator {
   place(q, r) {
     if (q === CENTRE[0] && r === CENTRE[1]) return "the centre";
     if (this.corners.has(`${q},${r}`)) return `the ${this.bearing(q, r)} corner`;
-    const gate = this.gateOf.get(`${q},${r}`);
-    if (gate !== undefined) return `the edge by ${this.rules.gate_name} ${gate}`;
+    const edge = this.gateOf.get(`${q},${r}`);
+    if (edge !== undefined) {
+      const [gate, end] = edge;
+      const along = [`${this.edgeNames[gate]} end`, "middle", `${this.edgeNames[(gate + 1) % 6]} end`];
+      return `the edge by ${this.rules.gate_name} ${gate} (${along[end]})`;
+    }
     return `${RINGS[ring(q, r)]} (${this.bearing(q, r)})`;
   }
 
