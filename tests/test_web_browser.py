@@ -479,6 +479,7 @@ def test_the_coach_of_a_first_game(site: str, entry: GameEntry[Any, Any, Any]) -
             assert coach["x"] + coach["width"] <= DESKTOP["width"]
             assert page.locator(".coached").count() == 1
             assert page.get_attribute("#coach", "data-step") == str(steps)
+            assert not re.search(r"\b[A-Z]{4,}\b", page.inner_text("#coach-text"))  # filled in
             steps += 1
             if page.locator("#coach-next").is_hidden():
                 break

@@ -613,9 +613,9 @@ const COACH = {
   indigo: [
     ["#hand-panel", "This is your tile. Turn it with the arrows (or the keys Q and E): the " +
       "outlined cells on the board are where it may go, turned as it is."],
-    ["#board", "Click an outlined cell (on a phone, tap it twice) to place the tile. Gems " +
-      "beside it run along its paths; one that leaves through a gateway of your colour (the " +
-      "labels round the edge say whose) scores for you."],
+    ["#board", "Click an outlined cell (on a phone, tap it twice) to place the tile. The " +
+      "GEMS beside it run along its paths; one that leaves through a GATE of your colour " +
+      "(the labels round the edge say whose) scores for you."],
     ["#log-panel", "Every move is told here in words. Point at a line to see on the board what " +
       "it names; a bot's move pulses on the board."],
   ],
@@ -654,7 +654,9 @@ function coachStep() {
   const target = $(selector);
   target.classList.add("coached");
   target.scrollIntoView({ block: "nearest" });
-  $("#coach-text").textContent = text;
+  // The theme's words: butterflies and flowerbeds in Butterfly Garden.
+  const gems = state.theme === "butterfly-garden" ? "butterflies" : "gems";
+  $("#coach-text").textContent = text.replace("GEMS", gems).replace("GATE", state.gate_name);
   $("#coach-next").hidden = coaching.step === steps.length - 1;
   box.dataset.step = coaching.step;
   box.hidden = false;
