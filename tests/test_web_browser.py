@@ -453,6 +453,12 @@ def test_the_log_points_at_the_board(
             page.wait_for_selector("#board .named")
             for node in page.locator(_named(page, mark)).all():
                 assert "named" in (node.get_attribute("class") or ""), (index, mark)
+        # A click (a tap on a phone) steps to the position after that move and marks it there.
+        page.click("#log li >> nth=3")
+        page.wait_for_selector("body[data-state=viewing]")
+        assert page.inner_text("#step-label") == "After move 4 of 8"
+        for node in page.locator(_named(page, marks[3])).all():
+            assert "named" in (node.get_attribute("class") or "")
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])

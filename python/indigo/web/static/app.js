@@ -450,10 +450,11 @@ function drawLog(log, upTo) {
     item.innerHTML = escapeHtml(head) +
       rest.map((line) => `<span class="more">${escapeHtml(line.trim())}</span>`).join("");
     item.addEventListener("click", () => view(index + 1));
-    // Pointing at a line marks on the board what it names; a tap steps to its position.
-    const marks = () => state && state.log_marks && state.log_marks[index];
-    item.addEventListener("mouseenter", () => highlight(marks(), "named"));
-    item.addEventListener("mouseleave", () => highlight(null, "named"));
+    // Pointing at a line marks on the board what it names (leaving it, the move stepped to
+    // stays marked); a click or a tap steps to its position.
+    const marksOf = (move) => state && state.log_marks && state.log_marks[move - 1];
+    item.addEventListener("mouseenter", () => highlight(marksOf(index + 1), "named"));
+    item.addEventListener("mouseleave", () => highlight(marksOf(viewing), "named"));
     return item;
   });
   const list = $("#log");
