@@ -87,12 +87,14 @@ def test_moves_bots_undo_and_the_record(client: TestClient) -> None:
         "points": [0, 0],
         "game_over": False,
         "paths": [],
-        "text": ["Move 1: P0 take ye"],
+        "text": ["Move 1: P0 took the yellow hexagons: yellow 2 and yellow 5 from slot 0"],
+        "marks": {"seat": 0, "cells": [], "slots": [0]},
     }
     after = answer.json()["state"]
     assert after["to_move"] == 1
     assert after["choices"] is None
-    assert after["log"] == [["Move 1: P0 take ye"]]
+    assert after["log"] == [result["text"]]
+    assert after["log_marks"] == [result["marks"]]
     assert client.post(f"{route}/moves", json={"seat": 1, "move": "pass"}).status_code == 409
     answer = client.post(f"{route}/advance")
     assert answer.status_code == 200

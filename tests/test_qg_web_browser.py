@@ -14,6 +14,8 @@ import pytest
 from playwright.sync_api import Page
 
 from indigo import queens_garden as qg
+from indigo.queens_garden.narration import move_lines
+from indigo.queens_garden.svg import game_at
 from test_web_browser import DESKTOP, IDLE, OUTPUT, PHONE, _fetch, _game_id, _open, _token
 from web_server import live_server
 
@@ -218,7 +220,8 @@ def test_load_a_queens_garden_record_and_step_through_it(site: str, tmp_path: Pa
         assert not page.locator("#qg-panel").is_visible()
         page.keyboard.press("ArrowRight")
         page.wait_for_selector(f'{board}[data-moves="1"]')
-        assert page.inner_text("#message").startswith(f"Move 1: P0 {game.moves[0]}")
+        told = move_lines(1, game_at(game, 0), game.moves[0], game_at(game, 1))
+        assert page.inner_text("#message").startswith(" ".join(told[0].split()))
         page.click("#step-live")
         page.wait_for_selector(f'{board}[data-moves="6"]')
         page.wait_for_selector(IDLE)

@@ -478,16 +478,20 @@ def test_moves_in_words_and_the_log(client: TestClient) -> None:
     game = _engine(client, game_id)
     assert final["over"]
     assert [r["text"] for r in results] == final["log"]
+    assert [r["marks"] for r in results] == final["log_marks"]
+    assert [m["cells"] for m in final["log_marks"]] == [[[m.q, m.r]] for m in game.moves]
     assert len(final["log"]) == len(game.moves)
     for number, (lines, move) in enumerate(zip(final["log"], game.moves, strict=True), 1):
-        assert lines[0].startswith(f"Move {number}: P{(number - 1) % 2} places {move}")
+        assert lines[0].startswith(f"Move {number}: P{(number - 1) % 2} placed a tile ")
+        assert str(move) not in "".join(lines)  # words, not notation
         assert "\x1b" not in "".join(lines)
     told = "\n".join(line for lines in final["log"] for line in lines)
     assert "butterfly" in told
     assert "flowerbed" in told
     assert "amber" not in told  # the theme's names
     collected = sum(n for seat in game.collected for n in seat.values())
-    assert told.count("leaves through flowerbed") <= collected
+    assert 0 < told.count("left through") <= collected
+    assert told.count("'s flowerbed ") == told.count("left through")
     assert final["end"].startswith("no gem is left on the board")
     assert final["can_undo"] is False  # nobody sits at this table
     view = client.get(f"/api/games/{game_id}/view", params={"move": 3}).json()

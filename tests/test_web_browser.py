@@ -320,7 +320,7 @@ def test_load_a_record_and_step_through_it(page: Page, tmp_path: Path) -> None:
     assert page.inner_text("#step-label") == "After move 4 of 5"
     assert page.inner_text("#status") == "After move 4 of 5"
     assert "current" in (page.get_attribute("#log li[data-move='4']", "class") or "")
-    assert page.inner_text("#message").startswith("Move 4: P0 places")
+    assert page.inner_text("#message").startswith("Move 4: P0 placed a tile ")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(f'{board}[data-moves="5"]')
     page.wait_for_selector(IDLE)
@@ -480,3 +480,112 @@ def test_start_and_close_are_in_sight_on_a_phone(
             assert box["x"] + box["width"] <= PHONE["width"], selector
         page.locator("#help form button").tap()
         assert not page.locator("#help").is_visible()
+
+
+def _named(page: Page, marks: dict[str, Any]) -> str:
+    """The selector of what a move's ``marks`` name on the board: its placed tile (Indigo),
+    else its garden cells or its display slots (Queen's Garden)."""
+    if "gates" in marks:
+        q, r = marks["cells"][0]
+        return f'#board g.tile[data-q="{q}"][data-r="{r}"]'
+    if marks["cells"]:
+        return ", ".join(
+            f'#board [data-seat="{marks["seat"]}"][data-cell="{cell}"]' for cell in marks["cells"]
+        )
+    return ", ".join(f'#board g.slot[data-slot="{slot}"]' for slot in marks["slots"])
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_log_points_at_the_board(
+    site: str, entry: GameEntry[Any, Any, Any], tmp_path: Path
+) -> None:
+    """A bot's move is marked on the board; pointing at a log line marks what it names, and
+    leaving it unmarks it; each seat's last move is outlined."""
+    with _open(site, DESKTOP) as page:
+        page.select_option("#game", entry.name)
+        page.wait_for_selector(f'body[data-theme="{entry.name}"]')
+        page.select_option("#seat-0", "greedy")
+        page.select_option("#seat-1", "human")
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        page.mouse.move(0, 0)  # off the log, which may have come under the pointer
+        page.wait_for_selector("#board .named", state="detached")
+        state = _fetch(f"{site}/api/games/{_game_id(page)}", _token(page, _game_id(page)))
+        assert state["moves"] == 1
+        named = _named(page, state["log_marks"][0])
+        assert page.locator(named).count() >= 1
+        assert page.locator("#board .bot-move").count() == page.locator(named).count()
+        assert page.locator("#board .named").count() == 0
+        page.hover("#log li >> nth=0")
+        page.wait_for_selector("#board .named")
+        assert page.locator("#board .named").count() == page.locator(named).count()
+        page.mouse.move(0, 0)
+        page.wait_for_selector("#board .named", state="detached")
+
+        # A record of eight greedy moves: every line names something that is on the board.
+        game = entry.game(entry.default_rules(2), seed=5)
+        bot = entry.make_bot("greedy", seed=1)
+        for _ in range(8):
+            game.play(bot.choose(game))
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(game.to_record()), encoding="utf-8")
+        page.click("#new-button")
+        page.set_input_files("#record-file", str(path))
+        page.click("#load")
+        page.wait_for_selector(IDLE)
+        state = _fetch(f"{site}/api/games/{_game_id(page)}", _token(page, _game_id(page)))
+        marks = state["log_marks"]
+        assert len(marks) == page.locator("#log li").count() == 8
+        for seat in (0, 1):
+            last = [m for m in marks if m["seat"] == seat][-1]
+            assert page.locator(f"{_named(page, last)}").count() >= 1
+            for node in page.locator(_named(page, last)).all():
+                assert "seat-last" in (node.get_attribute("class") or "")
+        for index, mark in enumerate(marks):
+            page.hover(f"#log li >> nth={index}")
+            page.wait_for_selector("#board .named")
+            for node in page.locator(_named(page, mark)).all():
+                assert "named" in (node.get_attribute("class") or ""), (index, mark)
+        # A click (a tap on a phone) steps to the position after that move and marks it there.
+        page.click("#log li >> nth=3")
+        page.wait_for_selector("body[data-state=viewing]")
+        assert page.inner_text("#step-label") == "After move 4 of 8"
+        for node in page.locator(_named(page, marks[3])).all():
+            assert "named" in (node.get_attribute("class") or "")
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_the_coach_of_a_first_game(site: str, entry: GameEntry[Any, Any, Any]) -> None:
+    """Asked for (tests see it only so), the coach points at what to do first, beside it and
+    in sight, steps on with Next, and once done is marked done for that game; unasked, a
+    test's browser never sees it."""
+    with _open(site, DESKTOP) as page:
+        page.select_option("#game", entry.name)
+        page.click("#start")
+        page.wait_for_selector(IDLE)
+        assert page.locator("#coach").is_hidden()
+        page.evaluate("localStorage.setItem('indigo-coach', 'always')")
+        page.click("#new-button")
+        page.select_option("#game", entry.name)
+        page.click("#start")
+        page.wait_for_selector("#coach:not([hidden])")
+        steps = 0
+        while True:
+            coach = _box(page, "#coach")
+            assert coach["y"] >= 0
+            assert coach["y"] + coach["height"] <= DESKTOP["height"]
+            assert coach["x"] >= 0
+            assert coach["x"] + coach["width"] <= DESKTOP["width"]
+            assert page.locator(".coached").count() == 1
+            assert page.get_attribute("#coach", "data-step") == str(steps)
+            assert not re.search(r"\b[A-Z]{4,}\b", page.inner_text("#coach-text"))  # filled in
+            steps += 1
+            if page.locator("#coach-next").is_hidden():
+                break
+            page.click("#coach-next")
+        assert steps == 3
+        page.click("#coach-done")
+        assert page.locator("#coach").is_hidden()
+        assert page.locator(".coached").count() == 0
+        done = page.evaluate(f"localStorage.getItem('indigo-coached:{entry.name}')")
+        assert done == "done"

@@ -137,6 +137,8 @@ class GameEntry(Generic[G, R, M]):
     game_text: Callable[..., str]
     """``game_text(game, *, colour)``: the position as the learning environments' ``ansi``
     and ``human`` renders draw it."""
+    move_log: Callable[..., list[list[str]]]
+    """``move_log(game)``: every move of ``game`` in words, each its lines (the web log's)."""
     pettingzoo: str
     """The module of its PettingZoo AEC environment (``env``, ``raw_env``)."""
     gymnasium_id: str
@@ -183,6 +185,7 @@ INDIGO: Final[GameEntry[_native.Game, _native.Rules, _native.Move]] = GameEntry(
     action_count=_native.ACTION_COUNT,
     action_list=None,
     game_text=_hook("indigo.render.terminal:env_text"),
+    move_log=_hook("indigo.narration:move_log"),
     pettingzoo="indigo.envs.indigo_v0",
     gymnasium_id="indigo/Indigo-v0",
 )
@@ -220,6 +223,7 @@ QUEENS_GARDEN: Final[GameEntry[_garden.Game, _garden.Rules, _garden.Move]] = Gam
     action_count=_garden.ACTION_COUNT,
     action_list=8192,
     game_text=_hook("indigo.queens_garden.terminal:env_text"),
+    move_log=_hook("indigo.queens_garden.narration:move_log"),
     pettingzoo="indigo.envs.queens_garden_v0",
     gymnasium_id="indigo/QueensGarden-v0",
 )

@@ -145,7 +145,7 @@ class TerminalPlay(TerminalSession[Game, Bot]):
 
     def play_bot(self, seat: int, bot: Bot) -> None:
         result = self.game.play(bot.choose(self.game))
-        self.say(*explain(self.game, result, colour=self.colour))
+        self.say(*explain(self.game, result, colour=self.colour, notation=True))
 
     def on_turn(self, seat: int) -> None:
         self.viewer = seat
@@ -175,7 +175,7 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         except IndigoError as exc:
             self.say(f"error: {exc}")
             return True
-        self.say(*explain(self.game, result, colour=self.colour))
+        self.say(*explain(self.game, result, colour=self.colour, notation=True))
         return False
 
     def _preview(self, seat: int, tile: int, rotation: int) -> None:
@@ -228,7 +228,7 @@ def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> 
             out.write("\x1b[H\x1b[2J")
             print(header, file=out)
         print(file=out)
-        print("\n".join(explain(game, result, colour=colour)), file=out)
+        print("\n".join(explain(game, result, colour=colour, notation=True)), file=out)
         every = args.board_every
         if clear or game.over or (every and len(game.moves) % every == 0):
             print(board_text(game, colour=colour, codes=codes), file=out)

@@ -30,6 +30,7 @@ from typing import Final, TextIO
 from indigo import IndigoError
 from indigo.queens_garden import Bot, Game, Move, Rules, make_bot
 from indigo.queens_garden.choices import Question, candidates, next_question
+from indigo.queens_garden.narration import move_lines
 from indigo.queens_garden.terminal import LEGEND, final_text, position_text
 from indigo.session import TerminalSession
 
@@ -88,8 +89,9 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         self.say("", position_text(self.game.snapshot(), colour=self.colour))
 
     def play_bot(self, seat: int, bot: Bot) -> None:
+        before = self.game.clone()
         played = self.game.play(bot.choose(self.game))
-        self.say(f"P{seat} ({self.seats[seat]}): {played.move}")
+        self.say(*told(before, played.move, self.game))
 
     def prompt(self, seat: int) -> str:
         return f"P{seat} ({self.game.scores[seat]} points) > "
@@ -113,12 +115,13 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         move = self._complete(line)
         if move is None:
             return True
+        before = self.game.clone()
         try:
             played = self.game.play(move)
         except IndigoError as exc:
             self.say(f"error: {exc}")
             return True
-        self.say(f"P{seat}: {played.move}")
+        self.say(*told(before, played.move, self.game))
         return False
 
     def _complete(self, line: str) -> Move | None:
@@ -182,6 +185,13 @@ def terminal_play(
     return TerminalPlay(rules, seats, seed=seed, stdin=stdin, out=out, colour=colour, save=save)
 
 
+def told(before: Game, move: Move, after: Game) -> list[str]:
+    """The move in words (:func:`indigo.queens_garden.narration.move_lines`), its notation
+    after the head line as it is typed here: ``[take ye]``."""
+    head, *rest = move_lines(after.moves_played, before, move, after)
+    return [f"{head} [{move}]", *rest]
+
+
 def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> int:
     """``indigo demo --game queens-garden`` (``args.players`` seats): set up from ``seed``,
     ``args.bot`` in every seat (seat ``i``'s seeded with ``seed + i``, as Indigo's demo seeds
@@ -199,10 +209,10 @@ def demo(args: argparse.Namespace, seed: int, *, colour: bool, delay: float) -> 
     print(LEGEND, file=out)
     print(position_text(game.snapshot(), colour=colour), file=out)
     while not game.over and game.to_move is not None:
-        seat, round_number = game.to_move, game.round
+        seat, round_number, before = game.to_move, game.round, game.clone()
         move = bots[seat].choose(game)
         game.play(move)
-        print(f"Move {game.moves_played}: P{seat} {move}", file=out)
+        print(told(before, move, game)[0], file=out)
         if game.over or game.round != round_number:
             points = "  ".join(f"P{s} +{p}" for s, p in enumerate(game.round_points[-1]))
             print(f"\nRound {round_number} scored: {points}", file=out)

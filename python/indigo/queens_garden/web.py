@@ -22,6 +22,7 @@ from typing import Any, Final
 from indigo._native import IllegalMoveError
 from indigo.queens_garden import ATTRIBUTES, Game, Move, Rules
 from indigo.queens_garden.choices import move_choices
+from indigo.queens_garden.narration import move_lines, move_marks, narrated
 from indigo.queens_garden.svg import attribute_markup, game_at, position_svg
 from indigo.table import HUMAN
 
@@ -31,7 +32,6 @@ __all__ = [
     "SEAT_COLOURS",
     "end_text",
     "game_at",
-    "move_lines",
     "play_json",
     "result_json",
     "rules_from_body",
@@ -68,33 +68,9 @@ def theme(game: Game) -> str:
 
 def play_json(game: Game, move: str | Move) -> dict[str, Any]:
     """Play ``move`` for the seat to move; its result as JSON. Raises as ``Game.play`` does."""
-    seat, before = game.to_move, game.scores
+    before = game.clone()
     played = game.play(move).move
-    return result_json(game, seat if seat is not None else 0, played, before)
-
-
-def move_lines(
-    number: int, seat: int, move: Move | str, before: Sequence[int], after: Sequence[int]
-) -> list[str]:
-    """Move ``number`` in words: who played what, and each seat's score change."""
-    changes = ", ".join(
-        f"P{s} {a - b:+d}" for s, (b, a) in enumerate(zip(before, after, strict=True)) if a != b
-    )
-    return [f"Move {number}: P{seat} {move}" + (f" ({changes})" if changes else "")]
-
-
-def _log(game: Game) -> list[list[str]]:
-    """Every move so far in words, replayed from the start (at most a few hundred moves)."""
-    replay = game_at(game, 0)
-    lines: list[list[str]] = []
-    for number, move in enumerate(game.moves, 1):
-        seat = replay.to_move
-        before = replay.scores
-        replay.play(move)
-        lines.append(
-            move_lines(number, seat if seat is not None else 0, move, before, replay.scores)
-        )
-    return lines
+    return result_json(game, before, played)
 
 
 def end_text(game: Game) -> str:
@@ -102,16 +78,20 @@ def end_text(game: Game) -> str:
     return END if game.over else ""
 
 
-def result_json(game: Game, seat: int, move: Move, before: Sequence[int]) -> dict[str, Any]:
-    """The last move of ``game``, played by ``seat`` from scores ``before``."""
+def result_json(game: Game, before: Game, move: Move) -> dict[str, Any]:
+    """The last move of ``game``, played from the game ``before`` it: ``text``, the move in
+    words (:func:`indigo.queens_garden.narration.move_lines`), and ``marks``, what they name on
+    the board (:func:`~indigo.queens_garden.narration.move_marks`)."""
     after = game.scores
+    seat = before.to_move
     return {
         "move": str(move),
-        "seat": seat,
-        "points": [a - b for a, b in zip(after, before, strict=True)],
+        "seat": seat if seat is not None else 0,
+        "points": [a - b for a, b in zip(after, before.scores, strict=True)],
         "game_over": game.over,
         "paths": [],
-        "text": move_lines(game.moves_played, seat, move, before, after),
+        "text": move_lines(game.moves_played, before, move, game),
+        "marks": move_marks(before, move),
     }
 
 
@@ -125,8 +105,7 @@ def view_json(
     if game.moves_played:
         previous = game.clone()
         previous.undo()
-        mover = previous.to_move
-        last = result_json(game, mover if mover is not None else 0, game.moves[-1], previous.scores)
+        last = result_json(game, previous, game.moves[-1])
     return {
         "id": game_id,
         "game": GAME,
@@ -188,7 +167,7 @@ def state_json(
     seat = game.to_move
     human = seat is not None and seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else seats[seat]
-    out["log"] = _log(game)
+    out["log"], out["log_marks"] = narrated(game)
     out["can_undo"] = can_undo
     out["choices"] = move_choices(game.legal_moves) if human else None
     out["take_refusals"] = take_refusals(game, out["choices"]["take"]) if human else None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from indigo import Game, GemPath, Move, MoveResult, Rules
-from indigo.narration import end_reason, explain, move_log
+from indigo.narration import end_reason, explain, log_marks, move_log, move_marks
 from indigo.render.svg import game_at, game_svg, gem_markup, gem_path_d, tile_markup
 from indigo.render.terminal import GEMS
 from indigo.table import HUMAN, demo_rules, legal_cells
@@ -69,7 +69,8 @@ def _path_json(rules: Rules, path: GemPath) -> dict[str, Any]:
 
 def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
     """The effects of ``game``'s last move, with an SVG path ``d`` for each gem to animate
-    along, and ``text``: the move in words (:func:`indigo.narration.explain`)."""
+    along, ``text``: the move in words (:func:`indigo.narration.explain`), and ``marks``: what
+    the words name on the board (:func:`indigo.narration.move_marks`)."""
     rules = game.rules
     return {
         "move": str(result.move),
@@ -78,6 +79,7 @@ def result_json(game: Game, result: MoveResult) -> dict[str, Any]:
         "game_over": result.game_over,
         "paths": [_path_json(rules, p) for p in result.paths],
         "text": explain(game, result, colour=False),
+        "marks": move_marks(result),
     }
 
 
@@ -137,6 +139,7 @@ def state_json(
     human = seat is not None and seats[seat] == HUMAN
     out["to_move_player"] = None if seat is None else seats[seat]
     out["log"] = move_log(game)
+    out["log_marks"] = log_marks(game)
     out["can_undo"] = can_undo
     out["hand"] = game.hand(seat) if human and seat is not None else None
     out["legal"] = legal_cells(game) if human else None

@@ -216,6 +216,7 @@ async function begin(body) {
       : "Your move: choose a tile, then one of the outlined cells.";
     say(humanToMove() ? hint : "");
     await runBots();
+    startCoach();
   });
 }
 
@@ -276,6 +277,7 @@ function theme(name) {
 }
 
 function newGame() {
+  if (coaching) endCoach();
   if (location.hash) history.pushState(null, "", location.pathname);
   state = null;
   viewing = null;
@@ -333,6 +335,7 @@ function show(newState) {
   drawScores(state);
   drawHand();
   drawLog(state.log, state.moves);
+  markLastMoves(state, state.moves);
   drawEnd(state);
   markCells();
   drawStepper();
@@ -472,6 +475,11 @@ function drawLog(log, upTo) {
     item.innerHTML = escapeHtml(head) +
       rest.map((line) => `<span class="more">${escapeHtml(line.trim())}</span>`).join("");
     item.addEventListener("click", () => view(index + 1));
+    // Pointing at a line marks on the board what it names (leaving it, the move stepped to
+    // stays marked); a click or a tap steps to its position.
+    const marksOf = (move) => state && state.log_marks && state.log_marks[move - 1];
+    item.addEventListener("mouseenter", () => highlight(marksOf(index + 1), "named"));
+    item.addEventListener("mouseleave", () => highlight(marksOf(viewing), "named"));
     return item;
   });
   const list = $("#log");
@@ -579,6 +587,122 @@ function ghost(cell) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The log linked to the board: a move's marks (view.log_marks, a result's marks) name the
+// placed cells, the gates its gems left through (Indigo) and the display slots it took from
+// (Queen's Garden).
+
+function marked(marks) {
+  const svg = $("#board svg");
+  if (!svg || !marks) return [];
+  const all = (selector) => [...svg.querySelectorAll(selector)];
+  if (svg.classList.contains("queens-garden")) {
+    return [
+      ...marks.cells.flatMap((cell) => all(`[data-seat="${marks.seat}"][data-cell="${cell}"]`)),
+      ...marks.slots.flatMap((slot) => all(`g.slot[data-slot="${slot}"]`)),
+    ];
+  }
+  return [
+    ...marks.cells.flatMap(([q, r]) => all(`g.tile[data-q="${q}"][data-r="${r}"]`)),
+    ...marks.gates.flatMap((gate) => all(`g.gate[data-gate="${gate}"]`)),
+  ];
+}
+
+// Marks what `marks` names with class `name` (and nothing else with it).
+function highlight(marks, name) {
+  for (const old of document.querySelectorAll(`#board .${name}`)) old.classList.remove(name);
+  for (const node of marked(marks)) node.classList.add(name);
+}
+
+// The last move of every seat among the first `upTo` moves of `view` (a live state, else a
+// past position of the live game), outlined in the seat's colour; the very last one, if a bot
+// played it, also pulses.
+function markLastMoves(view, upTo) {
+  const marks = (view.log_marks ?? state?.log_marks ?? []).slice(0, upTo);
+  const last = new Map(marks.map((m) => [m.seat, m]));
+  for (const [seat, m] of last) {
+    for (const node of marked(m)) {
+      node.classList.add("seat-last");
+      node.style.setProperty("--seat", view.seats[seat].colour);
+    }
+  }
+  const final = marks.at(-1);
+  if (final && view.seats[final.seat].player !== HUMAN) highlight(final, "bot-move");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The coach: on a player's first game of each game in this browser, a few steps point at what
+// to do first. Done or dismissed, it is not shown again for that game (localStorage). A
+// browser driven by automation (navigator.webdriver: the tests) sees it only when asked, with
+// localStorage "indigo-coach" = "always".
+
+const COACH = {
+  indigo: [
+    ["#hand-panel", "This is your tile. Turn it with the arrows (or the keys Q and E): the " +
+      "outlined cells on the board are where it may go, turned as it is."],
+    ["#board", "Click an outlined cell (on a phone, tap it twice) to place the tile. The " +
+      "GEMS beside it run along its paths; one that leaves through a GATE of your colour " +
+      "(the labels round the edge say whose) scores for you."],
+    ["#log-panel", "Every move is told here in words. Point at a line to see on the board what " +
+      "it names; a bot's move pulses on the board."],
+  ],
+  [QG]: [
+    ["#qg-take", "Start by taking: press a colour or a pattern, and you get one hexagon of " +
+      "each kind in the display that shows it (pointing at a button marks them)."],
+    ["#board", "Then place: click a tile in your storage (under your garden), then an " +
+      "outlined free space. A hexagon costs its value: it pays 1 itself, the rest you pay " +
+      "with stored hexagons of its colour or its pattern, or with jokers."],
+    ["#log-panel", "Every move is told here in words. Point at a line to see on the board what " +
+      "it names; a bot's move pulses on the board. Tiles left in storage cost their value at " +
+      "the end."],
+  ],
+};
+const coachedKey = (game) => `indigo-coached:${game}`;
+let coaching = null; // {game, step, moves} while the coach is shown: moves when it last stepped
+
+function coachWanted(game) {
+  if (localStorage.getItem("indigo-coach") === "always") return true;
+  return !navigator.webdriver && !localStorage.getItem(coachedKey(game));
+}
+
+function startCoach() {
+  const game = isQg() ? QG : "indigo";
+  if (!humanToMove() || !coachWanted(game)) return;
+  coaching = { game, step: 0, moves: state.moves };
+  coachStep();
+}
+
+function coachStep() {
+  for (const old of document.querySelectorAll(".coached")) old.classList.remove("coached");
+  const box = $("#coach");
+  const steps = COACH[coaching?.game];
+  if (!steps || coaching.step >= steps.length) return endCoach();
+  const [selector, text] = steps[coaching.step];
+  const target = $(selector);
+  target.classList.add("coached");
+  target.scrollIntoView({ block: "nearest" });
+  // The theme's words: butterflies and flowerbeds in Butterfly Garden.
+  const gems = state.theme === "butterfly-garden" ? "butterflies" : "gems";
+  $("#coach-text").textContent = text.replace("GEMS", gems).replace("GATE", state.gate_name);
+  $("#coach-next").hidden = coaching.step === steps.length - 1;
+  box.dataset.step = coaching.step;
+  box.hidden = false;
+  // Beside what it points at: below it, or above when there is no room, inside the window.
+  const at = target.getBoundingClientRect();
+  const { width, height } = box.getBoundingClientRect();
+  const below = Math.min(at.bottom, at.top + 120) + 8;
+  const top = below + height < innerHeight ? below : Math.max(8, at.top - height - 8);
+  box.style.top = `${Math.min(top, innerHeight - height - 8)}px`;
+  box.style.left = `${Math.max(8, Math.min(at.left, innerWidth - width - 8))}px`;
+}
+
+function endCoach() {
+  if (coaching) localStorage.setItem(coachedKey(coaching.game), "done");
+  coaching = null;
+  $("#coach").hidden = true;
+  for (const old of document.querySelectorAll(".coached")) old.classList.remove("coached");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Playing
 
 async function run(action) {
@@ -637,6 +761,12 @@ async function runBots() {
   }
   if (!state) return;
   settle();
+  // The coach steps on once the person has moved (and the bots have answered).
+  if (coaching && state.moves > coaching.moves) {
+    coaching.moves = state.moves;
+    coaching.step += 1;
+    coachStep();
+  }
   if (state.over) say(`Game over: ${$("#result").textContent}.`);
   else if (humanToMove() && people(state).length > 1) say(`${seatName(state.to_move)}: your move.`);
 }
@@ -661,6 +791,7 @@ function present(result, next) {
 
 function animate(result, next) {
   drawBoard(pictureOf(next), next);
+  markLastMoves(next, next.moves);
   const speed = Number($("#speed").value);
   const svg = $("#board svg");
   if (!speed || !result.paths.length) return Promise.resolve();
@@ -739,6 +870,8 @@ async function view(move) {
     viewing = move;
     chosen = null;
     drawBoard(pictureOf(position), position);
+    markLastMoves(position, move);
+    highlight(state.log_marks && state.log_marks[move - 1], "named");
     drawScores(position);
     drawHand();
     drawEnd(position);
@@ -780,6 +913,12 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#step-back").addEventListener("click", () => stepBy(-1));
   $("#step-next").addEventListener("click", () => stepBy(1));
   $("#step-live").addEventListener("click", () => view(Infinity));
+  $("#coach-next").addEventListener("click", () => {
+    coaching.step += 1;
+    coachStep();
+  });
+  $("#coach-done").addEventListener("click", endCoach);
+  window.addEventListener("resize", () => { if (coaching) coachStep(); });
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, dialog") || event.ctrlKey || event.metaKey) return;
     const keys = {

@@ -189,7 +189,7 @@ function qgPick(action, node) {
   if (qgDiscards !== null) return qgToggleDiscard(action, node);
   const cells = state.choices[action][kind];
   if (!cells) {
-    return say(`Your ${action === "exp" ? "expansion" : "tile"} ${kind} fits no free space ` +
+    return say(`Your ${action === "exp" ? "expansion" : "tile"} ${qgHexagon(kind)} fits no free space ` +
       "now (or you cannot pay for it).", true);
   }
   qgPicked = { action, kind };
@@ -208,14 +208,14 @@ function qgPick(action, node) {
     space.classList.toggle("legal", ok);
     space.classList.toggle("dimmed", !ok);
   }
-  say(`${kind}: click an outlined free space (${Object.keys(cells).length} possible).`);
+  say(`${qgHexagon(kind)}: click an outlined free space (${Object.keys(cells).length} possible).`);
 }
 
 function qgPlace(space) {
   if (document.body.dataset.state !== "your-turn") return;
   if (qgPicked === null) return say("First click a tile or an expansion in your storage.", true);
   const tree = state.choices[qgPicked.action][qgPicked.kind][space.dataset.cell];
-  if (!tree) return say(`${qgPicked.kind} may not go on ${space.dataset.cell}.`, true);
+  if (!tree) return say(`The ${qgHexagon(qgPicked.kind)} may not go there.`, true);
   qgFollow(tree);
 }
 
@@ -229,27 +229,56 @@ function qgToggleDiscard(action, node) {
     node.classList.add("chosen");
   }
   const names = qgDiscards.map((d) => d.kind + (d.expansion ? "x" : ""));
-  say(names.length ? `Pass discards ${names.join(" ")}: press Pass.` : "Nothing to discard.");
+  say(names.length ? `Pass discards ${qgAnd(names.map(qgDiscard))}: press Pass.`
+    : "Nothing to discard.");
 }
 
-// A tree of questions: ask until one move is left, then play it.
+// A hexagon, a discard and a question's option in words, as indigo.queens_garden.narration
+// words them in the log ("yellow 3", "the yellow 3 expansion", "a joker", "slot 2").
+const qgHexagon = (kind) => `${ATTRIBUTE_NAMES[kind.slice(0, 2)]} ${kind[2]}`;
+const qgDiscard = (token) => (token === "*" ? "a joker" : token.endsWith("x")
+  ? `the ${qgHexagon(token.slice(0, 3))} expansion` : `a ${qgHexagon(token)}`);
+const qgAnd = (parts) => (parts.length <= 1 ? parts.join("")
+  : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+
+function qgOptionWords(topic, label) {
+  if (topic === "payment") {
+    return label === "nothing" ? "nothing more" : qgAnd(label.split(" ").map(qgDiscard));
+  }
+  if (topic === "slot") return `slot ${label}`;
+  if (topic === "area") return `area ${label.slice(1)}`;
+  if (topic === "kind") return qgHexagon(label);
+  if (topic === "attribute") return ATTRIBUTE_NAMES[label];
+  return label;
+}
+
+function qgPromptWords(tree) {
+  const take = /^take (\w{3}) from which slot\?$/.exec(tree.prompt);
+  if (take) return `Take the ${qgHexagon(take[1])} from which slot?`;
+  if (tree.topic === "payment") return "Pay with which?";
+  return tree.prompt[0].toUpperCase() + tree.prompt.slice(1);
+}
+
+// A tree of questions: ask until one move is left, then play it. The buttons are words; the
+// notation stays in each one's title and data-option.
 function qgFollow(tree) {
   qgEndPayment();
   if (tree.move) return qgSend(tree.move);
   if (tree.topic === "payment") qgOfferPayment(tree);
   $("#qg-question").hidden = false;
   $("#qg-cancel").hidden = false;
-  $("#qg-prompt").textContent = tree.prompt[0].toUpperCase() + tree.prompt.slice(1);
+  $("#qg-prompt").textContent = qgPromptWords(tree);
   const buttons = tree.options.map((option) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = option.label;
+    button.textContent = qgOptionWords(tree.topic, option.label);
+    button.title = option.label;
     button.dataset.option = option.label;
     button.addEventListener("click", () => qgFollow(option));
     return button;
   });
   $("#qg-options").replaceChildren(...buttons);
-  say(qgPaying === null ? tree.prompt
+  say(qgPaying === null ? qgPromptWords(tree)
     : "Pay: tap the highlighted stored hexagons, or press a payment.");
 }
 
@@ -337,6 +366,7 @@ function qgBuy() {
   const areas = state.choices.buy;
   if (areas.length === 1) return qgSend(`buy ${areas[0]}`); // nothing to ask
   qgFollow({
+    topic: "area",
     prompt: "buy into which area?",
     options: areas.map((area) => ({ label: area, move: `buy ${area}` })),
   });

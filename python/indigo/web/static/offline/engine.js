@@ -333,18 +333,64 @@ function parseMove(text) {
 // ---------------------------------------------------------------------------------------------
 // Moves in words (indigo.narration, plain text)
 
+const DIRECTIONS = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
+const RINGS = ["", "beside the centre", "the inner ring", "the outer ring"];
+const ring = (q, r) => Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
+const tiles = (n) => (n === 1 ? "1 tile" : `${n} tiles`);
+
 class Narrator {
   constructor(rules, geometry, data) {
     this.rules = rules;
     this.corners = new Set(geometry.corners.map(([q, r]) => `${q},${r}`));
+    this.gateOf = new Map();
+    geometry.gate_cells.forEach((cells, gate) => {
+      cells.forEach(([q, r], end) => this.gateOf.set(`${q},${r}`, [gate, end]));
+    });
     this.edgeNames = data.edge_names;
     this.gemPoints = data.gem_points;
   }
 
-  spot(q, r, edge) {
+  /** Where on its ring a cell lies: a direction (N) or between two (N-NE). */
+  bearing(q, r) {
+    const k = ring(q, r);
+    for (let i = 0; i < 6; i++) {
+      const [dq, dr] = DIRECTIONS[i];
+      const [sq, sr] = DIRECTIONS[(i + 2) % 6];
+      for (let step = 0; step < k; step++) {
+        if (dq * k + sq * step !== q || dr * k + sr * step !== r) continue;
+        const [name, next] = [this.edgeNames[i], this.edgeNames[(i + 1) % 6]];
+        if (step === 0) return name;
+        if (2 * step === k) return `${name}-${next}`;
+        return `${name}-${next}, nearer ${2 * step < k ? name : next}`;
+      }
+    }
+    throw new Error(`(${q},${r}) is not on the board`);
+  }
+
+  /** A cell as the board shows it (indigo.narration.place_name). */
+  place(q, r) {
     if (q === CENTRE[0] && r === CENTRE[1]) return "the centre";
-    if (this.corners.has(`${q},${r}`)) return `corner (${q},${r})`;
-    return `(${q},${r}) ${this.edgeNames[edge]}`;
+    if (this.corners.has(`${q},${r}`)) return `the ${this.bearing(q, r)} corner`;
+    const edge = this.gateOf.get(`${q},${r}`);
+    if (edge !== undefined) {
+      const [gate, end] = edge;
+      const along = [`${this.edgeNames[gate]} end`, "middle", `${this.edgeNames[(gate + 1) % 6]} end`];
+      return `the edge by ${this.rules.gate_name} ${gate} (${along[end]})`;
+    }
+    return `${RINGS[ring(q, r)]} (${this.bearing(q, r)})`;
+  }
+
+  /** A place after its preposition (narration._at). */
+  at(place) {
+    if (place.startsWith("beside")) return place;
+    if (place.startsWith("the inner") || place.startsWith("the outer")) return `in ${place}`;
+    return place.startsWith("the edge") ? `on ${place}` : `at ${place}`;
+  }
+
+  origin(path) {
+    const start = this.place(path.start[0], path.start[1]);
+    if (start === "the centre" || start.endsWith("corner")) return `from ${start}`;
+    return `waiting ${this.at(start)}`;
   }
 
   gemName(gem) {
@@ -353,8 +399,9 @@ class Narrator {
 
   /** Move `number` (its effects) in words: the placement, then one line per gem. */
   explain(number, effects) {
-    const gains = effects.points.map((p, s) => (p ? `+${p} P${s}` : null)).filter(Boolean);
-    let head = `Move ${number}: P${effects.seat} places ${effects.move}`;
+    const gains = effects.points.map((p, s) => (p ? `P${s} +${p}` : null)).filter(Boolean);
+    const { cell } = parseMove(effects.move);
+    let head = `Move ${number}: P${effects.seat} placed a tile ${this.at(this.place(...cell))}`;
     if (gains.length) head += `  (${gains.join(", ")})`;
     const lines = [head];
     const told = new Set();
@@ -363,29 +410,38 @@ class Narrator {
       told.add(i);
       lines.push(`  ${this.pathText(path, effects.paths, told)}`);
     });
-    if (!effects.paths.length) lines.push("  no gem moves");
+    if (!effects.paths.length) lines.push("  no gem moved");
     return lines;
   }
 
+  /** What the words name on the board (indigo.narration.move_marks). */
+  marks(effects) {
+    const gates = [...new Set(effects.paths.map((p) => p.gate).filter((g) => g !== null))];
+    return {
+      seat: effects.seat,
+      cells: [parseMove(effects.move).cell],
+      gates: gates.sort((a, b) => a - b),
+    };
+  }
+
   pathText(path, paths, told) {
-    const tiles = (n) => (n === 1 ? "1 tile" : `${n} tiles`);
-    let moved = `${this.gemName(path.gem)} from ${this.spot(...path.start)}`;
-    if (path.steps.length) moved += `, ${tiles(path.steps.length)},`;
+    let moved = `the ${this.gemName(path.gem)} ${this.origin(path)}`;
+    if (path.steps.length) moved += ` ran ${tiles(path.steps.length)} and`;
     if (path.outcome === "collected" && path.gate !== null) {
       const each = path.owners.length > 1 ? " each" : "";
       const owners = path.owners.map((s) => `P${s}`).join(" and ");
-      return `${moved} leaves through ${this.rules.gate_name} ${path.gate}: ` +
+      return `${moved} left through ${owners}'s ${this.rules.gate_name} ${path.gate}: ` +
         `${owners} +${this.gemPoints[path.gem]}${each}`;
     }
     if (path.outcome === "collided" && path.collided_with !== null) {
       const other = paths[path.collided_with];
       told.add(path.collided_with);
-      let otherText = `the ${this.gemName(other.gem)} from ${this.spot(...other.start)}`;
+      let otherText = `the ${this.gemName(other.gem)} ${this.origin(other)}`;
       if (other.steps.length) otherText += ` (${tiles(other.steps.length)})`;
-      return `${moved} meets ${otherText}: both leave the game`;
+      return `${moved} met ${otherText}: both left the game`;
     }
-    if (path.end !== null) return `${moved} rests at ${this.spot(...path.end)}`;
-    return `${moved} stops`;
+    if (path.end !== null) return `${moved} waits ${this.at(this.place(path.end[0], path.end[1]))}`;
+    return `${moved} stopped`;
   }
 }
 
@@ -695,6 +751,7 @@ export class OfflineServer {
       game_over: effects.game_over,
       paths: effects.paths.map((p) => ({ ...p, colour: painter.gemColour(p.gem), d: gemPathD(p) })),
       text: narrator.explain(number, effects),
+      marks: narrator.marks(effects),
     };
   }
 
@@ -740,17 +797,21 @@ export class OfflineServer {
     };
   }
 
-  /** Every move in words, from the last back (each turn keeps its effects). */
+  /** Every move in words and what each names on the board, from the last back (each turn
+   * keeps its effects). */
   log(game) {
     const narrator = new Narrator(rulesOf(game), this.geometry, this.data);
     const replay = game.clone();
     const lines = [];
+    const marks = [];
     for (let number = replay.moves.length; number > 0; number--) {
-      lines.push(narrator.explain(number, replay.lastEffects()));
+      const effects = replay.lastEffects();
+      lines.push(narrator.explain(number, effects));
+      marks.push(narrator.marks(effects));
       replay.undo();
     }
     replay.free();
-    return lines.reverse();
+    return [lines.reverse(), marks.reverse()];
   }
 
   /** As indigo.table.undo_to_person: the game back before the last move of a person. */
@@ -793,7 +854,7 @@ export class OfflineServer {
     const seat = game.toMove;
     const human = seat !== undefined && session.seats[seat] === this.human;
     out.to_move_player = seat === undefined ? null : session.seats[seat];
-    out.log = this.log(game);
+    [out.log, out.log_marks] = this.log(game);
     out.can_undo = canUndo;
     const hand = human ? game.snapshot(seat).hands[seat] : null;
     out.hand = hand;
