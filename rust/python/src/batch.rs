@@ -161,7 +161,7 @@ where
     let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
     Ok(Simulation {
         bots,
-        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s])?,
         winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
         seats: table(py, n, players, seat_of)?,
@@ -266,7 +266,10 @@ impl SelfPlayColumns {
             observation: PyArray1::from_vec(py, samples.observations)
                 .reshape([rows, G::OBSERVATION_SIZE])?
                 .unbind(),
-            action: PyArray1::from_vec(py, samples.action).as_untyped().clone().unbind(),
+            action: PyArray1::from_vec(py, samples.action)
+                .as_untyped()
+                .clone()
+                .unbind(),
             searched: PyArray1::from_vec(py, samples.searched).unbind(),
             visit_offsets: offsets(py, &samples.visit_offsets),
             visit_actions: PyArray1::from_vec(py, samples.visit_actions)
