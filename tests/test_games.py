@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,44 @@ def test_the_default_rules_and_bots_are_each_game_s() -> None:
     assert QUEENS_GARDEN.default_rules(4) == qg.Rules(4)
     assert QUEENS_GARDEN.table_rules(3, "butterfly-garden", 2, "exclusive") == qg.Rules(3)
     assert isinstance(QUEENS_GARDEN.make_bot("greedy", seed=0), qg.Bot)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
+def test_the_rules_defaults_shown_are_the_core_s(entry: GameEntry[Any, Any, Any]) -> None:
+    """The core crate decides what rules given nothing are (the binding passes what it is
+    given): the defaults the signature shows are what ``Rules()`` and its presets get, and
+    ``Rules()`` is the crate's default (a game of the batch given no rules)."""
+    shown = {
+        name: p.default
+        for name, p in inspect.signature(entry.rules).parameters.items()
+        if p.default is not None
+    }
+    assert "players" in shown
+    rules = entry.rules()
+    for name, default in shown.items():
+        assert getattr(rules, name) == default, name
+    for name in ("indigo", "tactical", "butterfly_garden"):
+        preset = getattr(entry.rules, name, None)
+        if preset is not None:
+            assert inspect.signature(preset).parameters["players"].default == rules.players
+            assert preset().players == rules.players
+    first = entry.simulate(["random"] * rules.players, 1, seed=4)
+    assert (
+        first.checksum
+        == entry.simulate(["random"] * rules.players, 1, seed=4, rules=rules).checksum
+    )
+
+
+def test_puct_defaults_shown_are_the_search_s() -> None:
+    """``PuctBot``'s defaults are the search crate's ``PuctConfig::default()``."""
+    shown = inspect.signature(indigo.PuctBot).parameters
+    bot = indigo.PuctBot("rollout")
+    assert bot.spec == (
+        f"puct:{shown['simulations'].default},batch={shown['batch_size'].default},"
+        f"c={shown['c_puct'].default},rollout"
+    )
+    assert shown["dirichlet_fraction"].default == 0.0
+    assert shown["temperature"].default == 0.0
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)

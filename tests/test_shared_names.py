@@ -4,8 +4,10 @@ the other's too, but for the game-specific names listed here, each with its reas
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+import numpy as np
 import pytest
 
 import indigo
@@ -194,6 +196,37 @@ def test_one_form_of_simulate_self_play_and_make_bot_for_every_game() -> None:
         simulation = indigo.simulate(specs, 2, seed=5, game=entry.name)
         assert simulation.checksum == entry.simulate(specs, 2, seed=5).checksum
         assert type(indigo.make_bot("random", seed=1, game=entry.name)) in entry.bots
+
+
+@pytest.mark.parametrize("entry", indigo.games.GAMES, ids=lambda e: e.name)
+def test_every_self_play_batch_has_the_shared_columns_in_one_shape(
+    entry: indigo.games.GameEntry,
+) -> None:
+    batch = entry.self_play(["ismcts:20", "greedy"], 2, seed=3)
+    assert isinstance(batch, indigo._native.SelfPlayColumns)
+    assert len(batch) == 2
+    assert batch.samples == len(batch.ply) > 0
+    module = importlib.import_module(entry.module)
+    shared = {
+        "game": np.uint64,
+        "ply": np.uint16,
+        "seat": np.uint8,
+        "observation": np.float32,
+        "searched": np.bool_,
+        "visit_offsets": np.int64,
+        "outcome": np.float32,
+        "points": np.uint16,
+    }
+    for name, dtype in shared.items():
+        column = getattr(batch, name)
+        assert column.dtype == dtype, name
+        assert len(column) == batch.samples + (name == "visit_offsets"), name
+    assert batch.visit_counts.dtype == np.uint32
+    assert batch.observation.shape == (batch.samples, module.OBSERVATION_SIZE)
+    assert batch.visit_actions.dtype == batch.action.dtype
+    assert batch.searched.any()
+    assert batch.visit_offsets[-1] == len(batch.visit_counts) > 0
+    assert repr(batch) == f"<SelfPlayBatch games=2 samples={batch.samples}>"
 
 
 @pytest.mark.parametrize("make", [_indigo, _garden], ids=["indigo", "queens-garden"])

@@ -45,6 +45,7 @@ __all__ = [
     "RulesError",
     "SearchResult",
     "SelfPlayBatch",
+    "SelfPlayColumns",
     "Simulation",
     "VectorGames",
     "__version__",
@@ -611,15 +612,16 @@ class Simulation:
         """Index of the first game."""
     def __len__(self) -> int: ...
 
-@final
-class SelfPlayBatch:
-    """Results of :func:`self_play`: each game's record, and one training sample per move as
-    numpy columns (row ``i`` of every column is sample ``i``)."""
+@disjoint_base
+class SelfPlayColumns:
+    """The columns every game's self-play batch has: each game's record, and one training
+    sample per move as numpy columns (row ``i`` of every column is sample ``i``). Each game's
+    ``SelfPlayBatch`` adds its legal actions."""
 
     @property
     def records(self) -> list[str]:
-        """Each game's ``indigo-record/1`` record as one line of JSON, in game order, with
-        ``players_names`` (each seat's bot spec) and ``game`` (its index) added."""
+        """Each game's record as one line of JSON, in game order, with ``players_names`` (each
+        seat's bot spec) and ``game`` (its index) added."""
     @property
     def checksum(self) -> int:
         """A fingerprint of every game's outcome in order, as :attr:`Simulation.checksum`."""
@@ -637,23 +639,20 @@ class SelfPlayBatch:
         """The mover."""
     @property
     def observation(self) -> npt.NDArray[np.float32]:
-        """The mover's observation, samples x ``OBSERVATION_SIZE``."""
+        """The mover's observation, samples x the game's ``OBSERVATION_SIZE``."""
     @property
-    def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """The legal actions, samples x ``ACTION_COUNT``."""
-    @property
-    def action(self) -> npt.NDArray[np.uint16]:
-        """The action played."""
+    def action(self) -> npt.NDArray[np.unsignedinteger[Any]]:
+        """The action played (uint16 for Indigo, uint32 for Queen's Garden)."""
     @property
     def searched(self) -> npt.NDArray[np.bool_]:
         """Whether the mover searched, so that the sample has root visits."""
     @property
-    def visit_offsets(self) -> npt.NDArray[np.int32]:
+    def visit_offsets(self) -> npt.NDArray[np.int64]:
         """Sample ``i``'s visits are ``visit_actions[visit_offsets[i]:visit_offsets[i + 1]]``
         (``samples + 1`` offsets)."""
     @property
-    def visit_actions(self) -> npt.NDArray[np.uint16]:
-        """Visited actions, ascending within a sample."""
+    def visit_actions(self) -> npt.NDArray[np.unsignedinteger[Any]]:
+        """Visited actions, ascending within a sample (as ``action``)."""
     @property
     def visit_counts(self) -> npt.NDArray[np.uint32]:
         """Root visits of each visited action."""
@@ -664,6 +663,21 @@ class SelfPlayBatch:
     def points(self) -> npt.NDArray[np.uint16]:
         """The mover's final points."""
     def __len__(self) -> int: ...
+
+@final
+class SelfPlayBatch(SelfPlayColumns):
+    """Results of :func:`self_play`: :class:`SelfPlayColumns`, and the legal actions as
+    masks."""
+
+    @property
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal actions, samples x ``ACTION_COUNT``."""
+    @property
+    def action(self) -> npt.NDArray[np.uint16]:
+        """The action played."""
+    @property
+    def visit_actions(self) -> npt.NDArray[np.uint16]:
+        """Visited actions, ascending within a sample."""
 
 @disjoint_base
 class VectorGames:

@@ -202,7 +202,7 @@ class PolicySelfPlayBatch:
     legal_mask: npt.NDArray[np.bool_]
     action: npt.NDArray[np.uint16]
     searched: npt.NDArray[np.bool_]
-    visit_offsets: npt.NDArray[np.int32]
+    visit_offsets: npt.NDArray[np.int64]
     visit_actions: npt.NDArray[np.uint16]
     visit_counts: npt.NDArray[np.uint32]
     outcome: npt.NDArray[np.float32]
@@ -316,7 +316,7 @@ def self_play(
             samples, OBSERVATION_SIZE
         ),
         legal_mask=np.asarray(rows.pop("legal_mask"), np.bool_).reshape(samples, ACTION_COUNT),
-        visit_offsets=np.asarray(offsets, np.int32),
+        visit_offsets=np.asarray(offsets, np.int64),
         visit_actions=np.asarray(visit_actions, np.uint16),
         visit_counts=np.asarray(visit_counts, np.uint32),
         **{name: np.asarray(values, _COLUMNS[name]) for name, values in rows.items()},

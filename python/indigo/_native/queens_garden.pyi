@@ -10,7 +10,7 @@ from typing import Any, Literal, final
 import numpy as np
 import numpy.typing as npt
 
-from indigo._native import Simulation
+from indigo._native import SelfPlayColumns, Simulation
 from indigo.queens_garden import DisplayExpansion, FinalScore, Garden, Stack, Storage, Verb
 from indigo.types import Utility
 
@@ -298,29 +298,10 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     raises :class:`~indigo.IndigoError`."""
 
 @final
-class SelfPlayBatch:
-    """Results of :func:`self_play`: each game's record, and one training sample per move as
-    numpy columns (row ``i`` of every column is sample ``i``); the legal actions are lists."""
+class SelfPlayBatch(SelfPlayColumns):
+    """Results of :func:`self_play`: :class:`~indigo._native.SelfPlayColumns`, and the legal
+    actions as lists."""
 
-    @property
-    def records(self) -> list[str]:
-        """Each game's ``queens-garden-record/1`` as one line of JSON, in game order, with
-        ``players_names`` and ``game`` added."""
-    @property
-    def checksum(self) -> int:
-        """A fingerprint of every game's outcome in order, as ``Simulation.checksum``."""
-    @property
-    def samples(self) -> int:
-        """How many samples (moves) the games hold."""
-    @property
-    def game(self) -> npt.NDArray[np.uint64]: ...
-    @property
-    def ply(self) -> npt.NDArray[np.uint16]: ...
-    @property
-    def seat(self) -> npt.NDArray[np.uint8]: ...
-    @property
-    def observation(self) -> npt.NDArray[np.float32]:
-        """The mover's observation, samples x ``OBSERVATION_SIZE``."""
     @property
     def legal_offsets(self) -> npt.NDArray[np.int64]:
         """Sample ``i``'s legal actions are ``legal_actions[legal_offsets[i]:legal_offsets[i +
@@ -329,23 +310,11 @@ class SelfPlayBatch:
     def legal_actions(self) -> npt.NDArray[np.uint32]:
         """The legal actions of every sample, ascending within one."""
     @property
-    def action(self) -> npt.NDArray[np.uint32]: ...
+    def action(self) -> npt.NDArray[np.uint32]:
+        """The action played."""
     @property
-    def searched(self) -> npt.NDArray[np.bool_]: ...
-    @property
-    def visit_offsets(self) -> npt.NDArray[np.int64]:
-        """Sample ``i``'s visits are ``visit_actions[visit_offsets[i]:visit_offsets[i + 1]]``."""
-    @property
-    def visit_actions(self) -> npt.NDArray[np.uint32]: ...
-    @property
-    def visit_counts(self) -> npt.NDArray[np.uint32]: ...
-    @property
-    def outcome(self) -> npt.NDArray[np.float32]:
-        """The mover's final result: the winners share 1."""
-    @property
-    def points(self) -> npt.NDArray[np.uint16]:
-        """The mover's final points."""
-    def __len__(self) -> int: ...
+    def visit_actions(self) -> npt.NDArray[np.uint32]:
+        """Visited actions, ascending within a sample."""
 
 def native_bench(workload: str, rules: Rules, count: int) -> tuple[int, int, float]:
     """A seeded workload of ``indigo bench`` in a plain Rust loop on this thread, the GIL

@@ -1,8 +1,6 @@
 //! The `indigo-record/1` game record and the `indigo-snapshot/1` position snapshot
 //! (docs/spec/FORMATS.md), read with strict validation and written with sorted keys.
 
-use std::fmt;
-
 use serde_json::{Map, Value, json};
 
 use crate::board::Cell;
@@ -17,40 +15,7 @@ pub const RECORD_FORMAT: &str = "indigo-record/1";
 /// The `format` value of a snapshot.
 pub const SNAPSHOT_FORMAT: &str = "indigo-snapshot/1";
 
-/// Where a record first goes wrong.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ErrorAt {
-    /// A field, e.g. `"rules.players"`.
-    Field(&'static str),
-    /// The move with this 0-based index.
-    Move(usize),
-}
-
-impl fmt::Display for ErrorAt {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ErrorAt::Field(name) => f.write_str(name),
-            ErrorAt::Move(i) => write!(f, "moves[{i}]"),
-        }
-    }
-}
-
-/// A rejected record: where, and why.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RecordError {
-    /// The first offending field or move.
-    pub at: ErrorAt,
-    /// What is wrong, for a person.
-    pub message: String,
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.at, self.message)
-    }
-}
-
-impl std::error::Error for RecordError {}
+pub use indigo_search::{ErrorAt, RecordError};
 
 fn fail<T>(at: ErrorAt, message: impl Into<String>) -> Result<T, RecordError> {
     Err(RecordError {
@@ -83,7 +48,7 @@ fn describe(value: &Value) -> String {
 pub fn read_record(text: &str) -> Result<Game, RecordError> {
     let value: Value = serde_json::from_str(text).or_else(|e| {
         fail(
-            ErrorAt::Field("format"),
+            ErrorAt::Field("format".into()),
             format!("the record is not valid JSON ({e})"),
         )
     })?;
@@ -96,19 +61,22 @@ pub fn read_record(text: &str) -> Result<Game, RecordError> {
 /// The first offending field or move, checked in the order format, rules, pile, moves.
 pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     let Some(record) = value.as_object() else {
-        return fail(ErrorAt::Field("format"), "a record must be a JSON object");
+        return fail(
+            ErrorAt::Field("format".into()),
+            "a record must be a JSON object",
+        );
     };
     match record.get("format") {
         Some(Value::String(s)) if s == RECORD_FORMAT => {}
         Some(other) => {
             return fail(
-                ErrorAt::Field("format"),
+                ErrorAt::Field("format".into()),
                 format!("must be \"{RECORD_FORMAT}\", not {}", describe(other)),
             );
         }
         None => {
             return fail(
-                ErrorAt::Field("format"),
+                ErrorAt::Field("format".into()),
                 format!("missing: must be \"{RECORD_FORMAT}\""),
             );
         }
@@ -116,7 +84,7 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     let rules = read_rules(record.get("rules"))?;
     let pile = read_pile(record.get("pile"))?;
     if let Err(e) = Position::new(rules, &pile) {
-        return fail(ErrorAt::Field("pile"), e.0);
+        return fail(ErrorAt::Field("pile".into()), e.0);
     }
     let rules = match read_choice::<Theme>(record, "theme", "theme")? {
         Some(theme) => rules.with_theme(theme),
@@ -134,7 +102,7 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     };
     let Some(Value::Array(moves)) = record.get("moves") else {
         return fail(
-            ErrorAt::Field("moves"),
+            ErrorAt::Field("moves".into()),
             "must be a list of moves (possibly empty)",
         );
     };
@@ -161,7 +129,7 @@ pub fn read_record_value(value: &Value) -> Result<Game, RecordError> {
     let made = TILE_TOTAL - usize::from(game.position().pile_left());
     if explicit && made != drawn {
         return fail(
-            ErrorAt::Field("drawn"),
+            ErrorAt::Field("drawn".into()),
             format!("these moves leave room for {made} draws, not {drawn}"),
         );
     }
@@ -195,7 +163,7 @@ impl std::str::FromStr for Chance {
 /// The optional `seed`: an integer 0..2**64, information only (FORMATS.md: the pile is the
 /// game's truth, and another program's seed means its own generator); none with explicit chance.
 fn read_seed(value: Option<&Value>, explicit: bool) -> Result<Option<u64>, RecordError> {
-    let at = ErrorAt::Field("seed");
+    let at = ErrorAt::Field("seed".into());
     let Some(value) = value else {
         return Ok(None);
     };
@@ -220,7 +188,7 @@ fn read_seed(value: Option<&Value>, explicit: bool) -> Result<Option<u64>, Recor
 /// `drawn`: how many tiles of the pile an explicit-chance game has drawn (its pile's front);
 /// required with explicit chance and refused without.
 fn read_drawn(value: Option<&Value>, explicit: bool) -> Result<usize, RecordError> {
-    let at = ErrorAt::Field("drawn");
+    let at = ErrorAt::Field("drawn".into());
     match (value, explicit) {
         (None, false) => Ok(0),
         (None, true) => fail(
@@ -252,7 +220,7 @@ fn read_drawn(value: Option<&Value>, explicit: bool) -> Result<usize, RecordErro
 /// The optional `result` must agree with the replay: the game over, and its `scores` and
 /// `winners` (where given) those of the final position.
 fn check_result(value: Option<&Value>, game: &Game) -> Result<(), RecordError> {
-    let at = ErrorAt::Field("result");
+    let at = ErrorAt::Field("result".into());
     let Some(value) = value else {
         return Ok(());
     };
@@ -295,7 +263,7 @@ fn check_result(value: Option<&Value>, game: &Game) -> Result<(), RecordError> {
 fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     let Some(Value::Object(rules)) = value else {
         return fail(
-            ErrorAt::Field("rules.players"),
+            ErrorAt::Field("rules.players".into()),
             "rules must be an object with players and hand_size",
         );
     };
@@ -306,7 +274,7 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
             Some(v) => match integer(v) {
                 Some(n) if range.contains(&n) => Ok(n as u8),
                 _ => fail(
-                    ErrorAt::Field(field),
+                    ErrorAt::Field(field.into()),
                     format!(
                         "must be an integer from {} to {}, not {}",
                         range.start(),
@@ -315,12 +283,12 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
                     ),
                 ),
             },
-            None => fail(ErrorAt::Field(field), "missing"),
+            None => fail(ErrorAt::Field(field.into()), "missing"),
         };
     let players = int_in("players", "rules.players", 2..=4)?;
     let hand_size = int_in("hand_size", "rules.hand_size", 1..=2)?;
     let mut out = Rules::new(players, hand_size)
-        .or_else(|e| fail(ErrorAt::Field("rules.players"), e.to_string()))?;
+        .or_else(|e| fail(ErrorAt::Field("rules.players".into()), e.to_string()))?;
     if let Some(variant) =
         read_choice::<GateVariant>(rules, "three_player_gates", "rules.three_player_gates")?
     {
@@ -332,7 +300,7 @@ fn read_rules(value: Option<&Value>) -> Result<Rules, RecordError> {
     if let Some(v) = rules.get("open_hands") {
         let Some(open) = v.as_bool() else {
             return fail(
-                ErrorAt::Field("rules.open_hands"),
+                ErrorAt::Field("rules.open_hands".into()),
                 format!("must be true or false, not {}", describe(v)),
             );
         };
@@ -347,7 +315,7 @@ fn read_choice<T: std::str::FromStr<Err = String>>(
     key: &str,
     field: &'static str,
 ) -> Result<Option<T>, RecordError> {
-    let at = ErrorAt::Field(field);
+    let at = ErrorAt::Field(field.into());
     match object.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => s.parse().map(Some).or_else(|m| fail(at, m)),
@@ -356,7 +324,7 @@ fn read_choice<T: std::str::FromStr<Err = String>>(
 }
 
 fn read_pile(value: Option<&Value>) -> Result<Vec<TileType>, RecordError> {
-    let at = ErrorAt::Field("pile");
+    let at = ErrorAt::Field("pile".into());
     let Some(Value::Array(items)) = value else {
         return fail(
             at,
@@ -376,8 +344,8 @@ fn read_pile(value: Option<&Value>) -> Result<Vec<TileType>, RecordError> {
             integer(v)
                 .and_then(|n| u8::try_from(n).ok())
                 .and_then(TileType::from_index)
-                .ok_or(RecordError {
-                    at,
+                .ok_or_else(|| RecordError {
+                    at: at.clone(),
                     message: format!("pile[{i}] must be a tile type 0..4, not {}", describe(v)),
                 })
         })

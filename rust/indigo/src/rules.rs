@@ -73,6 +73,11 @@ const OWNERS_3_EXCLUSIVE: [u8; 6] = [0b001, 0b010, 0b100, 0b001, 0b010, 0b100];
 const OWNERS_4: [u8; 6] = [0b0011, 0b0110, 0b1001, 0b1010, 0b0101, 0b1100];
 
 impl Rules {
+    /// Seats of the rules a caller gives no count for: Indigo's basic game is for two.
+    pub const DEFAULT_PLAYERS: u8 = 2;
+    /// Tiles in hand of the rules a caller gives no size for: the basic game's one.
+    pub const DEFAULT_HAND_SIZE: u8 = 1;
+
     /// Checks and builds a configuration.
     ///
     /// # Errors
@@ -256,7 +261,8 @@ impl Rules {
 impl Default for Rules {
     /// Indigo's basic game for two: what a game, batch or vector gets when given no rules.
     fn default() -> Rules {
-        Rules::new(2, 1).unwrap_or_else(|_| unreachable!("2 players, hands of 1 are valid"))
+        Rules::new(Rules::DEFAULT_PLAYERS, Rules::DEFAULT_HAND_SIZE)
+            .unwrap_or_else(|_| unreachable!("the default players and hand size are valid"))
     }
 }
 

@@ -105,7 +105,7 @@ fn explicit_chance_positions_round_trip_at_their_draws() {
 
 fn refused(text: &str) -> (String, String) {
     let error = Position::from_text(text, 0).unwrap_err();
-    let ErrorAt::Field(field) = error.at else {
+    let ErrorAt::Field(field) = &error.at else {
         panic!("not a field: {error}");
     };
     (field.to_owned(), error.to_string())
@@ -169,7 +169,7 @@ fn bad_positions_are_refused_at_the_field() {
         assert_eq!(&at, field, "{bad}: {message}");
     }
     let error = Position::from_text_with_pile(&text, &[TileType::Bends]).unwrap_err();
-    assert_eq!(error.at, ErrorAt::Field("pile"));
+    assert_eq!(error.at, ErrorAt::Field("pile".into()));
     assert!(Position::from_text("", 0).is_err());
 }
 

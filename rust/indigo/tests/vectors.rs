@@ -85,7 +85,7 @@ fn every_bad_record_is_rejected_at_the_stated_place() {
         let err = read_record_value(&case["record"]).expect_err(case["name"].as_str().unwrap());
         let want = &case["error_at"];
         match err.at {
-            ErrorAt::Field(f) => assert_eq!(want.as_str(), Some(f), "{case}"),
+            ErrorAt::Field(f) => assert_eq!(want.as_str(), Some(f.as_str()), "{case}"),
             ErrorAt::Move(i) => assert_eq!(want.as_u64(), Some(i as u64), "{}", case["name"]),
         }
     }

@@ -7,8 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use indigo_game::Deal;
-use indigo_search::{Batch, BotSpec, Encoded, Game, SelfPlayOf, Setup, game_seed};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use indigo_search::{
+    Batch, BotSpec, Encoded, Game, LegalRows, Samples, SelfPlayOf, Setup, game_seed,
+};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyUntypedArray};
 use pyo3::prelude::*;
 
 use crate::convert::{Int, Real, extract_seed, in_range, parse_spec, refused};
@@ -159,7 +161,7 @@ where
     let seat_of = |i: usize, s: usize| batch.lineup(start + i as u64)[s] as i32;
     Ok(Simulation {
         bots,
-        scores: table(py, n, players, |i, s| outcomes[i].scores[s] as i32)?,
+        scores: table(py, n, players, |i, s| outcomes[i].scores[s])?,
         winners: table(py, n, players, |i, s| outcomes[i].winners & (1 << s) != 0)?,
         placements: PyArray1::from_iter(py, outcomes.iter().map(|o| o.moves as i32)).unbind(),
         seats: table(py, n, players, seat_of)?,
@@ -171,6 +173,120 @@ where
         games: n,
         game: <S::Game as Game>::NAME,
     })
+}
+
+/// What every game's self-play batch holds: each game's record and one training sample per
+/// move as numpy columns (row `i` of every column is sample `i`). Each game's `SelfPlayBatch`
+/// extends it with the legal actions as its game keeps them (`LegalRows`).
+#[pyclass(module = "indigo", subclass, frozen)]
+pub(crate) struct SelfPlayColumns {
+    /// Each game's record as one line of JSON, in game order.
+    #[pyo3(get)]
+    records: Vec<String>,
+    /// A fingerprint of every game's outcome in order, as `Simulation.checksum`.
+    #[pyo3(get)]
+    checksum: u64,
+    /// How many samples (moves) the games hold.
+    #[pyo3(get)]
+    samples: usize,
+    /// Each sample's game index (uint64).
+    #[pyo3(get)]
+    game: Py<PyArray1<u64>>,
+    /// Each sample's move number in its game, from 0 (uint16).
+    #[pyo3(get)]
+    ply: Py<PyArray1<u16>>,
+    /// The mover (uint8).
+    #[pyo3(get)]
+    seat: Py<PyArray1<u8>>,
+    /// The mover's observation (float32, samples x OBSERVATION_SIZE).
+    #[pyo3(get)]
+    observation: Py<PyArray2<f32>>,
+    /// The action played (the game's action numbers).
+    #[pyo3(get)]
+    action: Py<PyUntypedArray>,
+    /// Whether the mover searched, so that the sample has root visits (bool).
+    #[pyo3(get)]
+    searched: Py<PyArray1<bool>>,
+    /// Sample `i`'s visits are `visit_actions[visit_offsets[i]:visit_offsets[i + 1]]`, and
+    /// `visit_counts` alike (int64, samples + 1).
+    #[pyo3(get)]
+    visit_offsets: Py<PyArray1<i64>>,
+    /// Visited actions, ascending within a sample (as `action`).
+    #[pyo3(get)]
+    visit_actions: Py<PyUntypedArray>,
+    /// Root visits of each visited action (uint32).
+    #[pyo3(get)]
+    visit_counts: Py<PyArray1<u32>>,
+    /// The mover's final result, the winners sharing 1 (float32).
+    #[pyo3(get)]
+    outcome: Py<PyArray1<f32>>,
+    /// The mover's final points (uint16).
+    #[pyo3(get)]
+    points: Py<PyArray1<u16>>,
+}
+
+#[pymethods]
+impl SelfPlayColumns {
+    fn __len__(&self) -> usize {
+        self.records.len()
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let columns = slf.get();
+        Ok(format!(
+            "<{} games={} samples={}>",
+            slf.get_type().name()?,
+            columns.records.len(),
+            columns.samples
+        ))
+    }
+}
+
+impl SelfPlayColumns {
+    /// The shared columns of `played`'s samples, in order, with `records` (each game's record),
+    /// and the samples' legal actions, which the game's class adds.
+    pub(crate) fn of_games<G: Encoded>(
+        py: Python<'_>,
+        played: &[SelfPlayOf<G>],
+        records: Vec<String>,
+    ) -> PyResult<(SelfPlayColumns, G::Legal)>
+    where
+        <G::Legal as LegalRows>::Number: Element,
+    {
+        let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
+        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
+        let rows = samples.len();
+        let columns = SelfPlayColumns {
+            records,
+            checksum,
+            samples: rows,
+            game: PyArray1::from_vec(py, samples.game).unbind(),
+            ply: PyArray1::from_vec(py, samples.ply).unbind(),
+            seat: PyArray1::from_vec(py, samples.seat).unbind(),
+            observation: PyArray1::from_vec(py, samples.observations)
+                .reshape([rows, G::OBSERVATION_SIZE])?
+                .unbind(),
+            action: PyArray1::from_vec(py, samples.action)
+                .as_untyped()
+                .clone()
+                .unbind(),
+            searched: PyArray1::from_vec(py, samples.searched).unbind(),
+            visit_offsets: offsets(py, &samples.visit_offsets),
+            visit_actions: PyArray1::from_vec(py, samples.visit_actions)
+                .as_untyped()
+                .clone()
+                .unbind(),
+            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
+            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
+            points: PyArray1::from_vec(py, samples.points).unbind(),
+        };
+        Ok((columns, samples.legal))
+    }
+}
+
+/// Row offsets as numpy's index type (int64).
+pub(crate) fn offsets(py: Python<'_>, offsets: &[u32]) -> Py<PyArray1<i64>> {
+    PyArray1::from_iter(py, offsets.iter().map(|&o| i64::from(o))).unbind()
 }
 
 /// Self-play games, and each one's record.

@@ -43,6 +43,15 @@ pyo3::create_exception!(
      a negative or non-finite prior, or a value outside [-1, 1]."
 );
 
+/// Any game's rejected record as `indigo.RecordError` (its `.at` the field's name or the
+/// move's index).
+pub(crate) fn record_error(py: Python<'_>, e: &indigo_search::RecordError) -> PyErr {
+    match &e.at {
+        indigo_search::ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
+        indigo_search::ErrorAt::Move(i) => record_error_at(py, e.to_string(), *i),
+    }
+}
+
 /// A `RecordError` saying `message`, its `.at` the offending field's name or move's index
 /// (the same for both games, so that one `except indigo.RecordError` serves them).
 pub(crate) fn record_error_at<'py>(

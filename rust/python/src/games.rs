@@ -64,8 +64,7 @@ impl Served for indigo_game::Position {
         played: &[SelfPlayOf<Self>],
         records: Vec<String>,
     ) -> PyResult<Py<PyAny>> {
-        let batch = indigo::batch::SelfPlayBatch::of_games(py, played, records)?;
-        Ok(Py::new(py, batch)?.into_any())
+        Ok(indigo::batch::SelfPlayBatch::of_games(py, played, records)?.into_any())
     }
 
     fn to_move(py: Python<'_>, action: indigo_game::Action) -> PyResult<Py<PyAny>> {
@@ -98,8 +97,7 @@ impl Served for ::queens_garden::Position {
         played: &[SelfPlayOf<Self>],
         records: Vec<String>,
     ) -> PyResult<Py<PyAny>> {
-        let batch = queens_garden::search::SelfPlayBatch::of_games(py, played, records)?;
-        Ok(Py::new(py, batch)?.into_any())
+        Ok(queens_garden::search::SelfPlayBatch::of_games(py, played, records)?.into_any())
     }
 
     fn to_move(py: Python<'_>, action: ::queens_garden::Action) -> PyResult<Py<PyAny>> {

@@ -351,10 +351,11 @@ fn steer_of(evaluator: &Bound<'_, PyAny>) -> PyResult<Steer> {
 
 #[pymethods]
 impl PuctBot {
-    /// Settings are checked by the search (`PuctConfig`).
+    /// Settings are checked by the search (`PuctConfig`), and its defaults are the search's
+    /// (text_signature shows their values).
     #[new]
     #[pyo3(
-        signature = (evaluator, simulations=Int::new(200), *, batch_size=Int::new(8), c_puct=Real::new(1.5), dirichlet_alpha=Real::new(0.3), dirichlet_fraction=Real::new(0.0), temperature=Real::new(0.0), seed=None),
+        signature = (evaluator, simulations=Int::new(PuctConfig::default().simulations().cast_signed()), *, batch_size=Int::new(PuctConfig::default().batch_size() as i64), c_puct=Real::new(PuctConfig::default().c_puct().into()), dirichlet_alpha=Real::new(PuctConfig::default().dirichlet_alpha().into()), dirichlet_fraction=Real::new(PuctConfig::default().dirichlet_fraction().into()), temperature=Real::new(PuctConfig::default().temperature().into()), seed=None),
         text_signature = "(evaluator, simulations=200, *, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
     )]
     #[allow(clippy::too_many_arguments)]

@@ -2,8 +2,6 @@
 //! snapshot (docs/spec/QG_FORMATS.md), read with strict validation in the specified check order and
 //! written with the specified fields.
 
-use std::fmt;
-
 use serde_json::{Map, Value, json};
 
 use crate::game::Game;
@@ -21,41 +19,10 @@ pub const RECORD_FORMAT: &str = "queens-garden-record/1";
 /// The `format` value of a snapshot.
 pub const SNAPSHOT_FORMAT: &str = "queens-garden-snapshot/1";
 
-/// Where a record first goes wrong (docs/spec/QG_FORMATS.md "Rejecting a bad record").
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ErrorAt {
-    /// A field: `record`, `format`, `rules`, `rules.players`, `rules.wheel`, `rules.jokers`,
-    /// `rules.KEY`, `bag`, `expansions`, `refills`, `refills[k]` or `moves`.
-    Field(String),
-    /// The move with this 0-based index.
-    Move(usize),
-}
-
-impl fmt::Display for ErrorAt {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ErrorAt::Field(name) => f.write_str(name),
-            ErrorAt::Move(i) => write!(f, "moves[{i}]"),
-        }
-    }
-}
-
-/// A rejected record: where, and why.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RecordError {
-    /// The first offending field or move.
-    pub at: ErrorAt,
-    /// What is wrong, for a person.
-    pub message: String,
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.at, self.message)
-    }
-}
-
-impl std::error::Error for RecordError {}
+/// Where a record first goes wrong (docs/spec/QG_FORMATS.md "Rejecting a bad record"): a
+/// field (`record`, `format`, `rules`, `rules.players`, `rules.wheel`, `rules.jokers`,
+/// `rules.KEY`, `bag`, `expansions`, `refills`, `refills[k]` or `moves`) or a move.
+pub use indigo_search::{ErrorAt, RecordError};
 
 fn fail<T>(field: &str, message: impl Into<String>) -> Result<T, RecordError> {
     Err(RecordError {

@@ -224,7 +224,7 @@ impl Default for Rules {
     /// Two players, the default wheel and joker table: what a game gets when given no rules.
     fn default() -> Rules {
         Rules {
-            players: 2,
+            players: Rules::DEFAULT_PLAYERS,
             wheel: Wheel::PLACEHOLDER,
             jokers: Jokers::DEFAULT,
         }
@@ -234,6 +234,9 @@ impl Default for Rules {
 impl std::error::Error for RulesError {}
 
 impl Rules {
+    /// Seats of the rules a caller gives no count for.
+    pub const DEFAULT_PLAYERS: u8 = 2;
+
     /// Checked rules.
     ///
     /// # Errors

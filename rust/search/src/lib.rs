@@ -116,6 +116,7 @@ mod game;
 mod ismcts;
 mod puct;
 mod random;
+mod record;
 mod selfplay;
 mod simulate;
 mod spec;
@@ -132,6 +133,7 @@ pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn, playout_seats_
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};
+pub use record::{ErrorAt, RecordError};
 pub use selfplay::{Samples, SelfPlayGame, SelfPlayOf, self_play_with};
 pub use simulate::{
     Batch, BatchError, MAX_BATCH_GAMES, MAX_BATCH_START, MAX_BATCH_THREADS, Outcome, Setup,

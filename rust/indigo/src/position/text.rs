@@ -30,7 +30,7 @@ const GEMS_BY_COLOUR: [u8; 3] = [6, 5, 1];
 
 fn fail<T>(field: &'static str, message: impl Into<String>) -> Result<T, RecordError> {
     Err(RecordError {
-        at: ErrorAt::Field(field),
+        at: ErrorAt::Field(field.into()),
         message: message.into(),
     })
 }

@@ -164,7 +164,7 @@ fn the_playout_fast_path_plays_the_games_of_playout_bots() {
         assert!(
             outcomes
                 .iter()
-                .all(|o| o.moves == 54 || o.scores.iter().sum::<i64>() > 0)
+                .all(|o| o.moves == 54 || o.scores.iter().sum::<i32>() > 0)
         );
         // The checksum sees a change in any game.
         let shifted = crate::bench::playouts(rules, 17, 4..204);

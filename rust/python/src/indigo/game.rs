@@ -17,17 +17,10 @@ use pyo3::types::PyDict;
 use crate::convert::{
     ChanceArg, Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text, seats,
 };
-use crate::errors::{IllegalMoveError, IndigoError, MoveError, record_error_at};
+use crate::errors::{IllegalMoveError, IndigoError, MoveError, record_error};
 use crate::indigo::moves::{Move, MoveArg, MoveResult, axial, tile_list};
 use crate::indigo::rules::{Rules, parse_utility};
 use crate::shared::Locked;
-
-pub(crate) fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    match e.at {
-        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
-        ErrorAt::Move(i) => record_error_at(py, e.to_string(), i),
-    }
-}
 
 /// A game in progress: position, history and undo.
 /// Each call locks it only while Rust works on it and never while Python code runs, so
@@ -119,7 +112,7 @@ impl Game {
             record_error(
                 py,
                 &CoreRecordError {
-                    at: ErrorAt::Field("format"),
+                    at: ErrorAt::Field("format".into()),
                     message,
                 },
             )

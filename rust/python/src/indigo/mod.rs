@@ -72,6 +72,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots::seat_seed, m)?)?;
     m.add_class::<crate::batch::Simulation>()?;
     m.add_function(wrap_pyfunction!(batch::simulate, m)?)?;
+    m.add_class::<crate::batch::SelfPlayColumns>()?;
     m.add_class::<batch::SelfPlayBatch>()?;
     m.add_function(wrap_pyfunction!(batch::self_play, m)?)?;
     bench::register(m)

@@ -11,6 +11,16 @@ pub(crate) fn parse_utility(name: &str) -> PyResult<Utility> {
     name.parse().map_err(IndigoError::new_err)
 }
 
+/// The core's seat count for rules that name none, as a signature's default.
+fn default_players() -> Int {
+    Int::new(CoreRules::DEFAULT_PLAYERS.into())
+}
+
+fn parse_theme(name: &str) -> PyResult<Theme> {
+    name.parse()
+        .map_err(|m| RulesError::new_err(format!("theme: {m}")))
+}
+
 pub(crate) fn parse_gem(name: &str) -> PyResult<Gem> {
     name.parse().map_err(IndigoError::new_err)
 }
@@ -23,18 +33,17 @@ pub(crate) struct Rules(pub(crate) CoreRules);
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=Int::new(2), hand_size=Int::new(1), three_player_gates="shared", tie_break="most-gems", open_hands=false, theme=Text::new("indigo")), text_signature = "(players=2, hand_size=1, three_player_gates='shared', tie_break='most-gems', open_hands=False, theme='indigo')")]
+    // What is not given is the core's (`CoreRules::new`); text_signature shows those values.
+    #[pyo3(signature = (players=default_players(), hand_size=Int::new(CoreRules::DEFAULT_HAND_SIZE.into()), three_player_gates=None, tie_break=None, open_hands=None, theme=None), text_signature = "(players=2, hand_size=1, three_player_gates='shared', tie_break='most-gems', open_hands=False, theme='indigo')")]
     fn new(
         players: Int,
         hand_size: Int,
-        three_player_gates: &str,
-        tie_break: &str,
-        open_hands: bool,
-        theme: Text<ThemeArg>,
+        three_player_gates: Option<&str>,
+        tie_break: Option<&str>,
+        open_hands: Option<bool>,
+        theme: Option<Text<ThemeArg>>,
     ) -> PyResult<Self> {
-        let theme = theme.into_inner();
-        let theme = theme.as_str();
-        let rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
+        let mut rules = CoreRules::new(small(players), small(hand_size)).map_err(|e| {
             rules_error(
                 &e,
                 if e.field == "players" {
@@ -44,38 +53,41 @@ impl Rules {
                 },
             )
         })?;
-        let gates: GateVariant = three_player_gates
-            .parse()
-            .map_err(|m| RulesError::new_err(format!("three_player_gates: {m}")))?;
-        let tie: TieBreak = tie_break
-            .parse()
-            .map_err(|m| RulesError::new_err(format!("tie_break: {m}")))?;
-        let theme: Theme = theme
-            .parse()
-            .map_err(|m| RulesError::new_err(format!("theme: {m}")))?;
-        Ok(Rules(
-            rules
-                .with_three_player_gates(gates)
-                .with_tie_break(tie)
-                .with_open_hands(open_hands)
-                .with_theme(theme),
-        ))
+        if let Some(gates) = three_player_gates {
+            let gates: GateVariant = gates
+                .parse()
+                .map_err(|m| RulesError::new_err(format!("three_player_gates: {m}")))?;
+            rules = rules.with_three_player_gates(gates);
+        }
+        if let Some(tie) = tie_break {
+            let tie: TieBreak = tie
+                .parse()
+                .map_err(|m| RulesError::new_err(format!("tie_break: {m}")))?;
+            rules = rules.with_tie_break(tie);
+        }
+        if let Some(open) = open_hands {
+            rules = rules.with_open_hands(open);
+        }
+        if let Some(theme) = theme {
+            rules = rules.with_theme(parse_theme(&theme.into_inner())?);
+        }
+        Ok(Rules(rules))
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=default_players()), text_signature = "(players=2)")]
     fn indigo(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::indigo)
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=default_players()), text_signature = "(players=2)")]
     fn tactical(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::tactical)
     }
 
     #[staticmethod]
-    #[pyo3(signature = (players=Int::new(2)), text_signature = "(players=2)")]
+    #[pyo3(signature = (players=default_players()), text_signature = "(players=2)")]
     fn butterfly_garden(players: Int) -> PyResult<Self> {
         preset(players, CoreRules::butterfly_garden)
     }
@@ -83,12 +95,9 @@ impl Rules {
     /// The preset of a theme: `indigo` for "indigo", `butterfly_garden` for
     /// "butterfly-garden".
     #[staticmethod]
-    #[pyo3(signature = (theme, players=Int::new(2)), text_signature = "(theme, players=2)")]
+    #[pyo3(signature = (theme, players=default_players()), text_signature = "(theme, players=2)")]
     fn preset(theme: Text<ThemeArg>, players: Int) -> PyResult<Self> {
-        let theme: Theme = theme
-            .into_inner()
-            .parse()
-            .map_err(|m| RulesError::new_err(format!("theme: {m}")))?;
+        let theme = parse_theme(&theme.into_inner())?;
         self::preset(players, |n| CoreRules::preset(theme, n))
     }
 

@@ -14,17 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::convert::{Int, Text, UtilityArg, extract_seed, json_to_py, os_seed, record_text};
-use crate::errors::{IllegalMoveError, IndigoError, record_error_at};
+use crate::errors::{IllegalMoveError, IndigoError, record_error};
 use crate::queens_garden::moves::{Move, MoveArg, MoveResult, action};
 use crate::queens_garden::rules::Rules;
 use crate::shared::Locked;
-
-fn record_error(py: Python<'_>, e: &CoreRecordError) -> PyErr {
-    match &e.at {
-        ErrorAt::Field(name) => record_error_at(py, e.to_string(), name),
-        ErrorAt::Move(i) => record_error_at(py, e.to_string(), *i),
-    }
-}
 
 /// A record that is not JSON text at all: named at `record` (docs/spec/QG_FORMATS.md check 1).
 fn not_json(py: Python<'_>, message: String) -> PyErr {

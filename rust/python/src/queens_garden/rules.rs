@@ -51,7 +51,8 @@ impl Rules {
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (players=Int::new(2), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
+    // What is not given is the core's (`CoreRules::default`); text_signature shows the count.
+    #[pyo3(signature = (players=Int::new(CoreRules::DEFAULT_PLAYERS.into()), wheel=None, jokers=None), text_signature = "(players=2, wheel=None, jokers=None)")]
     fn new(
         players: Int,
         wheel: Option<Vec<Vec<String>>>,
@@ -60,11 +61,12 @@ impl Rules {
         let Int(n, _) = players;
         let players = u8::try_from(n)
             .map_err(|_| RulesError::new_err(format!("players must be 2, 3 or 4, not {n}")))?;
+        let defaults = CoreRules::default();
         let wheel = wheel
-            .map_or(Ok(Wheel::PLACEHOLDER), |w| Wheel::from_names(&w))
+            .map_or(Ok(*defaults.wheel()), |w| Wheel::from_names(&w))
             .map_err(RulesError::new_err)?;
         let jokers = jokers
-            .map_or(Ok(Jokers::DEFAULT), |j| {
+            .map_or(Ok(*defaults.jokers()), |j| {
                 Jokers::from_table(j.iter().map(|(k, &Int(n, _))| (k.as_str(), n)))
             })
             .map_err(RulesError::new_err)?;

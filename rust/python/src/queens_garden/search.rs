@@ -1,12 +1,13 @@
 //! Queen's Garden's bots by spec and its batches (`simulate(..., game="queens-garden")`,
 //! `self_play`).
 
-use ::queens_garden::{OBSERVATION_SIZE, Position, Rules as CoreRules, self_play_record};
-use indigo_search::{BotSpec, Samples, SelfPlayOf};
-use numpy::{PyArray1, PyArray2, PyArrayMethods as _};
+use ::queens_garden::{Position, Rules as CoreRules, self_play_record};
+use indigo_search::{BotSpec, SelfPlayOf};
+use numpy::PyArray1;
 use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
 
-use crate::batch::{Simulation, batch_of, self_play_games, simulation};
+use crate::batch::{SelfPlayColumns, Simulation, batch_of, offsets, self_play_games, simulation};
 use crate::bots::SpecBot;
 use crate::convert::{Int, Real, SpecArg, Text, extract_seed, os_seed, parse_spec};
 use crate::errors::IndigoError;
@@ -101,61 +102,17 @@ pub(crate) fn simulate(
     simulation(py, &batch, bots, range, threads, progress, interval, None)
 }
 
-/// Queen's Garden self-play games: each game's record and one training sample per move, as
-/// numpy columns; the legal actions are lists (``legal_actions[legal_offsets[i]:
-/// legal_offsets[i + 1]]``), not masks.
-#[pyclass(module = "indigo.queens_garden", frozen)]
+/// Queen's Garden's self-play games: the columns every game's batch has, and the legal
+/// actions as lists (``legal_actions[legal_offsets[i]:legal_offsets[i + 1]]``), not masks.
+#[pyclass(module = "indigo.queens_garden", extends = SelfPlayColumns, frozen)]
 pub(crate) struct SelfPlayBatch {
-    /// Each game's `queens-garden-record/1` record as one line of JSON, in game order.
-    #[pyo3(get)]
-    records: Vec<String>,
-    /// A fingerprint of every game's outcome in order, as `Simulation.checksum`.
-    #[pyo3(get)]
-    checksum: u64,
-    /// How many samples (moves) the games hold.
-    #[pyo3(get)]
-    samples: usize,
-    #[pyo3(get)]
-    game: Py<PyArray1<u64>>,
-    #[pyo3(get)]
-    ply: Py<PyArray1<u16>>,
-    #[pyo3(get)]
-    seat: Py<PyArray1<u8>>,
-    #[pyo3(get)]
-    observation: Py<PyArray2<f32>>,
+    /// Sample `i`'s legal actions are `legal_actions[legal_offsets[i]:legal_offsets[i + 1]]`
+    /// (int64, samples + 1).
     #[pyo3(get)]
     legal_offsets: Py<PyArray1<i64>>,
+    /// The legal actions of every sample, ascending within one (uint32).
     #[pyo3(get)]
     legal_actions: Py<PyArray1<u32>>,
-    #[pyo3(get)]
-    action: Py<PyArray1<u32>>,
-    #[pyo3(get)]
-    searched: Py<PyArray1<bool>>,
-    #[pyo3(get)]
-    visit_offsets: Py<PyArray1<i64>>,
-    #[pyo3(get)]
-    visit_actions: Py<PyArray1<u32>>,
-    #[pyo3(get)]
-    visit_counts: Py<PyArray1<u32>>,
-    #[pyo3(get)]
-    outcome: Py<PyArray1<f32>>,
-    #[pyo3(get)]
-    points: Py<PyArray1<u16>>,
-}
-
-#[pymethods]
-impl SelfPlayBatch {
-    fn __len__(&self) -> usize {
-        self.records.len()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<queens_garden.SelfPlayBatch games={} samples={}>",
-            self.records.len(),
-            self.samples
-        )
-    }
 }
 
 impl SelfPlayBatch {
@@ -164,31 +121,13 @@ impl SelfPlayBatch {
         py: Python<'_>,
         played: &[SelfPlayOf<Position>],
         records: Vec<String>,
-    ) -> PyResult<SelfPlayBatch> {
-        let checksum = played.iter().fold(0, |c, g| g.outcome.fold_into(c));
-        let samples = Samples::concat(&played.iter().map(|g| &g.samples).collect::<Vec<_>>());
-        let rows = samples.len();
-        let offsets = |o: &[u32]| PyArray1::from_iter(py, o.iter().map(|&o| i64::from(o))).unbind();
-        Ok(SelfPlayBatch {
-            records,
-            checksum,
-            samples: rows,
-            legal_offsets: offsets(&samples.legal.offsets),
-            visit_offsets: offsets(&samples.visit_offsets),
-            game: PyArray1::from_vec(py, samples.game).unbind(),
-            ply: PyArray1::from_vec(py, samples.ply).unbind(),
-            seat: PyArray1::from_vec(py, samples.seat).unbind(),
-            observation: PyArray1::from_vec(py, samples.observations)
-                .reshape([rows, OBSERVATION_SIZE])?
-                .unbind(),
-            legal_actions: PyArray1::from_vec(py, samples.legal.actions).unbind(),
-            action: PyArray1::from_vec(py, samples.action).unbind(),
-            searched: PyArray1::from_vec(py, samples.searched).unbind(),
-            visit_actions: PyArray1::from_vec(py, samples.visit_actions).unbind(),
-            visit_counts: PyArray1::from_vec(py, samples.visit_counts).unbind(),
-            outcome: PyArray1::from_vec(py, samples.outcome).unbind(),
-            points: PyArray1::from_vec(py, samples.points).unbind(),
-        })
+    ) -> PyResult<Py<SelfPlayBatch>> {
+        let (columns, legal) = SelfPlayColumns::of_games::<Position>(py, played, records)?;
+        let batch = SelfPlayBatch {
+            legal_offsets: offsets(py, &legal.offsets),
+            legal_actions: PyArray1::from_vec(py, legal.actions).unbind(),
+        };
+        Py::new(py, PyClassInitializer::from(columns).add_subclass(batch))
     }
 }
 
@@ -211,7 +150,7 @@ pub(crate) fn self_play(
     threads: Int,
     progress: Option<&Bound<'_, PyAny>>,
     interval: Real,
-) -> PyResult<SelfPlayBatch> {
+) -> PyResult<Py<SelfPlayBatch>> {
     let rules = rules_of(rules)?;
     let (batch, range, threads) = batch_of(rules, &bots, seed, lineups, games, start, threads)?;
     let (played, records) = self_play_games(
