@@ -4,9 +4,7 @@ choices are checked against the server's legal moves."""
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,17 @@ from playwright.sync_api import Page
 from indigo import queens_garden as qg
 from indigo.queens_garden.narration import move_lines
 from indigo.queens_garden.svg import game_at
-from test_web_browser import DESKTOP, IDLE, OUTPUT, PHONE, _fetch, _game_id, _open, _token
+from test_web_browser import (
+    DESKTOP,
+    IDLE,
+    OUTPUT,
+    PHONE,
+    _fetch,
+    _game_id,
+    _load_live,
+    _open,
+    _token,
+)
 from web_server import live_server
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
@@ -367,20 +375,7 @@ def _four_seats(site: str, page: Page) -> None:
     bot = qg.make_bot("random", seed=8)
     while game.moves_played < 20 or game.to_move != 0:
         game.play(bot.choose(game))
-    body = json.dumps(
-        {"record": game.to_record(), "seats": ["human", "random", "greedy", "random"]}
-    ).encode()
-    request = urllib.request.Request(
-        f"{site}/api/games/load", body, {"content-type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        state = json.loads(response.read())
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`indigo-token:${id}`, token)",
-        [state["id"], state["token"]],
-    )
-    page.goto(f"{site}/#/game/{state['id']}")
-    page.wait_for_selector(IDLE)
+    _load_live(site, page, game.to_record(), ["human", "random", "greedy", "random"])
 
 
 def _seat_boxes(page: Page) -> list[dict[str, float] | None]:

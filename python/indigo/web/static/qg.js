@@ -243,7 +243,13 @@ const qgAnd = (parts) => (parts.length <= 1 ? parts.join("")
 
 function qgOptionWords(topic, label) {
   if (topic === "payment") {
-    return label === "nothing" ? "nothing more" : qgAnd(label.split(" ").map(qgDiscard));
+    if (label === "nothing") return "nothing more";
+    // Jokers counted, last, as the log says them ("a dark green 6 and 2 jokers").
+    const tokens = label.split(" ");
+    const jokers = tokens.filter((t) => t === "*").length;
+    const parts = tokens.filter((t) => t !== "*").map(qgDiscard);
+    if (jokers) parts.push(jokers === 1 ? "a joker" : `${jokers} jokers`);
+    return qgAnd(parts);
   }
   if (topic === "slot") return `slot ${label}`;
   if (topic === "area") return `area ${label.slice(1)}`;
