@@ -646,6 +646,15 @@ impl Storage {
         self.expansions.iter().filter_map(|&k| Kind::new(k))
     }
 
+    /// The stored expansions' printed kinds as a bit mask over kind ids.
+    #[inline]
+    pub(crate) fn expansion_kinds(&self) -> u64 {
+        self.expansions
+            .iter()
+            .filter(|&&k| k != u8::MAX)
+            .fold(0, |m, &k| m | 1 << k)
+    }
+
     /// Whether the expansion printed `kind` is stored.
     #[inline]
     pub fn has_expansion(&self, kind: Kind) -> bool {

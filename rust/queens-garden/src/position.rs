@@ -1108,6 +1108,9 @@ impl Position {
             n -= 1;
             // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
+            if !Families::affordable(storage, k) {
+                continue;
+            }
             let candidates = garden.neighbourly(k);
             let mut from = free;
             for _ in 0..start {
@@ -2005,7 +2008,7 @@ impl Families {
     #[inline]
     fn new(storage: &Storage, placed: Kind) -> Families {
         let needed = usize::from(placed.value().get() - 1);
-        let expansions = storage.expansions().fold(0u64, |m, k| m | 1 << k.id());
+        let expansions = storage.expansion_kinds();
         let others = !(1u64 << placed.id());
         let tiles = storage.tile_kinds();
         let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
@@ -2022,6 +2025,21 @@ impl Families {
             needed,
             jokers: usize::from(storage.jokers()),
         }
+    }
+
+    /// Whether some payment for placing `placed` is stored ([`Families::count`] above 0): the
+    /// jokers and the distinct kinds of one family together make the discards needed.
+    #[inline]
+    fn affordable(storage: &Storage, placed: Kind) -> bool {
+        let needed = u32::from(placed.value().get() - 1);
+        let jokers = u32::from(storage.jokers());
+        if needed <= jokers {
+            return true;
+        }
+        let held = (storage.tile_kinds() | storage.expansion_kinds()) & !(1u64 << placed.id());
+        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & held;
+        let pattern = VALUE_KINDS[usize::from(placed.value().get() - 1)] & held;
+        jokers + colour.count_ones().max(pattern.count_ones()) >= needed
     }
 
     /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
@@ -2204,6 +2222,7 @@ mod tests {
                 families.count_ways();
                 let n = listed.as_slice().len();
                 assert_eq!(families.count().min(PaymentBuffer::CAPACITY), n);
+                assert_eq!(Families::affordable(storage, k), n > 0, "{k} affordable");
                 for (r, &payment) in listed.as_slice().iter().enumerate() {
                     assert_eq!(families.nth(r), Some(payment), "payment {r} for {k}");
                 }
