@@ -930,7 +930,7 @@ impl Position {
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
     fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
         let room = self.take_room();
-        if room.twice == 0 && room.roomy() {
+        if room.twice == 0 && room.roomy {
             // No copy choices and room for anything: one take per attribute shown.
             let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
             let n = Attribute::all().filter(shown).count();
@@ -983,6 +983,9 @@ impl Position {
             up: 0,
             free_tiles: storage.free_tile_spaces(),
             free_exps: EXPANSION_SPACES - storage.expansion_count(),
+            roomy: false,
+            fixed_tiles: [0; 12],
+            fixed_exps: [0; 12],
         };
         for s in 0..usize::from(self.rules.stack_size()) {
             let mut shown = 0u64;
@@ -1004,6 +1007,19 @@ impl Position {
             room.twice |= room.once & shown;
             room.once |= shown;
         }
+        room.roomy = room.free_tiles >= 6 && u32::from(room.free_exps) >= room.up.count_ones();
+        if !room.roomy {
+            // Per attribute, its kinds at one slot: one pass over the kinds, not 24 bit counts.
+            for k in bits(room.once & !room.twice) {
+                let at = if room.up_kinds >> k & 1 != 0 {
+                    &mut room.fixed_exps
+                } else {
+                    &mut room.fixed_tiles
+                };
+                at[k / 6] += 1;
+                at[6 + k % 6] += 1;
+            }
+        }
         room
     }
 
@@ -1011,18 +1027,11 @@ impl Position {
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
-        let fixed = room.once & !room.twice & kinds;
-        // The counts matter only when the storage is short of room.
-        let (fixed_tiles, fixed_exps) = if room.roomy() {
-            (0, 0)
-        } else {
-            let exps = (fixed & room.up_kinds).count_ones() as u8;
-            (fixed.count_ones() as u8 - exps, exps)
-        };
+        let a = usize::from(attribute.index());
         Selection {
             attribute,
-            fixed_tiles,
-            fixed_exps,
+            fixed_tiles: room.fixed_tiles[a],
+            fixed_exps: room.fixed_exps[a],
             ambiguous: room.twice & kinds,
             any: room.once & kinds != 0,
         }
@@ -1459,7 +1468,7 @@ impl Position {
             self.top += 1;
             self.give_tiles(on_refill)?;
         }
-        for s in 0..MAX_STACK {
+        for s in 0..usize::from(self.rules.stack_size()) {
             if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
                 self.turn_up(s, on_refill);
             }
@@ -1678,14 +1687,22 @@ fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove>
 }
 
 /// The kinds showing `attribute`, as a bit mask over kind ids.
+#[inline]
 fn attribute_kinds(attribute: Attribute) -> u64 {
-    let a = usize::from(attribute.index());
-    if a < 6 {
-        COLOUR_KINDS[a]
-    } else {
-        VALUE_KINDS[a - 6]
-    }
+    ATTRIBUTE_KINDS[usize::from(attribute.index())]
 }
+
+/// [`attribute_kinds`] by attribute index: the colours, then the patterns.
+const ATTRIBUTE_KINDS: [u64; 12] = {
+    let mut out = [0; 12];
+    let mut a = 0;
+    while a < 6 {
+        out[a] = COLOUR_KINDS[a];
+        out[a + 6] = VALUE_KINDS[a];
+        a += 1;
+    }
+    out
+};
 
 /// What the takes of one position are read against ([`Position::take_room`]).
 struct TakeRoom {
@@ -1699,18 +1716,19 @@ struct TakeRoom {
     up: u8,
     free_tiles: u8,
     free_exps: u8,
+    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
+    /// at most 6 hexagons, its expansions from the face-up slots.
+    roomy: bool,
+    /// Per attribute (by index), its kinds at one slot shown as tiles and as face-up
+    /// expansions; counted only when not [`TakeRoom::roomy`], where they matter.
+    fixed_tiles: [u8; 12],
+    fixed_exps: [u8; 12],
 }
 
 impl TakeRoom {
     /// The slots (bit mask) showing kind id `k`.
     fn at(&self, k: usize) -> u8 {
         (0..MAX_STACK).fold(0, |m, s| m | (((self.slot_kinds[s] >> k) & 1) as u8) << s)
-    }
-
-    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
-    /// at most 6 hexagons, its expansions from the face-up slots.
-    fn roomy(&self) -> bool {
-        self.free_tiles >= 6 && u32::from(self.free_exps) >= self.up.count_ones()
     }
 }
 
@@ -1736,10 +1754,10 @@ impl Selection {
         if !self.any {
             return 0;
         }
-        if self.ambiguous == 0 && room.roomy() {
+        if self.ambiguous == 0 && room.roomy {
             return 1;
         }
-        if room.roomy() {
+        if room.roomy {
             return bits(self.ambiguous)
                 .map(|k| room.at(k).count_ones() as usize)
                 .product();
