@@ -984,8 +984,7 @@ impl Position {
             free_tiles: storage.free_tile_spaces(),
             free_exps: EXPANSION_SPACES - storage.expansion_count(),
             roomy: false,
-            fixed_tiles: [0; 12],
-            fixed_exps: [0; 12],
+            at: [0; KIND_COUNT],
         };
         for s in 0..usize::from(self.rules.stack_size()) {
             let mut shown = 0u64;
@@ -1002,24 +1001,16 @@ impl Position {
             }
             for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
                 shown |= 1 << k;
+                room.at[usize::from(k)] |= 1 << s;
+            }
+            if let SlotState::Up = self.slots[s] {
+                room.at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s;
             }
             room.slot_kinds[s] = shown;
             room.twice |= room.once & shown;
             room.once |= shown;
         }
         room.roomy = room.free_tiles >= 6 && u32::from(room.free_exps) >= room.up.count_ones();
-        if !room.roomy {
-            // Per attribute, its kinds at one slot: one pass over the kinds, not 24 bit counts.
-            for k in bits(room.once & !room.twice) {
-                let at = if room.up_kinds >> k & 1 != 0 {
-                    &mut room.fixed_exps
-                } else {
-                    &mut room.fixed_tiles
-                };
-                at[k / 6] += 1;
-                at[6 + k % 6] += 1;
-            }
-        }
         room
     }
 
@@ -1027,11 +1018,18 @@ impl Position {
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
-        let a = usize::from(attribute.index());
+        // The counts matter only when the storage is short of room.
+        let (fixed_tiles, fixed_exps) = if room.roomy {
+            (0, 0)
+        } else {
+            let fixed = room.once & !room.twice;
+            let exps = attribute_count(fixed & room.up_kinds, attribute);
+            (attribute_count(fixed, attribute) - exps, exps)
+        };
         Selection {
             attribute,
-            fixed_tiles: room.fixed_tiles[a],
-            fixed_exps: room.fixed_exps[a],
+            fixed_tiles,
+            fixed_exps,
             ambiguous: room.twice & kinds,
             any: room.once & kinds != 0,
         }
@@ -1692,6 +1690,44 @@ fn attribute_kinds(attribute: Attribute) -> u64 {
     ATTRIBUTE_KINDS[usize::from(attribute.index())]
 }
 
+/// How many kinds of `kinds` (bits by kind id) show `attribute`, without a bit count (the
+/// default x86-64 target has no popcnt instruction): a colour's six kinds are adjacent bits
+/// (a table), a pattern's are six bits apart (a multiplication adds them up in bits 30..36).
+#[inline]
+fn attribute_count(kinds: u64, attribute: Attribute) -> u8 {
+    let a = u32::from(attribute.index());
+    if a < 6 {
+        SIX_BIT_COUNTS[((kinds >> (6 * a)) & 0b11_1111) as usize]
+    } else {
+        // Bits 0, 6, .., 30: a value's kinds shifted down to the first colour.
+        const SPREAD: u64 = 0x4104_1041;
+        let spread = (kinds >> (a - 6)) & SPREAD;
+        (spread.wrapping_mul(SPREAD) >> 30 & 0b11_1111) as u8
+    }
+}
+
+/// The number of set bits of each 8-bit value (slot masks).
+const SLOT_COUNTS: [u8; 256] = {
+    let mut out = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        out[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    out
+};
+
+/// The number of set bits of each 6-bit value.
+const SIX_BIT_COUNTS: [u8; 64] = {
+    let mut out = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    out
+};
+
 /// [`attribute_kinds`] by attribute index: the colours, then the patterns.
 const ATTRIBUTE_KINDS: [u64; 12] = {
     let mut out = [0; 12];
@@ -1719,16 +1755,15 @@ struct TakeRoom {
     /// Whether every selection fits the storage, whatever slots it picks: a selection takes
     /// at most 6 hexagons, its expansions from the face-up slots.
     roomy: bool,
-    /// Per attribute (by index), its kinds at one slot shown as tiles and as face-up
-    /// expansions; counted only when not [`TakeRoom::roomy`], where they matter.
-    fixed_tiles: [u8; 12],
-    fixed_exps: [u8; 12],
+    /// For each kind id, the slots (bit mask) showing it.
+    at: [u8; KIND_COUNT],
 }
 
 impl TakeRoom {
     /// The slots (bit mask) showing kind id `k`.
+    #[inline]
     fn at(&self, k: usize) -> u8 {
-        (0..MAX_STACK).fold(0, |m, s| m | (((self.slot_kinds[s] >> k) & 1) as u8) << s)
+        self.at[k]
     }
 }
 
@@ -1759,7 +1794,7 @@ impl Selection {
         }
         if room.roomy {
             return bits(self.ambiguous)
-                .map(|k| room.at(k).count_ones() as usize)
+                .map(|k| usize::from(SLOT_COUNTS[usize::from(room.at(k))]))
                 .product();
         }
         // ways[e]: slot picks with e expansions among the ambiguous kinds.
@@ -1768,8 +1803,8 @@ impl Selection {
         let mut n = 0;
         for k in bits(self.ambiguous) {
             let mask = room.at(k);
-            let exps = (mask & room.up).count_ones() as usize;
-            let tiles = (mask & !room.up).count_ones() as usize;
+            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.up)]);
+            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.up)]);
             n += 1;
             for e in (0..=n).rev() {
                 ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
@@ -2262,5 +2297,18 @@ mod tests {
             }
         }
         assert!(placements > 1000, "the games place: {placements}");
+    }
+
+    #[test]
+    fn attribute_counts_are_bit_counts() {
+        let mut rng = PyRandom::from_u64(5);
+        for _ in 0..2000 {
+            let kinds = (u64::from(rng.randbelow(u32::MAX)) << 4 | u64::from(rng.randbelow(16)))
+                & ((1 << KIND_COUNT) - 1);
+            for attribute in Attribute::all() {
+                let expected = (kinds & attribute_kinds(attribute)).count_ones();
+                assert_eq!(u32::from(attribute_count(kinds, attribute)), expected);
+            }
+        }
     }
 }
