@@ -2090,9 +2090,9 @@ impl Families {
             return true;
         }
         let held = (storage.tile_kinds() | storage.expansion_kinds()) & !(1u64 << placed.id());
-        let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & held;
-        let pattern = VALUE_KINDS[usize::from(placed.value().get() - 1)] & held;
-        jokers + colour.count_ones().max(pattern.count_ones()) >= needed
+        let colour = attribute_count(held, Attribute::colour(placed.colour()));
+        let pattern = attribute_count(held, Attribute::pattern(placed.value()));
+        jokers + u32::from(colour.max(pattern)) >= needed
     }
 
     /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
