@@ -1018,8 +1018,9 @@ impl Position {
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
+        let any = room.once & kinds != 0;
         // The counts matter only when the storage is short of room.
-        let (fixed_tiles, fixed_exps) = if room.roomy {
+        let (fixed_tiles, fixed_exps) = if room.roomy || !any {
             (0, 0)
         } else {
             let fixed = room.once & !room.twice;
@@ -1031,7 +1032,7 @@ impl Position {
             fixed_tiles,
             fixed_exps,
             ambiguous: room.twice & kinds,
-            any: room.once & kinds != 0,
+            any,
         }
     }
 
@@ -1453,8 +1454,11 @@ impl Position {
             } else {
                 let len = usize::from(self.slot_len[s]);
                 if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
-                    self.slot_tiles[s].copy_within(i + 1..len, i);
-                    self.slot_tiles[s][len - 1] = 0;
+                    // Tile `i` out, the later ones one place down, a zero in the last place.
+                    let word = u64::from(u32::from_le_bytes(self.slot_tiles[s]));
+                    let below = word & ((1 << (8 * i)) - 1);
+                    let above = word >> (8 * (i + 1)) << (8 * i);
+                    self.slot_tiles[s] = ((below | above) as u32).to_le_bytes();
                     self.slot_len[s] -= 1;
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
