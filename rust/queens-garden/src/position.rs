@@ -1109,6 +1109,7 @@ impl Position {
         }
         let free = garden.free_mask();
         let m = free.count_ones() as usize;
+        let held = held(storage);
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1116,7 +1117,7 @@ impl Position {
             n -= 1;
             // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
-            if !Families::affordable(storage, k) {
+            if !Families::affordable(held, storage.jokers(), k) {
                 continue;
             }
             let candidates = garden.neighbourly(k);
@@ -1881,6 +1882,12 @@ impl Selection {
     }
 }
 
+/// The kinds a storage holds as a tile or an expansion (bits by kind id).
+#[inline]
+fn held(storage: &Storage) -> u64 {
+    storage.tile_kinds() | storage.expansion_kinds()
+}
+
 /// The set bits of `mask`, ascending.
 fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -2084,16 +2091,17 @@ impl Families {
         }
     }
 
-    /// Whether some payment for placing `placed` is stored ([`Families::count`] above 0): the
-    /// jokers and the distinct kinds of one family together make the discards needed.
+    /// Whether some payment for placing `placed` is stored ([`Families::count`] above 0), from
+    /// the storage's [`held`] kinds and its jokers: the jokers and the distinct kinds of one
+    /// family together make the discards needed.
     #[inline]
-    fn affordable(storage: &Storage, placed: Kind) -> bool {
+    fn affordable(held: u64, jokers: u8, placed: Kind) -> bool {
         let needed = u32::from(placed.value().get() - 1);
-        let jokers = u32::from(storage.jokers());
+        let jokers = u32::from(jokers);
         if needed <= jokers {
             return true;
         }
-        let held = (storage.tile_kinds() | storage.expansion_kinds()) & !(1u64 << placed.id());
+        let held = held & !(1u64 << placed.id());
         let colour = attribute_count(held, Attribute::colour(placed.colour()));
         let pattern = attribute_count(held, Attribute::pattern(placed.value()));
         jokers + u32::from(colour.max(pattern)) >= needed
@@ -2279,7 +2287,8 @@ mod tests {
                 families.count_ways();
                 let n = listed.as_slice().len();
                 assert_eq!(families.count().min(PaymentBuffer::CAPACITY), n);
-                assert_eq!(Families::affordable(storage, k), n > 0, "{k} affordable");
+                let affordable = Families::affordable(held(storage), storage.jokers(), k);
+                assert_eq!(affordable, n > 0, "{k} affordable");
                 for (r, &payment) in listed.as_slice().iter().enumerate() {
                     assert_eq!(families.nth(r), Some(payment), "payment {r} for {k}");
                 }
