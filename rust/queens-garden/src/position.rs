@@ -928,8 +928,7 @@ impl Position {
 
     /// A legal take at random (`below(n)` a uniform index below `n`), the same one
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
-    fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
-        let room = self.take_room();
+    fn random_take(&self, room: &TakeRoom, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
         if room.twice == 0 && room.roomy {
             // No copy choices and room for anything: one take per attribute shown.
             let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
@@ -1095,6 +1094,16 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        self.playout_move_in(below, &mut None)
+    }
+
+    /// [`Position::playout_move`], leaving in `shown` where the display shows each kind
+    /// ([`TakeRoom::at`]) when the move is a take, for [`Position::play_shown`].
+    pub(crate) fn playout_move_in(
+        &self,
+        below: &mut impl FnMut(usize) -> usize,
+        shown: &mut Option<[u8; KIND_COUNT]>,
+    ) -> Option<Move> {
         if self.over {
             return None;
         }
@@ -1144,7 +1153,12 @@ impl Position {
                 }
             }
         }
-        Some(self.random_take(below).unwrap_or(Move::PASS))
+        let room = self.take_room();
+        let take = self.random_take(&room, below);
+        if take.is_some() {
+            *shown = Some(room.at);
+        }
+        Some(take.unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1338,9 +1352,24 @@ impl Position {
         mv: &Move,
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
+        self.play_shown(mv, None, on_refill)
+    }
+
+    /// [`Position::play_unchecked_with`] given, for a take, where the display shows each kind
+    /// (`shown`, as [`Position::playout_move_in`] leaves it for this position), or `None` to
+    /// read the display.
+    pub(crate) fn play_shown(
+        &mut self,
+        mv: &Move,
+        shown: Option<&[u8; KIND_COUNT]>,
+        on_refill: &mut dyn ChanceHook,
+    ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         match *mv {
-            Move::Take { attribute, choices } => self.play_take(attribute, &choices, on_refill)?,
+            Move::Take { attribute, choices } => {
+                let at = shown.copied().unwrap_or_else(|| self.presence());
+                self.play_take(attribute, &choices, &at, on_refill)?;
+            }
             Move::Tile {
                 kind: k,
                 cell,
@@ -1430,13 +1459,14 @@ impl Position {
         }
     }
 
+    /// Plays a take, `at` giving the slots showing each kind ([`Position::presence`]).
     fn play_take(
         &mut self,
         attribute: Attribute,
         choices: &Choices,
+        at: &[u8; KIND_COUNT],
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
-        let at = self.presence();
         let seat = usize::from(self.to_move);
         let mut from_top = false;
         for k in attribute.kinds() {
@@ -2296,7 +2326,7 @@ mod tests {
             let mut takes = Vec::new();
             p.legal_takes(&mut takes);
             for (i, &take) in takes.iter().enumerate() {
-                let drawn = p.random_take(&mut |n| {
+                let drawn = p.random_take(&p.take_room(), &mut |n| {
                     assert_eq!(n, takes.len(), "the take count");
                     i
                 });
@@ -2304,7 +2334,7 @@ mod tests {
             }
             if takes.is_empty() {
                 assert_eq!(
-                    p.random_take(&mut |_| unreachable!("no take to draw")),
+                    p.random_take(&p.take_room(), &mut |_| unreachable!("no take to draw")),
                     None
                 );
             }
