@@ -928,7 +928,7 @@ impl Position {
 
     /// A legal take at random (`below(n)` a uniform index below `n`), the same one
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
-    fn random_take(&self, room: &TakeRoom, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+    fn random_take(room: &TakeRoom, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
         if room.twice == 0 && room.roomy {
             // No copy choices and room for anything: one take per attribute shown.
             let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
@@ -944,7 +944,7 @@ impl Position {
         }
         let mut counts = [0usize; 12];
         for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
-            *c = Position::selection(attribute, &room).count(&room);
+            *c = Position::selection(attribute, room).count(room);
         }
         let total: usize = counts.iter().sum();
         if total == 0 {
@@ -953,8 +953,8 @@ impl Position {
         let mut left = below(total);
         for (attribute, &c) in Attribute::all().zip(&counts) {
             if left < c {
-                let sel = Position::selection(attribute, &room);
-                return match sel.visit(&room, &mut |mv| {
+                let sel = Position::selection(attribute, room);
+                return match sel.visit(room, &mut |mv| {
                     if left == 0 {
                         return ControlFlow::Break(mv);
                     }
@@ -1154,7 +1154,7 @@ impl Position {
             }
         }
         let room = self.take_room();
-        let take = self.random_take(&room, below);
+        let take = Position::random_take(&room, below);
         if take.is_some() {
             *shown = Some(room.at);
         }
@@ -2326,7 +2326,7 @@ mod tests {
             let mut takes = Vec::new();
             p.legal_takes(&mut takes);
             for (i, &take) in takes.iter().enumerate() {
-                let drawn = p.random_take(&p.take_room(), &mut |n| {
+                let drawn = Position::random_take(&p.take_room(), &mut |n| {
                     assert_eq!(n, takes.len(), "the take count");
                     i
                 });
@@ -2334,7 +2334,7 @@ mod tests {
             }
             if takes.is_empty() {
                 assert_eq!(
-                    p.random_take(&p.take_room(), &mut |_| unreachable!("no take to draw")),
+                    Position::random_take(&p.take_room(), &mut |_| unreachable!("no take to draw")),
                     None
                 );
             }
