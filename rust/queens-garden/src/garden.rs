@@ -480,14 +480,19 @@ impl Garden {
     /// Round scoring (section 10): each hexagon's value per category of `categories` it shows,
     /// plus 1 per face-up expansion.
     pub fn round_points(&self, categories: [crate::kind::Attribute; 3]) -> u32 {
-        let hexagons: u32 = self
-            .hexagons()
-            .map(|(_, k)| {
-                let shown = categories.iter().filter(|&&a| k.shows(a)).count() as u32;
-                shown * u32::from(k.value().get())
-            })
-            .sum();
-        hexagons + self.face_up_count()
+        let mut points = self.face_up_count();
+        for category in categories {
+            let a = usize::from(category.index());
+            // The hexagons showing the category: its colour's cells, or its pattern's.
+            points += if a < 6 {
+                cells_of(self.colours[a])
+                    .map(|c| u32::from(self.cells[usize::from(c.index())] % 6) + 1)
+                    .sum::<u32>()
+            } else {
+                cells_of(self.values[a - 6]).count() as u32 * (a as u32 - 5)
+            };
+        }
+        points
     }
 
     /// A kind found twice in one colour group or pattern group, which the group rule (section
@@ -644,6 +649,15 @@ impl Storage {
     /// The stored expansions' printed kinds, ascending.
     pub fn expansions(&self) -> impl Iterator<Item = Kind> + '_ {
         self.expansions.iter().filter_map(|&k| Kind::new(k))
+    }
+
+    /// The stored expansions' printed kinds as a bit mask over kind ids.
+    #[inline]
+    pub(crate) fn expansion_kinds(&self) -> u64 {
+        self.expansions
+            .iter()
+            .filter(|&&k| k != u8::MAX)
+            .fold(0, |m, &k| m | 1 << k)
     }
 
     /// Whether the expansion printed `kind` is stored.

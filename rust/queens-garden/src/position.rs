@@ -928,9 +928,8 @@ impl Position {
 
     /// A legal take at random (`below(n)` a uniform index below `n`), the same one
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
-    fn random_take(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
-        let room = self.take_room();
-        if room.twice == 0 && room.roomy() {
+    fn random_take(room: &TakeRoom, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        if room.twice == 0 && room.roomy {
             // No copy choices and room for anything: one take per attribute shown.
             let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
             let n = Attribute::all().filter(shown).count();
@@ -945,7 +944,7 @@ impl Position {
         }
         let mut counts = [0usize; 12];
         for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
-            *c = Position::selection(attribute, &room).count(&room);
+            *c = Position::selection(attribute, room).count(room);
         }
         let total: usize = counts.iter().sum();
         if total == 0 {
@@ -954,8 +953,8 @@ impl Position {
         let mut left = below(total);
         for (attribute, &c) in Attribute::all().zip(&counts) {
             if left < c {
-                let sel = Position::selection(attribute, &room);
-                return match sel.visit(&room, &mut |mv| {
+                let sel = Position::selection(attribute, room);
+                return match sel.visit(room, &mut |mv| {
                     if left == 0 {
                         return ControlFlow::Break(mv);
                     }
@@ -983,6 +982,8 @@ impl Position {
             up: 0,
             free_tiles: storage.free_tile_spaces(),
             free_exps: EXPANSION_SPACES - storage.expansion_count(),
+            roomy: false,
+            at: [0; KIND_COUNT],
         };
         for s in 0..usize::from(self.rules.stack_size()) {
             let mut shown = 0u64;
@@ -999,11 +1000,16 @@ impl Position {
             }
             for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
                 shown |= 1 << k;
+                room.at[usize::from(k)] |= 1 << s;
+            }
+            if let SlotState::Up = self.slots[s] {
+                room.at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s;
             }
             room.slot_kinds[s] = shown;
             room.twice |= room.once & shown;
             room.once |= shown;
         }
+        room.roomy = room.free_tiles >= 6 && u32::from(room.free_exps) >= room.up.count_ones();
         room
     }
 
@@ -1011,20 +1017,21 @@ impl Position {
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
-        let fixed = room.once & !room.twice & kinds;
+        let any = room.once & kinds != 0;
         // The counts matter only when the storage is short of room.
-        let (fixed_tiles, fixed_exps) = if room.roomy() {
+        let (fixed_tiles, fixed_exps) = if room.roomy || !any {
             (0, 0)
         } else {
-            let exps = (fixed & room.up_kinds).count_ones() as u8;
-            (fixed.count_ones() as u8 - exps, exps)
+            let fixed = room.once & !room.twice;
+            let exps = attribute_count(fixed & room.up_kinds, attribute);
+            (attribute_count(fixed, attribute) - exps, exps)
         };
         Selection {
             attribute,
             fixed_tiles,
             fixed_exps,
             ambiguous: room.twice & kinds,
-            any: room.once & kinds != 0,
+            any,
         }
     }
 
@@ -1087,6 +1094,16 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        self.playout_move_in(below, &mut None)
+    }
+
+    /// [`Position::playout_move`], leaving in `shown` where the display shows each kind
+    /// ([`TakeRoom::at`]) when the move is a take, for [`Position::play_shown`].
+    pub(crate) fn playout_move_in(
+        &self,
+        below: &mut impl FnMut(usize) -> usize,
+        shown: &mut Option<[u8; KIND_COUNT]>,
+    ) -> Option<Move> {
         if self.over {
             return None;
         }
@@ -1101,6 +1118,7 @@ impl Position {
         }
         let free = garden.free_mask();
         let m = free.count_ones() as usize;
+        let held = held(storage);
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1108,6 +1126,9 @@ impl Position {
             n -= 1;
             // The first fitting free space from the `start`-th on, then from the first.
             let start = below(m);
+            if !Families::affordable(held, storage.jokers(), k) {
+                continue;
+            }
             let candidates = garden.neighbourly(k);
             let mut from = free;
             for _ in 0..start {
@@ -1132,7 +1153,12 @@ impl Position {
                 }
             }
         }
-        Some(self.random_take(below).unwrap_or(Move::PASS))
+        let room = self.take_room();
+        let take = Position::random_take(&room, below);
+        if take.is_some() {
+            *shown = Some(room.at);
+        }
+        Some(take.unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1326,9 +1352,24 @@ impl Position {
         mv: &Move,
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
+        self.play_shown(mv, None, on_refill)
+    }
+
+    /// [`Position::play_unchecked_with`] given, for a take, where the display shows each kind
+    /// (`shown`, as [`Position::playout_move_in`] leaves it for this position), or `None` to
+    /// read the display.
+    pub(crate) fn play_shown(
+        &mut self,
+        mv: &Move,
+        shown: Option<&[u8; KIND_COUNT]>,
+        on_refill: &mut dyn ChanceHook,
+    ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         match *mv {
-            Move::Take { attribute, choices } => self.play_take(attribute, &choices, on_refill)?,
+            Move::Take { attribute, choices } => {
+                let at = shown.copied().unwrap_or_else(|| self.presence());
+                self.play_take(attribute, &choices, &at, on_refill)?;
+            }
             Move::Tile {
                 kind: k,
                 cell,
@@ -1418,13 +1459,14 @@ impl Position {
         }
     }
 
+    /// Plays a take, `at` giving the slots showing each kind ([`Position::presence`]).
     fn play_take(
         &mut self,
         attribute: Attribute,
         choices: &Choices,
+        at: &[u8; KIND_COUNT],
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
-        let at = self.presence();
         let seat = usize::from(self.to_move);
         let mut from_top = false;
         for k in attribute.kinds() {
@@ -1443,8 +1485,11 @@ impl Position {
             } else {
                 let len = usize::from(self.slot_len[s]);
                 if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
-                    self.slot_tiles[s].copy_within(i + 1..len, i);
-                    self.slot_tiles[s][len - 1] = 0;
+                    // Tile `i` out, the later ones one place down, a zero in the last place.
+                    let word = u64::from(u32::from_le_bytes(self.slot_tiles[s]));
+                    let below = word & ((1 << (8 * i)) - 1);
+                    let above = word >> (8 * (i + 1)) << (8 * i);
+                    self.slot_tiles[s] = ((below | above) as u32).to_le_bytes();
                     self.slot_len[s] -= 1;
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
@@ -1456,7 +1501,7 @@ impl Position {
             self.top += 1;
             self.give_tiles(on_refill)?;
         }
-        for s in 0..MAX_STACK {
+        for s in 0..usize::from(self.rules.stack_size()) {
             if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
                 self.turn_up(s, on_refill);
             }
@@ -1675,14 +1720,60 @@ fn check_pass(storage: &Storage, discards: &Discards) -> Result<(), IllegalMove>
 }
 
 /// The kinds showing `attribute`, as a bit mask over kind ids.
+#[inline]
 fn attribute_kinds(attribute: Attribute) -> u64 {
-    let a = usize::from(attribute.index());
+    ATTRIBUTE_KINDS[usize::from(attribute.index())]
+}
+
+/// How many kinds of `kinds` (bits by kind id) show `attribute`, without a bit count (the
+/// default x86-64 target has no popcnt instruction): a colour's six kinds are adjacent bits
+/// (a table), a pattern's are six bits apart (a multiplication adds them up in bits 30..36).
+#[inline]
+fn attribute_count(kinds: u64, attribute: Attribute) -> u8 {
+    let a = u32::from(attribute.index());
     if a < 6 {
-        COLOUR_KINDS[a]
+        SIX_BIT_COUNTS[((kinds >> (6 * a)) & 0b11_1111) as usize]
     } else {
-        VALUE_KINDS[a - 6]
+        // Bits 0, 6, .., 30: a value's kinds shifted down to the first colour.
+        const SPREAD: u64 = 0x4104_1041;
+        let spread = (kinds >> (a - 6)) & SPREAD;
+        (spread.wrapping_mul(SPREAD) >> 30 & 0b11_1111) as u8
     }
 }
+
+/// The number of set bits of each 8-bit value (slot masks).
+const SLOT_COUNTS: [u8; 256] = {
+    let mut out = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        out[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    out
+};
+
+/// The number of set bits of each 6-bit value.
+const SIX_BIT_COUNTS: [u8; 64] = {
+    let mut out = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    out
+};
+
+/// [`attribute_kinds`] by attribute index: the colours, then the patterns.
+const ATTRIBUTE_KINDS: [u64; 12] = {
+    let mut out = [0; 12];
+    let mut a = 0;
+    while a < 6 {
+        out[a] = COLOUR_KINDS[a];
+        out[a + 6] = VALUE_KINDS[a];
+        a += 1;
+    }
+    out
+};
 
 /// What the takes of one position are read against ([`Position::take_room`]).
 struct TakeRoom {
@@ -1696,18 +1787,18 @@ struct TakeRoom {
     up: u8,
     free_tiles: u8,
     free_exps: u8,
+    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
+    /// at most 6 hexagons, its expansions from the face-up slots.
+    roomy: bool,
+    /// For each kind id, the slots (bit mask) showing it.
+    at: [u8; KIND_COUNT],
 }
 
 impl TakeRoom {
     /// The slots (bit mask) showing kind id `k`.
+    #[inline]
     fn at(&self, k: usize) -> u8 {
-        (0..MAX_STACK).fold(0, |m, s| m | (((self.slot_kinds[s] >> k) & 1) as u8) << s)
-    }
-
-    /// Whether every selection fits the storage, whatever slots it picks: a selection takes
-    /// at most 6 hexagons, its expansions from the face-up slots.
-    fn roomy(&self) -> bool {
-        self.free_tiles >= 6 && u32::from(self.free_exps) >= self.up.count_ones()
+        self.at[k]
     }
 }
 
@@ -1733,12 +1824,12 @@ impl Selection {
         if !self.any {
             return 0;
         }
-        if self.ambiguous == 0 && room.roomy() {
+        if self.ambiguous == 0 && room.roomy {
             return 1;
         }
-        if room.roomy() {
+        if room.roomy {
             return bits(self.ambiguous)
-                .map(|k| room.at(k).count_ones() as usize)
+                .map(|k| usize::from(SLOT_COUNTS[usize::from(room.at(k))]))
                 .product();
         }
         // ways[e]: slot picks with e expansions among the ambiguous kinds.
@@ -1747,8 +1838,8 @@ impl Selection {
         let mut n = 0;
         for k in bits(self.ambiguous) {
             let mask = room.at(k);
-            let exps = (mask & room.up).count_ones() as usize;
-            let tiles = (mask & !room.up).count_ones() as usize;
+            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.up)]);
+            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.up)]);
             n += 1;
             for e in (0..=n).rev() {
                 ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
@@ -1819,6 +1910,12 @@ impl Selection {
             }
         }
     }
+}
+
+/// The kinds a storage holds as a tile or an expansion (bits by kind id).
+#[inline]
+fn held(storage: &Storage) -> u64 {
+    storage.tile_kinds() | storage.expansion_kinds()
 }
 
 /// The set bits of `mask`, ascending.
@@ -2005,7 +2102,7 @@ impl Families {
     #[inline]
     fn new(storage: &Storage, placed: Kind) -> Families {
         let needed = usize::from(placed.value().get() - 1);
-        let expansions = storage.expansions().fold(0u64, |m, k| m | 1 << k.id());
+        let expansions = storage.expansion_kinds();
         let others = !(1u64 << placed.id());
         let tiles = storage.tile_kinds();
         let colour = COLOUR_KINDS[usize::from(placed.colour().index())] & others;
@@ -2022,6 +2119,22 @@ impl Families {
             needed,
             jokers: usize::from(storage.jokers()),
         }
+    }
+
+    /// Whether some payment for placing `placed` is stored ([`Families::count`] above 0), from
+    /// the storage's [`held`] kinds and its jokers: the jokers and the distinct kinds of one
+    /// family together make the discards needed.
+    #[inline]
+    fn affordable(held: u64, jokers: u8, placed: Kind) -> bool {
+        let needed = u32::from(placed.value().get() - 1);
+        let jokers = u32::from(jokers);
+        if needed <= jokers {
+            return true;
+        }
+        let held = held & !(1u64 << placed.id());
+        let colour = attribute_count(held, Attribute::colour(placed.colour()));
+        let pattern = attribute_count(held, Attribute::pattern(placed.value()));
+        jokers + u32::from(colour.max(pattern)) >= needed
     }
 
     /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
@@ -2204,6 +2317,8 @@ mod tests {
                 families.count_ways();
                 let n = listed.as_slice().len();
                 assert_eq!(families.count().min(PaymentBuffer::CAPACITY), n);
+                let affordable = Families::affordable(held(storage), storage.jokers(), k);
+                assert_eq!(affordable, n > 0, "{k} affordable");
                 for (r, &payment) in listed.as_slice().iter().enumerate() {
                     assert_eq!(families.nth(r), Some(payment), "payment {r} for {k}");
                 }
@@ -2211,7 +2326,7 @@ mod tests {
             let mut takes = Vec::new();
             p.legal_takes(&mut takes);
             for (i, &take) in takes.iter().enumerate() {
-                let drawn = p.random_take(&mut |n| {
+                let drawn = Position::random_take(&p.take_room(), &mut |n| {
                     assert_eq!(n, takes.len(), "the take count");
                     i
                 });
@@ -2219,11 +2334,24 @@ mod tests {
             }
             if takes.is_empty() {
                 assert_eq!(
-                    p.random_take(&mut |_| unreachable!("no take to draw")),
+                    Position::random_take(&p.take_room(), &mut |_| unreachable!("no take to draw")),
                     None
                 );
             }
         }
         assert!(placements > 1000, "the games place: {placements}");
+    }
+
+    #[test]
+    fn attribute_counts_are_bit_counts() {
+        let mut rng = PyRandom::from_u64(5);
+        for _ in 0..2000 {
+            let kinds = (u64::from(rng.randbelow(u32::MAX)) << 4 | u64::from(rng.randbelow(16)))
+                & ((1 << KIND_COUNT) - 1);
+            for attribute in Attribute::all() {
+                let expected = (kinds & attribute_kinds(attribute)).count_ones();
+                assert_eq!(u32::from(attribute_count(kinds, attribute)), expected);
+            }
+        }
     }
 }
