@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from indigo import queens_garden as qg
-from indigo.queens_garden.narration import move_lines
+from indigo.queens_garden.narration import ATTRIBUTE_WORDS, move_lines
 from indigo.queens_garden.svg import game_at
 from test_web_browser import (
     DESKTOP,
@@ -73,7 +73,9 @@ def _one_turn(
     for attribute, reason in state["take_refusals"].items():  # a disabled button says why
         title = page.get_attribute(f'#qg-take button[data-attribute="{attribute}"]', "title")
         assert title is not None
-        assert title.endswith(f": not now, {reason}")
+        empty = f"no hexagon in the display shows {attribute}: the selection is empty"
+        words = f"no {ATTRIBUTE_WORDS[attribute]} hexagon is in the display"
+        assert title.endswith(f": not now, {words if reason == empty else reason}")
     roll = rng.random()
     placements = [(a, k) for a in ("tile", "exp") for k in choices[a]]
     if choices["exp"] and prefer_exp:

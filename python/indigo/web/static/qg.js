@@ -258,6 +258,15 @@ function qgOptionWords(topic, label) {
   return label;
 }
 
+// The engine's reason a take is refused, in words where it names an attribute by its code.
+function qgRefusalWords(reason) {
+  const empty = /^no hexagon in the display shows (\w+): the selection is empty$/.exec(reason);
+  if (empty && empty[1] in ATTRIBUTE_NAMES) {
+    return `no ${ATTRIBUTE_NAMES[empty[1]]} hexagon is in the display`;
+  }
+  return reason;
+}
+
 function qgPromptWords(tree) {
   const take = /^take (\w{3}) from which slot\?$/.exec(tree.prompt);
   if (take) return `Take the ${qgHexagon(take[1])} from which slot?`;
@@ -313,8 +322,9 @@ function qgPanel() {
     button.title = `take ${ATTRIBUTE_NAMES[attribute]}`;
     button.dataset.attribute = attribute;
     button.disabled = !(attribute in choices.take);
-    // A disabled button says why (the engine's reason), on hover and to a screen reader.
-    if (button.disabled) button.title += `: not now, ${state.take_refusals[attribute]}`;
+    // A disabled button says why (the engine's reason, in words), on hover and to a screen
+    // reader.
+    if (button.disabled) button.title += `: not now, ${qgRefusalWords(state.take_refusals[attribute])}`;
     button.setAttribute("aria-label", button.title);
     button.addEventListener("click", () => {
       qgPicked = null;
