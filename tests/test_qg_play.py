@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,15 @@ def test_a_whole_game_with_prompts_undo_save_and_bad_input(tmp_path: Path) -> No
     assert "error: no move of yours to undo" in text
     assert "Undone: back to move 0." in text
     assert "take which attribute" in text
+    # Each numbered answer is in words, its notation beside it in brackets.
+    options = re.findall(r"^    \d+\) (.*)$", text, re.M)
+    assert options
+    for line in options:
+        words, _, notation = line.rpartition(" [")
+        assert notation.endswith("]"), line
+        assert words, line
+        assert not re.fullmatch(r"[a-z]{2}\d?|\d|\*|f\d|a\d", words), line
+    assert any(re.search(r"\) (blue|yellow|light|dark) .*\[", line) for line in text.splitlines())
     assert "Final scoring" in text
     assert play.game.over
     record = json.loads(saved.read_text(encoding="utf-8"))

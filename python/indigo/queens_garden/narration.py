@@ -26,6 +26,7 @@ __all__ = [
     "move_log",
     "move_marks",
     "narrated",
+    "option_words",
     "place_words",
 ]
 
@@ -136,11 +137,35 @@ def _take_text(before: Game, move: Move) -> str:
     return f"took {attribute_words(str(move).split()[1])}: {'; '.join(parts)}"
 
 
-def _payment(tokens: Sequence[str], value: int) -> str:
+def _discards(tokens: Sequence[str]) -> list[str]:
+    """Discards in words, the jokers counted last: ["a dark green 6", "2 jokers"]."""
     discards = [discard_words(token) for token in tokens if token != "*"]
     jokers = tokens.count("*")
     if jokers:
         discards.append("a joker" if jokers == 1 else f"{jokers} jokers")
+    return discards
+
+
+def option_words(topic: str, label: str) -> str:
+    """An answer of a :class:`~indigo.queens_garden.choices.Question` in words, as the web
+    page's buttons say it: "a dark green 5 and a joker", "slot 2", "area 4", "yellow 3"."""
+    if topic == "payment":
+        return "nothing more" if label == "nothing" else _and(_discards(label.split()))
+    if topic == "slot":
+        return f"slot {label}"
+    if topic == "area":
+        return f"area {label[1:]}"
+    if topic == "kind":
+        return hexagon_words(label)
+    if topic == "attribute":
+        return ATTRIBUTE_WORDS[label]
+    if topic == "cell":
+        return place_words(label)
+    return label
+
+
+def _payment(tokens: Sequence[str], value: int) -> str:
+    discards = _discards(tokens)
     if not discards:
         return "a tree pays for itself" if value == 1 else "paid nothing more"
     return f"paying with {_and(discards)}"

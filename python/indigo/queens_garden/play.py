@@ -30,7 +30,7 @@ from typing import Final, TextIO
 from indigo import IndigoError
 from indigo.queens_garden import Bot, Game, Move, Rules, make_bot
 from indigo.queens_garden.choices import Question, candidates, next_question
-from indigo.queens_garden.narration import move_lines
+from indigo.queens_garden.narration import move_lines, option_words
 from indigo.queens_garden.terminal import LEGEND, final_text, position_text
 from indigo.session import TerminalSession
 
@@ -157,7 +157,12 @@ class TerminalPlay(TerminalSession[Game, Bot]):
         options = question.options
         self.say(f"  {question.prompt}")
         for number, option in enumerate(options, 1):
-            self.say(f"    {number}) {option.label}")
+            words = option_words(question.topic, option.label)
+            self.say(
+                f"    {number}) {words} [{option.label}]"
+                if words != option.label
+                else f"    {number}) {words}"
+            )
         while True:
             answer = self.ask(f"  1-{len(options)} (empty: cancel) > ")
             if not answer:
