@@ -26,7 +26,7 @@ from indigo import ACTION_COUNT, OBSERVATION_SIZE, Game, Rules, VectorGames
 from indigo.envs import GYMNASIUM_ID, _common, indigo_v0
 from indigo.envs.gymnasium_env import IndigoEnv
 from indigo.envs.vector import IndigoVectorEnv
-from indigo.games import GAMES, QUEENS_GARDEN, GameEntry, find_game
+from indigo.games import GAMES, INDIGO, QUEENS_GARDEN, GameEntry, find_game
 
 pytestmark = pytest.mark.slow  # left out of scripts/check --quick
 
@@ -56,36 +56,6 @@ def test_pettingzoo_api_test(rules: Rules) -> None:
 def test_pettingzoo_seed_test() -> None:
     seed_test(indigo_v0.env, num_cycles=300)
     seed_test(lambda: indigo_v0.env(players=3, hand_size=2), num_cycles=300)
-
-
-@pytest.mark.parametrize("utility", ["win", "points", "rank"])
-@pytest.mark.parametrize("rules", RULES, ids=repr)
-def test_pettingzoo_full_game_matches_the_core(rules: Rules, utility: indigo.Utility) -> None:
-    env = indigo_v0.env(rules=rules, utility=utility)
-    env.reset(seed=11)
-    picks = random.Random(1)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        observation, reward, termination, truncation, _ = env.last()
-        totals[agent] += reward
-        seat = env.possible_agents.index(agent)
-        game = env.unwrapped.game
-        np.testing.assert_array_equal(observation["observation"], game.observation(seat))
-        if termination or truncation:
-            assert not observation["action_mask"].any()
-            env.step(None)
-            continue
-        assert game.to_move == seat
-        legal = observation["action_mask"].nonzero()[0].tolist()
-        assert legal == game.legal_actions()
-        env.step(picks.choice(legal))
-    game = env.unwrapped.game
-    core = replay(rules, 11, game.moves)
-    assert core.over
-    assert core.scores == game.scores
-    returns = core.returns(utility)
-    assert [totals[a] for a in env.possible_agents] == returns
-    assert sum(returns) > 0
 
 
 def test_pettingzoo_reset_seeds() -> None:
@@ -919,11 +889,18 @@ def legal_of(entry: GameEntry[Any, Any, Any], observation: dict[str, Any]) -> li
     return [int(a) for a in legal[legal >= 0]]
 
 
-@pytest.mark.parametrize("entry", GAMES, ids=str)
+# Every game of the registry at 2 to 4 seats, and Indigo with hands of 2.
+WHOLE_GAMES = [(e, e.default_rules(p)) for e in GAMES for p in (2, 3, 4)] + [(INDIGO, Rules(3, 2))]
+
+
+@pytest.mark.parametrize("utility", ["win", "points", "rank"])
+@pytest.mark.parametrize(
+    ("entry", "rules"), WHOLE_GAMES, ids=[f"{e.name}-{r!r}" for e, r in WHOLE_GAMES]
+)
 def test_every_game_plays_a_whole_pettingzoo_game_as_the_core(
-    entry: GameEntry[Any, Any, Any],
+    entry: GameEntry[Any, Any, Any], rules: Any, utility: indigo.Utility
 ) -> None:
-    env = aec_module(entry).env(players=3, utility="points")
+    env = aec_module(entry).env(rules=rules, utility=utility)
     env.reset(seed=11)
     picks = random.Random(1)
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -938,17 +915,20 @@ def test_every_game_plays_a_whole_pettingzoo_game_as_the_core(
             assert not observation["action_mask"].any()
             env.step(None)
             continue
+        assert game.to_move == seat
         legal = legal_of(entry, observation)
         assert legal == game.legal_actions()
         index = picks.randrange(len(legal))
         played.append(legal[index])
         env.step(legal[index] if entry.action_list is None else index)
-    core = entry.game(entry.default_rules(3), seed=11)
+    core = entry.game(rules, seed=11)
     for action in played:
         core.play(action)
     assert core.over
     assert core.scores == env.unwrapped.game.scores
-    assert [totals[a] for a in env.possible_agents] == core.returns("points")
+    returns = core.returns(utility)
+    assert [totals[a] for a in env.possible_agents] == returns
+    assert sum(returns) > 0
 
 
 def test_listed_actions_refuse_an_index_past_the_list_and_change_nothing() -> None:
