@@ -116,7 +116,7 @@ impl Budget {
     }
 
     /// Whether this budget is within the bounds of [`IsmctsConfig`].
-    fn check(self) -> Result<Budget, SettingsError> {
+    pub(crate) fn check(self) -> Result<Budget, SettingsError> {
         if let Some(n) = self.simulation_limit() {
             Budget::simulations(i64::try_from(n).unwrap_or(i64::MAX))?;
         }
@@ -720,8 +720,37 @@ fn grow<G: Game>(
 pub struct Ismcts {
     config: IsmctsConfig,
     rng: Rng,
-    /// The thread pool and the process that built it: a forked child builds its own.
-    pool: Option<(u32, rayon::ThreadPool)>,
+    pool: Pool,
+}
+
+/// A search's thread pool and the process that built it (a forked child builds its own);
+/// a clone starts without one.
+#[derive(Default)]
+pub(crate) struct Pool(Option<(u32, rayon::ThreadPool)>);
+
+impl Clone for Pool {
+    fn clone(&self) -> Pool {
+        Pool(None)
+    }
+}
+
+impl Pool {
+    /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;
+    /// `None` for one thread or if threads cannot be started (the trees then grow in turn).
+    pub(crate) fn get(&mut self, threads: usize) -> Option<&rayon::ThreadPool> {
+        if threads == 1 {
+            return None;
+        }
+        let pid = std::process::id();
+        if self.0.as_ref().is_none_or(|(owner, _)| *owner != pid) {
+            self.0 = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+                .map(|pool| (pid, pool));
+        }
+        self.0.as_ref().map(|(_, pool)| pool)
+    }
 }
 
 impl std::fmt::Debug for Ismcts {
@@ -737,7 +766,7 @@ impl Clone for Ismcts {
         Ismcts {
             config: self.config,
             rng: self.rng.clone(),
-            pool: None,
+            pool: Pool::default(),
         }
     }
 }
@@ -752,7 +781,7 @@ impl Ismcts {
         Ismcts {
             config,
             rng: Rng::seed_from_u64(seed),
-            pool: None,
+            pool: Pool::default(),
         }
     }
 
@@ -811,7 +840,7 @@ impl Ismcts {
         let tree_seed = |t: usize| mix(seed, t as u64);
         let config = self.config;
         let grow_tree = |t: usize| grow::<G>(info, &root, &config, share(t), tree_seed(t), stop);
-        let trees: Vec<Tree<G::Action>> = match self.pool(threads) {
+        let trees: Vec<Tree<G::Action>> = match self.pool.get(threads) {
             Some(pool) => pool.install(|| (0..threads).into_par_iter().map(grow_tree).collect()),
             None => (0..threads).map(grow_tree).collect(),
         };
@@ -858,28 +887,32 @@ impl Ismcts {
             Err(unwatched) => unwatched(&unstopped),
         }
     }
+}
 
-    /// The thread pool for `threads > 1`, rebuilt in a process forked after it was made;
-    /// `None` for one thread or if threads cannot be started (the trees then grow in turn).
-    fn pool(&mut self, threads: usize) -> Option<&rayon::ThreadPool> {
-        if threads == 1 {
-            return None;
+/// Root children `(action, visits, value)` of several trees summed by action, ascending,
+/// those never visited left out.
+pub(crate) fn merge_children<A: Copy + Ord>(
+    mut children: Vec<(A, u32, f32)>,
+) -> Vec<(A, u32, f32)> {
+    // Stable, so that each action's values add up in tree order.
+    children.sort_by_key(|c| c.0);
+    let mut merged: Vec<(A, u32, f32)> = Vec::with_capacity(children.len());
+    for (action, visits, value) in children {
+        match merged.last_mut() {
+            Some(last) if last.0 == action => {
+                last.1 += visits;
+                last.2 += value;
+            }
+            _ => merged.push((action, visits, value)),
         }
-        let pid = std::process::id();
-        if self.pool.as_ref().is_none_or(|(owner, _)| *owner != pid) {
-            self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
-                .map(|pool| (pid, pool));
-        }
-        self.pool.as_ref().map(|(_, pool)| pool)
     }
+    merged.retain(|&(_, visits, _)| visits > 0);
+    merged
 }
 
 /// Sums the trees' root children by action.
 fn summarise<A: Copy + Ord>(trees: &[Tree<A>]) -> Option<SearchResult<A>> {
-    let mut children: Vec<(A, u32, f32)> = trees
+    let children: Vec<(A, u32, f32)> = trees
         .iter()
         .flat_map(|tree| {
             tree.children(0).map(|c| {
@@ -888,19 +921,7 @@ fn summarise<A: Copy + Ord>(trees: &[Tree<A>]) -> Option<SearchResult<A>> {
             })
         })
         .collect();
-    // Stable, so that each action's rewards add up in tree order.
-    children.sort_by_key(|c| c.0);
-    let mut merged: Vec<(A, u32, f32)> = Vec::with_capacity(children.len());
-    for (action, visits, reward) in children {
-        match merged.last_mut() {
-            Some(last) if last.0 == action => {
-                last.1 += visits;
-                last.2 += reward;
-            }
-            _ => merged.push((action, visits, reward)),
-        }
-    }
-    merged.retain(|&(_, visits, _)| visits > 0);
+    let merged = merge_children(children);
     let &(best, visits, reward) = merged.iter().max_by(|a, b| {
         (a.1, a.2)
             .partial_cmp(&(b.1, b.2))

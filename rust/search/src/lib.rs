@@ -114,6 +114,7 @@ mod encoded;
 mod evaluator;
 mod game;
 mod ismcts;
+mod net;
 mod puct;
 mod random;
 mod record;
@@ -131,6 +132,7 @@ pub use evaluator::{
 };
 pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn, playout_seats_stepwise};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
+pub use net::{NETWORK_FORMAT, NetEvaluator, Network, NetworkError};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};
 pub use record::{ErrorAt, RecordError};

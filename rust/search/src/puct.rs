@@ -14,20 +14,25 @@
 //! evaluation (later determinizations reach it with other hidden cards; their values count).
 //! With a seed the search is reproducible.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::SeedableRng;
 use rand_distr::{Distribution, Gamma};
+use rayon::prelude::*;
 
 use crate::bots::Bot;
+use crate::clock::Instant;
 use crate::encoded::Encoded;
 use crate::evaluator::{EvaluationError, Evaluator, zero_sum};
 use crate::game::{MAX_PLAYERS, Turn};
-use crate::ismcts::{SettingsError, Visits};
-use crate::random::{Rng, below, unit};
+use crate::ismcts::{Budget, IsmctsConfig, Pool, SettingsError, Visits, merge_children};
+use crate::random::{Rng, below, mix, unit};
 
 /// PUCT settings, valid by construction ([`PuctConfig::new`]).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct PuctConfig {
-    simulations: u64,
+    budget: Budget,
+    threads: usize,
     batch_size: usize,
     c_puct: f32,
     dirichlet_alpha: f32,
@@ -38,7 +43,8 @@ pub struct PuctConfig {
 impl Default for PuctConfig {
     fn default() -> Self {
         PuctConfig {
-            simulations: Self::DEFAULT_SIMULATIONS,
+            budget: Budget::Simulations(Self::DEFAULT_SIMULATIONS),
+            threads: 1,
             batch_size: Self::DEFAULT_BATCH_SIZE,
             c_puct: Self::DEFAULT_C_PUCT,
             dirichlet_alpha: Self::DEFAULT_DIRICHLET_ALPHA,
@@ -51,7 +57,8 @@ impl Default for PuctConfig {
 impl PuctConfig {
     /// Simulations of a search that names none.
     pub const DEFAULT_SIMULATIONS: u64 = 200;
-    /// The most simulations one search may run (the tree holds a node per simulation).
+    /// The most simulations one search may run (the tree holds a node per simulation), also
+    /// with a time budget only.
     pub const MAX_SIMULATIONS: u64 = 10_000_000;
     /// Leaves per evaluator call unless told.
     pub const DEFAULT_BATCH_SIZE: usize = 8;
@@ -103,7 +110,8 @@ impl PuctConfig {
             }
         };
         Ok(PuctConfig {
-            simulations: whole("simulations", simulations, Self::MAX_SIMULATIONS)?,
+            budget: Budget::Simulations(whole("simulations", simulations, Self::MAX_SIMULATIONS)?),
+            threads: 1,
             batch_size: whole("batch_size", batch_size, Self::MAX_BATCH_SIZE as u64)? as usize,
             c_puct: real(
                 "c_puct",
@@ -132,9 +140,67 @@ impl PuctConfig {
         })
     }
 
-    /// Simulations per search (leaves evaluated or games finished below the root).
+    /// These settings with another budget: simulations (at most [`Self::MAX_SIMULATIONS`]),
+    /// a time (as [`Budget::seconds`] bounds it), or both, whichever comes first.
+    ///
+    /// # Errors
+    /// The budget out of those bounds.
+    pub fn with_budget(self, budget: Budget) -> Result<PuctConfig, SettingsError> {
+        let budget = budget.check()?;
+        match budget.simulation_limit() {
+            Some(n) if n > Self::MAX_SIMULATIONS => Err(SettingsError(format!(
+                "simulations must be a whole number from 1 to {}, not {n}",
+                Self::MAX_SIMULATIONS
+            ))),
+            _ => Ok(PuctConfig { budget, ..self }),
+        }
+    }
+
+    /// These settings with `threads` trees (root parallelism, as [`crate::Ismcts`]: each
+    /// grows its own tree with its own evaluator, root visits summed), 1 to
+    /// [`IsmctsConfig::MAX_THREADS`].
+    ///
+    /// # Errors
+    /// `threads` out of those bounds.
+    pub fn with_threads(self, threads: i64) -> Result<PuctConfig, SettingsError> {
+        usize::try_from(threads)
+            .ok()
+            .filter(|t| (1..=IsmctsConfig::MAX_THREADS).contains(t))
+            .map(|threads| PuctConfig { threads, ..self })
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "threads must be a whole number from 1 to {}, not {threads}",
+                    IsmctsConfig::MAX_THREADS
+                ))
+            })
+    }
+
+    /// These settings with exploration constant `c_puct`, as [`Self::new`] bounds it.
+    ///
+    /// # Errors
+    /// `c_puct` out of those bounds.
+    pub fn with_c_puct(self, c_puct: f64) -> Result<PuctConfig, SettingsError> {
+        let c = PuctConfig::new(1, 1, c_puct, f64::from(self.dirichlet_alpha), 0.0, 0.0)?.c_puct;
+        Ok(PuctConfig { c_puct: c, ..self })
+    }
+
+    /// How long each search runs.
+    pub const fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The most simulations per search (leaves evaluated or games finished below the root):
+    /// the budget's, or [`Self::MAX_SIMULATIONS`] for a time budget.
     pub const fn simulations(&self) -> u64 {
-        self.simulations
+        match self.budget.simulation_limit() {
+            Some(n) => n,
+            None => Self::MAX_SIMULATIONS,
+        }
+    }
+
+    /// Trees grown per search (1: one tree, on the calling thread).
+    pub const fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The most leaves per evaluator call.
@@ -265,10 +331,29 @@ struct Scratch<A> {
     path: Vec<u32>,
 }
 
-/// A PUCT player for any [`Encoded`] game. With a seed its choices are reproducible.
-#[derive(Clone, Debug)]
+/// A PUCT player for any [`Encoded`] game. With a seed and a simulation budget (no time) its
+/// choices are reproducible for a given thread count.
+#[derive(Clone)]
 pub struct Puct {
     config: PuctConfig,
+    rng: Rng,
+    pool: Pool,
+}
+
+impl std::fmt::Debug for Puct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Puct")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One tree grown: its simulations, its evaluator calls, and its generator (tree 0's draws the
+/// move at a temperature).
+struct Grown<A> {
+    tree: Tree<A>,
+    simulations: u64,
+    evaluations: u64,
     rng: Rng,
 }
 
@@ -278,6 +363,7 @@ impl Puct {
         Puct {
             config,
             rng: Rng::seed_from_u64(seed),
+            pool: Pool::default(),
         }
     }
 
@@ -287,7 +373,9 @@ impl Puct {
     }
 
     /// Searches from the information of the seat to move in `state` (read only through
-    /// [`crate::Game::information`]); `Ok(None)` unless a seat is to move.
+    /// [`crate::Game::information`]); `Ok(None)` unless a seat is to move. With several
+    /// threads in the settings their trees grow in turn on this thread, all with `evaluator`
+    /// ([`Puct::search_parallel_until`] grows them side by side).
     ///
     /// # Errors
     /// The evaluator's error, or an evaluation it got wrong ([`crate::Evaluation::check`]).
@@ -296,10 +384,24 @@ impl Puct {
         state: &G,
         evaluator: &mut E,
     ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>> {
+        self.search_until(state, evaluator, &AtomicBool::new(false))
+    }
+
+    /// [`Puct::search`] that ends early, with what it found so far, once `stop` is set (each
+    /// tree looks at it after every batch of leaves, its first included).
+    ///
+    /// # Errors
+    /// As [`Puct::search`].
+    pub fn search_until<G: Encoded, E: Evaluator<G>>(
+        &mut self,
+        state: &G,
+        evaluator: &mut E,
+        stop: &AtomicBool,
+    ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>> {
         let Turn::Player(seat) = state.turn() else {
             return Ok(None);
         };
-        self.search_information(&state.information(seat), evaluator)
+        self.search_information_until(&state.information(seat), evaluator, stop)
     }
 
     /// [`Puct::search`] from a seat's information; `Ok(None)` unless that seat is to move.
@@ -311,7 +413,88 @@ impl Puct {
         info: &G::Information,
         evaluator: &mut E,
     ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>> {
-        let mut rng = Rng::seed_from_u64(rand::Rng::next_u64(&mut self.rng));
+        self.search_information_until(info, evaluator, &AtomicBool::new(false))
+    }
+
+    /// [`Puct::search_until`] from a seat's information.
+    ///
+    /// # Errors
+    /// As [`Puct::search`].
+    pub fn search_information_until<G: Encoded, E: Evaluator<G>>(
+        &mut self,
+        info: &G::Information,
+        evaluator: &mut E,
+        stop: &AtomicBool,
+    ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>> {
+        let (seed, deadline) = self.start();
+        let grown = (0..self.config.threads)
+            .map(|t| self.grow(info, evaluator, seed, t, deadline, stop))
+            .collect::<Result<Option<Vec<_>>, _>>()?;
+        Ok(grown.map(|g| self.result(g)))
+    }
+
+    /// [`Puct::search_until`] with the settings' threads side by side, each tree with its
+    /// own clone of `evaluator` (on this thread alone for one thread, or if no thread can be
+    /// started). With a simulation budget the result depends only on the seed and the thread
+    /// count, and for an evaluator that answers the same leaves the same way (a network), it
+    /// is [`Puct::search_until`]'s.
+    ///
+    /// # Errors
+    /// As [`Puct::search`] (the first tree's error, in tree order).
+    pub fn search_parallel_until<G: Encoded, E: Evaluator<G> + Clone + Send + Sync>(
+        &mut self,
+        state: &G,
+        evaluator: &E,
+        stop: &AtomicBool,
+    ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>>
+    where
+        E::Error: Send,
+    {
+        let Turn::Player(seat) = state.turn() else {
+            return Ok(None);
+        };
+        let info = state.information(seat);
+        let (seed, deadline) = self.start();
+        let threads = self.config.threads;
+        let mut pool = std::mem::take(&mut self.pool);
+        let this = &*self;
+        let grow = |t: usize| this.grow(&info, &mut evaluator.clone(), seed, t, deadline, stop);
+        let grown: Result<Option<Vec<_>>, _> = match pool.get(threads) {
+            Some(p) => p.install(|| (0..threads).into_par_iter().map(grow).collect()),
+            None => (0..threads).map(grow).collect(),
+        };
+        self.pool = pool;
+        Ok(grown?.map(|g| self.result(g)))
+    }
+
+    /// A search's seed and deadline.
+    fn start(&mut self) -> (u64, Option<Instant>) {
+        let seed = rand::Rng::next_u64(&mut self.rng);
+        // The bounds on the time keep this sum far from overflow.
+        let deadline = self
+            .config
+            .budget
+            .time_limit()
+            .and_then(|limit| Instant::now().checked_add(limit));
+        (seed, deadline)
+    }
+
+    /// Grows tree `t` of a search seeded with `seed` for its share of the simulations, or
+    /// until `deadline` or `stop` (after its first batch); `Ok(None)` unless the observer is
+    /// to move.
+    fn grow<G: Encoded, E: Evaluator<G>>(
+        &self,
+        info: &G::Information,
+        evaluator: &mut E,
+        seed: u64,
+        t: usize,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Result<Option<Grown<G::Action>>, PuctError<E::Error>> {
+        let threads = self.config.threads as u64;
+        let total = self.config.simulations();
+        let simulations = total / threads + u64::from((t as u64) < total % threads);
+        let mut rng = Rng::seed_from_u64(if t == 0 { seed } else { mix(seed, t as u64) });
         // Whose turn it is and what may be played are known to the observer: any sample
         // shows them.
         let root_state = G::sample(info, &mut rng);
@@ -343,39 +526,22 @@ impl Puct {
         };
         let mut evaluations = 1;
         let root = evaluate(evaluator, std::slice::from_ref(&root_state), players)?;
-        let noise = self.noise(scratch.legal.len(), &mut rng);
-        let legal_priors: Vec<f32> = scratch
-            .legal
-            .iter()
-            .map(|&a| root.priors.get(G::action_number(a)).copied().unwrap_or(0.0))
-            .collect();
-        let total: f32 = legal_priors.iter().sum();
-        let uniform = 1.0 / scratch.legal.len() as f32;
-        let fraction = self.config.dirichlet_fraction;
-        let mixed = scratch
-            .legal
-            .iter()
-            .zip(legal_priors)
-            .zip(noise)
-            .map(|((&a, p), eta)| {
-                let p = if total > 0.0 { p / total } else { uniform };
-                (
-                    G::action_number(a) as u32,
-                    (1.0 - fraction) * p + fraction * eta,
-                )
-            });
-        let mut row: Vec<(u32, f32)> = mixed.collect();
-        row.sort_unstable_by_key(|&(a, _)| a);
+        let row = self.root_priors::<G>(&scratch.legal, &root.priors, &mut rng);
         tree.set_priors(0, row.into_iter());
 
         let mut pending: Vec<Pending<G>> = Vec::with_capacity(self.config.batch_size);
         let mut paths: Vec<u32> = Vec::new();
         let mut leaves: Vec<G> = Vec::with_capacity(self.config.batch_size);
         let mut started = 0;
-        while started < self.config.simulations {
+        while started < simulations {
+            if started > 0
+                && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                break;
+            }
             pending.clear();
             paths.clear();
-            while pending.len() < self.config.batch_size && started < self.config.simulations {
+            while pending.len() < self.config.batch_size && started < simulations {
                 started += 1;
                 let (node, state) = self.descend::<G>(&mut tree, info, &mut rng, &mut scratch);
                 if let Turn::Player(_) = state.turn() {
@@ -414,7 +580,45 @@ impl Puct {
                 tree.back_up(&paths[leaf.path.clone()], &values);
             }
         }
-        Ok(Some(self.result(&tree, started, evaluations, &mut rng)))
+        Ok(Some(Grown {
+            tree,
+            simulations: started,
+            evaluations,
+            rng,
+        }))
+    }
+
+    /// The root's priors over its `legal` actions as `(action number, prior)`, ascending:
+    /// the evaluator's `priors` renormalised over them (uniform if none), mixed with
+    /// Dirichlet noise as the settings ask.
+    fn root_priors<G: Encoded>(
+        &self,
+        legal: &[G::Action],
+        priors: &[f32],
+        rng: &mut Rng,
+    ) -> Vec<(u32, f32)> {
+        let noise = self.noise(legal.len(), rng);
+        let legal_priors: Vec<f32> = legal
+            .iter()
+            .map(|&a| priors.get(G::action_number(a)).copied().unwrap_or(0.0))
+            .collect();
+        let total: f32 = legal_priors.iter().sum();
+        let uniform = 1.0 / legal.len() as f32;
+        let fraction = self.config.dirichlet_fraction;
+        let mixed = legal
+            .iter()
+            .zip(legal_priors)
+            .zip(noise)
+            .map(|((&a, p), eta)| {
+                let p = if total > 0.0 { p / total } else { uniform };
+                (
+                    G::action_number(a) as u32,
+                    (1.0 - fraction) * p + fraction * eta,
+                )
+            });
+        let mut row: Vec<(u32, f32)> = mixed.collect();
+        row.sort_unstable_by_key(|&(a, _)| a);
+        row
     }
 
     /// Dirichlet noise over `n` actions (all zero when the settings ask for none).
@@ -521,24 +725,28 @@ impl Puct {
         }
     }
 
-    fn result<A: Copy + Ord>(
-        &self,
-        tree: &Tree<A>,
-        simulations: u64,
-        evaluations: u64,
-        rng: &mut Rng,
-    ) -> PuctResult<A> {
-        let mut children: Vec<(A, u32, f32)> = std::iter::successors(
-            Some(tree.nodes[0].first_child).filter(|&c| c != NONE),
-            |&c| Some(tree.nodes[c as usize].next_sibling).filter(|&c| c != NONE),
-        )
-        .map(|c| {
-            let n = &tree.nodes[c as usize];
-            (n.action, n.visits, n.value)
-        })
-        .filter(|&(_, visits, _)| visits > 0)
-        .collect();
-        children.sort_unstable_by_key(|c| c.0);
+    /// What the trees found together: their root children summed by action, the move
+    /// chosen from them (at a temperature, drawn by tree 0's generator).
+    fn result<A: Copy + Ord>(&self, grown: Vec<Grown<A>>) -> PuctResult<A> {
+        let root_action = grown.first().map(|g| g.tree.nodes[0].action);
+        let simulations = grown.iter().map(|g| g.simulations).sum();
+        let evaluations = grown.iter().map(|g| g.evaluations).sum();
+        let children = grown
+            .iter()
+            .flat_map(|g| {
+                let tree = &g.tree;
+                std::iter::successors(
+                    Some(tree.nodes[0].first_child).filter(|&c| c != NONE),
+                    |&c| Some(tree.nodes[c as usize].next_sibling).filter(|&c| c != NONE),
+                )
+                .map(|c| {
+                    let n = &tree.nodes[c as usize];
+                    (n.action, n.visits, n.value)
+                })
+            })
+            .collect();
+        let children = merge_children(children);
+        let mut rng = grown.into_iter().next().map(|g| g.rng);
         let most = children.iter().max_by(|a, b| {
             (a.1, a.2 / a.1 as f32)
                 .partial_cmp(&(b.1, b.2 / b.1 as f32))
@@ -553,6 +761,9 @@ impl Puct {
                 .iter()
                 .map(|c| (f64::from(c.1) / top).powf(power))
                 .collect();
+            let rng = rng
+                .as_mut()
+                .unwrap_or_else(|| unreachable!("a search grows a tree"));
             let mut left = weights.iter().sum::<f64>() * unit(rng);
             children
                 .iter()
@@ -564,7 +775,10 @@ impl Puct {
                 .map(|(&c, _)| c)
                 .or(most.copied())
         };
-        let (best, visits, value) = chosen.unwrap_or((tree.nodes[0].action, 0, 0.0));
+        let Some((best, visits, value)) = chosen.or_else(|| root_action.map(|a| (a, 0, 0.0)))
+        else {
+            unreachable!("a search grows a tree")
+        };
         PuctResult {
             best,
             visits: children.iter().map(|&(a, v, _)| (a, v)).collect(),
@@ -617,4 +831,4 @@ impl<G: Encoded, E: Evaluator<G, Error = std::convert::Infallible>> Bot<G> for P
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

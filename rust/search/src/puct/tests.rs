@@ -7,7 +7,7 @@ use crate::game::SortedActions;
 use crate::*;
 
 #[derive(Clone, Debug, PartialEq)]
-struct Nim {
+pub(crate) struct Nim {
     heap: u8,
     to_move: u8,
     moves: u32,
@@ -102,7 +102,7 @@ impl Encoded for Nim {
     }
 }
 
-fn heap(heap: u8) -> Nim {
+pub(crate) fn heap(heap: u8) -> Nim {
     Nim {
         heap,
         to_move: 0,
@@ -341,4 +341,31 @@ fn the_rollout_bot_plays_nim_well() {
     };
     assert_eq!(Bot::<Nim>::choose(&mut bot, &heap(7)), Some(3));
     assert_eq!(Bot::<Nim>::choose(&mut bot, &heap(0)), None);
+}
+
+#[test]
+fn a_time_budget_and_the_stop_flag_end_a_search() {
+    let timed = PuctConfig::default()
+        .with_budget(Budget::seconds(0.01).unwrap())
+        .unwrap();
+    assert_eq!(timed.simulations(), PuctConfig::MAX_SIMULATIONS);
+    let found = Puct::new(timed, 1)
+        .search(&heap(30), &mut RolloutEvaluator::new(2))
+        .unwrap()
+        .unwrap();
+    assert!(found.simulations > 0 && found.simulations < PuctConfig::MAX_SIMULATIONS);
+    // Stopped before it starts: one batch of each tree, then the answer.
+    let stopped = std::sync::atomic::AtomicBool::new(true);
+    let threads = timed.with_threads(2).unwrap();
+    let found = Puct::new(threads, 1)
+        .search_parallel_until(&heap(30), &RolloutEvaluator::new(2), &stopped)
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.simulations, 2 * PuctConfig::DEFAULT_BATCH_SIZE as u64);
+    assert!(PuctConfig::default().with_threads(0).is_err());
+    assert!(
+        PuctConfig::default()
+            .with_budget(Budget::Simulations(PuctConfig::MAX_SIMULATIONS + 1))
+            .is_err()
+    );
 }

@@ -1,0 +1,508 @@
+//! A small network over a game's observation, read from a safetensors file and evaluated in
+//! Rust ([`Network`], [`NetEvaluator`]): the learned evaluator of the PUCT search, with no
+//! Python, so that every surface (batches, self-play, the C ABI, WebAssembly) can play it.
+//!
+//! The file format (`indigo-net/1`, `docs/alphazero.md`): an MLP over `ln(1 + x)` of every
+//! observation value; hidden layers `w1` `[OBSERVATION_SIZE, H1]`, `b1`, `w2` `[H1, H2]`,
+//! `b2`, ... (each `relu(x @ w + b)`); a value head `wv` `[Hk, V]`, `bv` with `tanh` (`V = 1`:
+//! the mover's value in a two-player game, the other seat's its negation; `V = players`:
+//! column `k` for the seat `k` places after the mover); an optional policy head `wp`
+//! `[Hk, ACTION_COUNT]`, `bp` (logits, softmax over the legal actions; without it the priors
+//! are uniform). Tensors are F32 or F16; the metadata names the format, the game, the seats,
+//! the input transform and the sizes.
+
+use std::fmt;
+
+use safetensors::{Dtype, SafeTensors};
+
+use crate::encoded::Encoded;
+use crate::evaluator::{Evaluation, Evaluator};
+use crate::game::{Game, Turn};
+
+/// The `format` of every network file this crate reads.
+pub const NETWORK_FORMAT: &str = "indigo-net/1";
+
+/// Why a network was refused: what is wrong, for a person (naming the file when it came
+/// from one).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NetworkError(pub String);
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// One dense layer: `x @ weights + bias`, `weights` row-major `[inputs, outputs]`.
+#[derive(Clone, PartialEq, Debug)]
+struct Layer {
+    inputs: usize,
+    outputs: usize,
+    weights: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Layer {
+    /// `out = bias + x @ weights`, adding the rows of the non-zero inputs only: most of an
+    /// observation, and of a hidden layer after `relu`, is zero (`benches/`'s
+    /// `net` example measures it against the dense loop, [`Layer::forward_dense`]).
+    fn forward(&self, x: &[f32], out: &mut Vec<f32>) {
+        out.clear();
+        out.extend_from_slice(&self.bias);
+        for (&xi, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+            if xi != 0.0 {
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += xi * w;
+                }
+            }
+        }
+    }
+
+    /// [`Layer::forward`] over every input, zero or not: the loop it is measured against.
+    fn forward_dense(&self, x: &[f32], out: &mut Vec<f32>) {
+        out.clear();
+        out.extend_from_slice(&self.bias);
+        for (&xi, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o += xi * w;
+            }
+        }
+    }
+}
+
+/// A network in the `indigo-net/1` format, checked against itself when read
+/// ([`Network::from_bytes`]) and against a game before it plays ([`Network::check_game`]).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Network {
+    game: String,
+    players: usize,
+    observation_size: usize,
+    action_count: usize,
+    trained: String,
+    hidden: Vec<Layer>,
+    value: Layer,
+    /// The policy head, transposed to `[ACTION_COUNT, Hk]`: a legal action's logit reads one
+    /// contiguous row.
+    policy: Option<Layer>,
+}
+
+/// A tensor's values, flat, and its shape.
+type Values = (Vec<f32>, Vec<usize>);
+
+/// A tensor's values as `f32`s (F32 or F16), with its shape.
+fn values(tensors: &SafeTensors<'_>, name: &str) -> Result<Option<Values>, NetworkError> {
+    let Ok(view) = tensors.tensor(name) else {
+        return Ok(None);
+    };
+    let data = view.data();
+    let values = match view.dtype() {
+        Dtype::F32 => data
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+        Dtype::F16 => data
+            .chunks_exact(2)
+            .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+            .collect(),
+        other => {
+            return Err(NetworkError(format!(
+                "tensor {name} is {other:?}; a network's tensors are F32 or F16"
+            )));
+        }
+    };
+    Ok(Some((values, view.shape().to_vec())))
+}
+
+/// An IEEE half-precision number as `f32` (exact).
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exponent = u32::from((h >> 10) & 0x1f);
+    let mantissa = u32::from(h & 0x3ff);
+    let bits = match (exponent, mantissa) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: m * 2^-24.
+            let value = m as f32 * f32::from_bits(0x3380_0000);
+            return if sign == 0 { value } else { -value };
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+impl Network {
+    /// The network in `bytes` (a safetensors file), checked against itself: the metadata
+    /// (`format`, `input`, `game`, `players`, sizes), every tensor present with its shape,
+    /// the layers chained.
+    ///
+    /// # Errors
+    /// The first thing wrong, for a person.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let tensors = SafeTensors::deserialize(bytes)
+            .map_err(|e| NetworkError(format!("not a safetensors file ({e})")))?;
+        let mut network = Network::metadata(bytes)?;
+        let (observation_size, action_count) = (network.observation_size, network.action_count);
+        let layer = |w: &str, b: &str, inputs: usize, outputs: Option<usize>| {
+            let Some((weights, shape)) = values(&tensors, w)? else {
+                return Ok(None);
+            };
+            let want_outputs = outputs.unwrap_or_else(|| shape.get(1).copied().unwrap_or(0));
+            if shape != [inputs, want_outputs] || want_outputs == 0 {
+                return Err(NetworkError(format!(
+                    "tensor {w} has shape {shape:?}, not [{inputs}, {}]",
+                    outputs.map_or_else(|| "outputs".into(), |o| o.to_string())
+                )));
+            }
+            let (bias, bias_shape) = values(&tensors, b)?
+                .ok_or_else(|| NetworkError(format!("tensor {w} has no bias {b}")))?;
+            if bias_shape != [want_outputs] {
+                return Err(NetworkError(format!(
+                    "tensor {b} has shape {bias_shape:?}, not [{want_outputs}]"
+                )));
+            }
+            Ok(Some(Layer {
+                inputs,
+                outputs: want_outputs,
+                weights,
+                bias,
+            }))
+        };
+        let mut hidden: Vec<Layer> = Vec::new();
+        loop {
+            let k = hidden.len() + 1;
+            let inputs = hidden.last().map_or(observation_size, |l| l.outputs);
+            match layer(&format!("w{k}"), &format!("b{k}"), inputs, None)? {
+                Some(l) => hidden.push(l),
+                None => break,
+            }
+        }
+        if hidden.is_empty() {
+            return Err(NetworkError(
+                "it has no hidden layer w1 (an MLP: w1, b1, then w2, b2, ...)".into(),
+            ));
+        }
+        let numbered = |name: &str, prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|k| k.parse::<usize>().ok())
+                .is_some_and(|k| (1..=hidden.len()).contains(&k))
+        };
+        let known = |name: &str| {
+            matches!(name, "wv" | "bv" | "wp" | "bp") || numbered(name, "w") || numbered(name, "b")
+        };
+        if let Some(name) = tensors.names().into_iter().find(|n| !known(n)) {
+            return Err(NetworkError(format!(
+                "tensor {name} is not one of a network's (w1, b1, ... numbered from 1 without \
+                 gaps, wv, bv, wp, bp)"
+            )));
+        }
+        let last = hidden.last().map_or(observation_size, |l| l.outputs);
+        let value = layer("wv", "bv", last, None)?
+            .ok_or_else(|| NetworkError("it has no value head wv, bv".into()))?;
+        let policy = layer("wp", "bp", last, Some(action_count))?.map(|head| {
+            let mut weights = vec![0.0; head.weights.len()];
+            for (i, row) in head.weights.chunks_exact(action_count).enumerate() {
+                for (a, &w) in row.iter().enumerate() {
+                    weights[a * last + i] = w;
+                }
+            }
+            Layer {
+                inputs: action_count,
+                outputs: last,
+                weights,
+                bias: head.bias,
+            }
+        });
+        if policy.is_none() && tensors.names().contains(&"bp") {
+            return Err(NetworkError("it has a policy bias bp without wp".into()));
+        }
+        network.hidden = hidden;
+        network.value = value;
+        network.policy = policy;
+        Ok(network)
+    }
+
+    /// The metadata of the file in `bytes`, checked, as a network with no layers yet.
+    fn metadata(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let (_, header) = SafeTensors::read_metadata(bytes)
+            .map_err(|e| NetworkError(format!("not a safetensors file ({e})")))?;
+        let metadata = header.metadata().as_ref();
+        let meta = |key: &str| -> Result<String, NetworkError> {
+            metadata
+                .and_then(|m| m.iter().find(|(k, _)| k.as_str() == key))
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| {
+                    NetworkError(format!(
+                        "its metadata has no {key:?} (an {NETWORK_FORMAT} network names its \
+                         format, game, players, input, observation_size and action_count)"
+                    ))
+                })
+        };
+        let format = meta("format")?;
+        if format != NETWORK_FORMAT {
+            return Err(NetworkError(format!(
+                "its format is {format:?}, not {NETWORK_FORMAT:?}"
+            )));
+        }
+        let input = meta("input")?;
+        if input != "log1p" {
+            return Err(NetworkError(format!(
+                "its input transform is {input:?}; the only one is \"log1p\""
+            )));
+        }
+        let count = |key: &str| -> Result<usize, NetworkError> {
+            let text = meta(key)?;
+            text.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    NetworkError(format!(
+                        "its {key} must be a whole number above 0, not {text:?}"
+                    ))
+                })
+        };
+        let game = meta("game")?;
+        let players = count("players")?;
+        let observation_size = count("observation_size")?;
+        let action_count = count("action_count")?;
+        let trained = meta("trained").unwrap_or_default();
+
+        Ok(Network {
+            game,
+            players,
+            observation_size,
+            action_count,
+            trained,
+            hidden: Vec::new(),
+            value: Layer {
+                inputs: 0,
+                outputs: 0,
+                weights: Vec::new(),
+                bias: Vec::new(),
+            },
+            policy: None,
+        })
+    }
+
+    /// The network in the file at `path`.
+    ///
+    /// # Errors
+    /// The file unread or refused ([`Network::from_bytes`]), the message naming it.
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Network, NetworkError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| {
+            NetworkError(format!(
+                "cannot read the network file {}: {e}",
+                path.display()
+            ))
+        })?;
+        Network::from_bytes(&bytes).map_err(|e| {
+            NetworkError(format!(
+                "the network file {} is refused: {e}",
+                path.display()
+            ))
+        })
+    }
+
+    /// Checks that this network fits game `G` played by `players` seats: the game's name,
+    /// observation size and action count, the seats it was trained for and its value head.
+    ///
+    /// # Errors
+    /// What does not fit, for a person.
+    pub fn check_game<G: Encoded>(&self, players: usize) -> Result<(), NetworkError> {
+        if self.game != G::NAME {
+            return Err(NetworkError(format!(
+                "it is a network of {:?}, not of {:?}",
+                self.game,
+                G::NAME
+            )));
+        }
+        let sizes = [
+            (
+                "observation_size",
+                self.observation_size,
+                G::OBSERVATION_SIZE,
+            ),
+            ("action_count", self.action_count, G::ACTION_COUNT),
+        ];
+        for (name, has, want) in sizes {
+            if has != want {
+                return Err(NetworkError(format!(
+                    "its {name} is {has}; {:?}'s is {want}",
+                    G::NAME
+                )));
+            }
+        }
+        if self.players != players {
+            return Err(NetworkError(format!(
+                "it was trained for {} players, and this game has {players}",
+                self.players
+            )));
+        }
+        let v = self.value.outputs;
+        if !(v == players || v == 1 && players == 2) {
+            return Err(NetworkError(format!(
+                "its value head has {v} columns; a {players}-player game needs {players}{}",
+                if players == 2 { " or 1" } else { "" }
+            )));
+        }
+        Ok(())
+    }
+
+    /// The game it was trained for, as the registry names it.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The seats it was trained for.
+    pub const fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Whether it has a policy head (else its priors are uniform).
+    pub const fn has_policy(&self) -> bool {
+        self.policy.is_some()
+    }
+
+    /// How it was trained (the metadata's `trained`, maybe empty).
+    pub fn trained(&self) -> &str {
+        &self.trained
+    }
+
+    /// The sizes of its hidden layers, in order.
+    pub fn hidden_sizes(&self) -> Vec<usize> {
+        self.hidden.iter().map(|l| l.outputs).collect()
+    }
+}
+
+/// A [`Network`] as the PUCT search's evaluator, for any [`Encoded`] game it fits
+/// ([`Network::check_game`]; the search checks what it answers): each leaf's observation by
+/// its mover, `log1p`, the MLP; priors by the softmax of the policy head over the leaf's legal
+/// actions (none, uniform, without one), values by the value head.
+#[derive(Clone, Debug)]
+pub struct NetEvaluator<'n> {
+    network: &'n Network,
+    /// Add every input's row, zero or not (only to measure the sparse first layer).
+    dense: bool,
+    observation: Vec<f32>,
+    activations: [Vec<f32>; 2],
+    values: Vec<f32>,
+}
+
+impl<'n> NetEvaluator<'n> {
+    /// An evaluator of `network`.
+    pub fn new(network: &'n Network) -> NetEvaluator<'n> {
+        NetEvaluator {
+            network,
+            dense: false,
+            observation: Vec::new(),
+            activations: [Vec::new(), Vec::new()],
+            values: Vec::new(),
+        }
+    }
+
+    /// This evaluator adding every input's weights, zero or not: the same results, slower;
+    /// only to measure the sparse loop against.
+    #[must_use]
+    pub fn dense(mut self) -> NetEvaluator<'n> {
+        self.dense = true;
+        self
+    }
+
+    /// The network evaluated.
+    pub const fn network(&self) -> &'n Network {
+        self.network
+    }
+
+    /// The last hidden layer's output for `leaf` (its observation by `seat`), in
+    /// `self.activations[0]`.
+    fn hidden<G: Encoded>(&mut self, leaf: &G, seat: u8) {
+        self.observation.clear();
+        self.observation.resize(G::OBSERVATION_SIZE, 0.0);
+        leaf.observation(seat, &mut self.observation);
+        for x in &mut self.observation {
+            *x = x.ln_1p();
+        }
+        let [a, b] = &mut self.activations;
+        for (i, layer) in self.network.hidden.iter().enumerate() {
+            let (input, output) = match i {
+                0 => (&self.observation[..], &mut *a),
+                _ if i % 2 == 1 => (&a[..], &mut *b),
+                _ => (&b[..], &mut *a),
+            };
+            if self.dense {
+                layer.forward_dense(input, output);
+            } else {
+                layer.forward(input, output);
+            }
+            for o in output.iter_mut() {
+                *o = o.max(0.0);
+            }
+        }
+        if self.network.hidden.len().is_multiple_of(2) {
+            std::mem::swap(a, b);
+        }
+    }
+}
+
+impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
+    type Error = std::convert::Infallible;
+
+    fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Self::Error> {
+        let players = leaves.first().map_or(0, Game::players);
+        let policy = self.network.policy.as_ref();
+        let mut priors = Vec::new();
+        if policy.is_some() {
+            priors.resize(leaves.len() * G::ACTION_COUNT, 0.0);
+        }
+        let mut values = Vec::with_capacity(leaves.len() * players);
+        let mut legal = Vec::new();
+        let mut logits: Vec<(usize, f32)> = Vec::new();
+        for (row, leaf) in leaves.iter().enumerate() {
+            let Turn::Player(seat) = leaf.turn() else {
+                values.extend(std::iter::repeat_n(0.0, players));
+                continue;
+            };
+            self.hidden(leaf, seat);
+            let h = &self.activations[0];
+            self.network.value.forward(h, &mut self.values);
+            match self.values[..] {
+                [v] => {
+                    let v = v.tanh();
+                    values.push(v);
+                    values.extend(std::iter::repeat_n(-v, players.saturating_sub(1)));
+                }
+                _ => values.extend(self.values.iter().map(|v| v.tanh())),
+            }
+            let Some(head) = policy else { continue };
+            leaf.legal_actions(&mut legal);
+            logits.clear();
+            logits.extend(legal.iter().map(|&action| {
+                let a = G::action_number(action);
+                let row = &head.weights[a * head.outputs..(a + 1) * head.outputs];
+                let dot: f32 = row.iter().zip(h).map(|(w, x)| w * x).sum();
+                (a, head.bias[a] + dot)
+            }));
+            let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
+            let out = &mut priors[row * G::ACTION_COUNT..(row + 1) * G::ACTION_COUNT];
+            let mut total = 0.0;
+            for &(a, logit) in &logits {
+                let p = (logit - top).exp();
+                out[a] = p;
+                total += p;
+            }
+            if total > 0.0 && total.is_finite() {
+                for &(a, _) in &logits {
+                    out[a] /= total;
+                }
+            }
+        }
+        Ok(Evaluation::new(leaves.len(), priors, values))
+    }
+}
+
+#[cfg(test)]
+mod tests;
