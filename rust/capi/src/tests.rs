@@ -601,3 +601,90 @@ fn games_of_both_kinds_load_from_their_position_texts() {
         indigo_garden_free(garden);
     }
 }
+
+#[test]
+fn the_net_bot_plays_whole_games_of_both_games() {
+    let mut bot = ptr::null_mut();
+    // SAFETY: a live local and a NUL-terminated literal.
+    assert_eq!(
+        unsafe { indigo_bot_new(c"net:8".as_ptr(), 3, &raw mut bot) },
+        INDIGO_OK
+    );
+    let game = new_game(4);
+    let mut text = [0 as c_char; 64];
+    loop {
+        let mut seat = 0;
+        // SAFETY: live handle and local.
+        assert_eq!(
+            unsafe { indigo_game_to_move(game, &raw mut seat) },
+            INDIGO_OK
+        );
+        if seat < 0 {
+            break;
+        }
+        let mut length = 0;
+        // SAFETY: live handles; the buffer holds 64 bytes; the library NUL-terminates it.
+        unsafe {
+            let code = indigo_bot_choose(
+                bot,
+                game,
+                text.as_mut_ptr(),
+                64,
+                &raw mut length,
+                ptr::null_mut(),
+            );
+            assert_eq!(code, INDIGO_OK, "{}", last_error());
+            assert_eq!(
+                indigo_game_play(game, text.as_ptr()),
+                INDIGO_OK,
+                "{}",
+                last_error()
+            );
+        }
+    }
+    let mut garden = ptr::null_mut();
+    // SAFETY: a live local.
+    assert_eq!(
+        unsafe { indigo_garden_new(2, 7, &raw mut garden) },
+        INDIGO_OK
+    );
+    let mut moves = 0;
+    let mut buffer = vec![0 as c_char; 1 << 12];
+    loop {
+        let mut seat = 0;
+        // SAFETY: live handle and local.
+        assert_eq!(
+            unsafe { indigo_garden_to_move(garden, &raw mut seat) },
+            INDIGO_OK
+        );
+        if seat < 0 {
+            break;
+        }
+        let mut length = 0;
+        // SAFETY: live handles; the buffer holds its length; the library NUL-terminates it.
+        unsafe {
+            let code = indigo_garden_bot_choose(
+                bot,
+                garden,
+                buffer.as_mut_ptr(),
+                buffer.len(),
+                &raw mut length,
+            );
+            assert_eq!(code, INDIGO_OK, "{}", last_error());
+            assert_eq!(
+                indigo_garden_play(garden, buffer.as_ptr()),
+                INDIGO_OK,
+                "{}",
+                last_error()
+            );
+        }
+        moves += 1;
+        assert!(moves < 5000, "the game does not end");
+    }
+    // SAFETY: live handles, freed once.
+    unsafe {
+        indigo_garden_free(garden);
+        indigo_game_free(game);
+        indigo_bot_free(bot);
+    }
+}

@@ -12,6 +12,7 @@ impl Encoded for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
     const ACTION_COUNT: usize = ACTION_COUNT;
     type Legal = LegalMasks<ACTION_COUNT>;
+    const DEFAULT_NETWORK: &'static [u8] = include_bytes!("../networks/default.safetensors");
 
     #[inline]
     fn action_number(action: Action) -> usize {

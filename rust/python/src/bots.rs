@@ -2,23 +2,23 @@
 //! ([`SearchBot`]) shared by threads ([`SharedBot`]), thinking without the GIL and answering
 //! Ctrl-C, on a copy of the game's state.
 
-use indigo_search::{Bot as _, BotSpec, Game, SearchBot, SearchResult};
+use indigo_search::{Bot as _, BotSpec, Encoded, SearchBot, SearchResult};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use crate::errors::IllegalMoveError;
+use crate::errors::{IllegalMoveError, IndigoError};
 use crate::shared::SharedBot;
 use crate::watch;
 
 /// A bot of game `G` from its spec.
-pub(crate) struct SpecBot<G: Game> {
+pub(crate) struct SpecBot<G: Encoded> {
     spec: BotSpec,
     bot: SharedBot<SearchBot<G>>,
 }
 
 impl<G> SpecBot<G>
 where
-    G: Game + Sync,
+    G: Encoded + Sync,
     G::Information: Sync,
     SearchBot<G>: Send,
 {
@@ -30,6 +30,14 @@ where
         }
     }
 
+    /// [`SpecBot::new`] for a spec a person wrote: a `net` spec's network must fit `G`
+    /// ([`BotSpec::check`]; the seat count is checked at each move).
+    pub(crate) fn checked(spec: BotSpec, seed: u64) -> PyResult<Self> {
+        spec.check::<G>(None)
+            .map_err(|e| IndigoError::new_err(e.0))?;
+        Ok(SpecBot::new(spec, seed))
+    }
+
     pub(crate) const fn spec(&self) -> BotSpec {
         self.spec
     }
@@ -39,6 +47,12 @@ where
         let mut bot = self.bot.take(py)?;
         let chosen = match &mut *bot {
             SearchBot::Ismcts(ismcts) => watch::search(py, ismcts, state)?.map(|r| r.best),
+            SearchBot::Net(net) => {
+                self.spec
+                    .check::<G>(Some(state.players()))
+                    .map_err(|e| IndigoError::new_err(e.0))?;
+                watch::interruptible(py, |stop| net.search_until(state, stop))?.map(|r| r.best)
+            }
             quick => py.detach(|| quick.choose(state)),
         };
         chosen.ok_or_else(no_move)

@@ -238,6 +238,7 @@ impl Encoded for Position {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
     const ACTION_COUNT: usize = ACTION_COUNT as usize;
     type Legal = LegalLists;
+    const DEFAULT_NETWORK: &'static [u8] = include_bytes!("../networks/default.safetensors");
 
     fn action_number(action: Action) -> usize {
         action.index() as usize

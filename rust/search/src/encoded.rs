@@ -20,6 +20,10 @@ pub trait Encoded: Game {
     /// How a self-play sample keeps its legal actions: [`LegalLists`] for a large action
     /// space, [`LegalMasks`] for a small fixed one.
     type Legal: LegalRows;
+    /// The game's shipped network ([`crate::Network`], an `indigo-net/1` safetensors file,
+    /// embedded with `include_bytes!`): what the `net` bot plays without a file. Empty for a
+    /// game that ships none (`net` then needs `file=`).
+    const DEFAULT_NETWORK: &'static [u8] = &[];
 
     /// The number of `action`, below [`Encoded::ACTION_COUNT`].
     fn action_number(action: Self::Action) -> usize;

@@ -23,8 +23,8 @@
 //! of four, and the bots named by [`BotSpec`] play it too:
 //!
 //! ```
-//! use indigo_search::{Bot, BotSpec, Game, Ismcts, IsmctsConfig, MAX_PLAYERS, Rng};
-//! use indigo_search::{SearchBot, SortedActions, Turn};
+//! use indigo_search::{Bot, BotSpec, Encoded, Game, Ismcts, IsmctsConfig, LegalMasks};
+//! use indigo_search::{MAX_PLAYERS, Rng, SearchBot, SortedActions, Turn};
 //!
 //! #[derive(Clone, Debug)]
 //! struct Nim {
@@ -84,6 +84,19 @@
 //!     }
 //!     fn moves_played(&self) -> u32 {
 //!         self.moves
+//!     }
+//! }
+//!
+//! // Numbered for networks, as the bots of specs need (`net` plays it too, given a file).
+//! impl Encoded for Nim {
+//!     const OBSERVATION_SIZE: usize = 1; // the stones
+//!     const ACTION_COUNT: usize = 3; // take 1, 2 or 3
+//!     type Legal = LegalMasks<3>;
+//!     fn action_number(take: u8) -> usize {
+//!         usize::from(take) - 1
+//!     }
+//!     fn observation(&self, _seat: u8, out: &mut [f32]) {
+//!         out[0] = f32::from(self.stones);
 //!     }
 //! }
 //!

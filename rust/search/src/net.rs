@@ -384,7 +384,9 @@ impl Network {
 /// actions (none, uniform, without one), values by the value head.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator<'n> {
-    network: &'n Network,
+    /// `None`: no network (uniform priors, every value 0), for a spec built unchecked for a
+    /// game its network does not fit.
+    network: Option<&'n Network>,
     /// Add every input's row, zero or not (only to measure the sparse first layer).
     dense: bool,
     observation: Vec<f32>,
@@ -396,11 +398,8 @@ impl<'n> NetEvaluator<'n> {
     /// An evaluator of `network`.
     pub fn new(network: &'n Network) -> NetEvaluator<'n> {
         NetEvaluator {
-            network,
-            dense: false,
-            observation: Vec::new(),
-            activations: [Vec::new(), Vec::new()],
-            values: Vec::new(),
+            network: Some(network),
+            ..NetEvaluator::blank()
         }
     }
 
@@ -412,14 +411,25 @@ impl<'n> NetEvaluator<'n> {
         self
     }
 
-    /// The network evaluated.
-    pub const fn network(&self) -> &'n Network {
+    /// An evaluator of no network: uniform priors, every value 0.
+    pub fn blank() -> NetEvaluator<'n> {
+        NetEvaluator {
+            network: None,
+            dense: false,
+            observation: Vec::new(),
+            activations: [Vec::new(), Vec::new()],
+            values: Vec::new(),
+        }
+    }
+
+    /// The network evaluated (`None` for [`NetEvaluator::blank`]).
+    pub const fn network(&self) -> Option<&'n Network> {
         self.network
     }
 
     /// The last hidden layer's output for `leaf` (its observation by `seat`), in
     /// `self.activations[0]`.
-    fn hidden<G: Encoded>(&mut self, leaf: &G, seat: u8) {
+    fn hidden<G: Encoded>(&mut self, network: &Network, leaf: &G, seat: u8) {
         self.observation.clear();
         self.observation.resize(G::OBSERVATION_SIZE, 0.0);
         leaf.observation(seat, &mut self.observation);
@@ -427,7 +437,7 @@ impl<'n> NetEvaluator<'n> {
             *x = x.ln_1p();
         }
         let [a, b] = &mut self.activations;
-        for (i, layer) in self.network.hidden.iter().enumerate() {
+        for (i, layer) in network.hidden.iter().enumerate() {
             let (input, output) = match i {
                 0 => (&self.observation[..], &mut *a),
                 _ if i % 2 == 1 => (&a[..], &mut *b),
@@ -442,7 +452,7 @@ impl<'n> NetEvaluator<'n> {
                 *o = o.max(0.0);
             }
         }
-        if self.network.hidden.len().is_multiple_of(2) {
+        if network.hidden.len().is_multiple_of(2) {
             std::mem::swap(a, b);
         }
     }
@@ -453,7 +463,11 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
 
     fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Self::Error> {
         let players = leaves.first().map_or(0, Game::players);
-        let policy = self.network.policy.as_ref();
+        let Some(network) = self.network else {
+            let values = vec![0.0; leaves.len() * players];
+            return Ok(Evaluation::new(leaves.len(), Vec::new(), values));
+        };
+        let policy = network.policy.as_ref();
         let mut priors = Vec::new();
         if policy.is_some() {
             priors.resize(leaves.len() * G::ACTION_COUNT, 0.0);
@@ -466,9 +480,9 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
                 values.extend(std::iter::repeat_n(0.0, players));
                 continue;
             };
-            self.hidden(leaf, seat);
+            self.hidden(network, leaf, seat);
             let h = &self.activations[0];
-            self.network.value.forward(h, &mut self.values);
+            network.value.forward(h, &mut self.values);
             match self.values[..] {
                 [v] => {
                     let v = v.tanh();
@@ -502,6 +516,59 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
         }
         Ok(Evaluation::new(leaves.len(), priors, values))
     }
+}
+
+/// `value` kept for the process's life in `store`: the one already kept if equal. What bot
+/// specs name is kept so (specs are `Copy`, and a batch builds a bot from one for each
+/// game): each distinct network, path and `net` setting is read once and stored once.
+pub(crate) fn keep_in<T: PartialEq + Send + Sync>(
+    store: &std::sync::Mutex<Vec<&'static T>>,
+    value: T,
+) -> &'static T {
+    let mut kept = store
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&same) = kept.iter().find(|&&k| *k == value) {
+        return same;
+    }
+    let value: &'static T = Box::leak(Box::new(value));
+    kept.push(value);
+    value
+}
+
+/// `network`, kept ([`keep_in`]).
+pub(crate) fn keep(network: Network) -> &'static Network {
+    static KEPT: std::sync::Mutex<Vec<&'static Network>> = std::sync::Mutex::new(Vec::new());
+    keep_in(&KEPT, network)
+}
+
+/// The games' shipped networks read so far, by the address of their embedded bytes.
+static SHIPPED: std::sync::Mutex<Vec<(usize, &'static Network)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Game `G`'s shipped network ([`Encoded::DEFAULT_NETWORK`]), read once.
+///
+/// # Errors
+/// The game ships none, or a network the reader refuses.
+pub(crate) fn shipped<G: Encoded>() -> Result<&'static Network, NetworkError> {
+    let key = G::DEFAULT_NETWORK.as_ptr() as usize;
+    if G::DEFAULT_NETWORK.is_empty() {
+        return Err(NetworkError(format!(
+            "{:?} ships no network: name one with net:file=PATH",
+            G::NAME
+        )));
+    }
+    let mut kept = SHIPPED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, network)) = kept.iter().find(|(k, _)| *k == key) {
+        return Ok(network);
+    }
+    let network = Network::from_bytes(G::DEFAULT_NETWORK)
+        .map_err(|e| NetworkError(format!("{:?}'s shipped network is refused: {e}", G::NAME)))?;
+    let network: &'static Network = Box::leak(Box::new(network));
+    kept.push((key, network));
+    Ok(network)
 }
 
 #[cfg(test)]

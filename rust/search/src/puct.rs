@@ -815,6 +815,39 @@ pub struct PuctBot<E> {
     pub evaluator: E,
 }
 
+impl<E> PuctBot<E> {
+    /// [`Puct::search_parallel_until`] with this bot's evaluator; `None` unless a seat is to
+    /// move. An evaluation the evaluator got wrong leaves a uniformly random legal action,
+    /// with no visits.
+    pub fn search_until<G: Encoded>(
+        &mut self,
+        state: &G,
+        stop: &AtomicBool,
+    ) -> Option<PuctResult<G::Action>>
+    where
+        E: Evaluator<G, Error = std::convert::Infallible> + Clone + Send + Sync,
+    {
+        match self
+            .puct
+            .search_parallel_until(state, &self.evaluator, stop)
+        {
+            Ok(found) => found,
+            Err(PuctError::Evaluation(_)) => {
+                let mut legal = Vec::new();
+                state.legal_actions(&mut legal);
+                let n = legal.len();
+                (n > 0).then(|| PuctResult {
+                    best: legal[below(&mut self.puct.rng, n)],
+                    visits: Vec::new(),
+                    simulations: 0,
+                    evaluations: 0,
+                    value: 0.0,
+                })
+            }
+        }
+    }
+}
+
 impl<G: Encoded, E: Evaluator<G, Error = std::convert::Infallible>> Bot<G> for PuctBot<E> {
     fn choose(&mut self, state: &G) -> Option<G::Action> {
         match self.puct.search(state, &mut self.evaluator) {

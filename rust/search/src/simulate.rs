@@ -10,6 +10,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::bots::Bot;
+use crate::encoded::Encoded;
 use crate::game::{Game, MAX_PLAYERS, Turn};
 use crate::random::{Rng, game_seed, mix};
 use crate::spec::{BotSpec, SearchBot};
@@ -17,7 +18,7 @@ use crate::spec::{BotSpec, SearchBot};
 /// How a batch sets up each game: the rules and how a seed deals the game's randomness.
 pub trait Setup: Clone + Send + Sync {
     /// The game played.
-    type Game: Game;
+    type Game: Encoded;
 
     /// Seats in every game.
     fn players(&self) -> usize;
@@ -79,7 +80,7 @@ impl Outcome {
 }
 
 /// The bots of the game seeded with `game`: seat `s` plays `seats[s]` seeded from `game` and `s`.
-pub(crate) fn seat_bots<G: Game>(
+pub(crate) fn seat_bots<G: Encoded>(
     seats: &[BotSpec],
     game: u64,
 ) -> [Option<SearchBot<G>>; MAX_PLAYERS] {
@@ -93,7 +94,7 @@ pub fn seat_seed(game: u64, seat: usize) -> u64 {
 
 /// Plays `state` to the end with `bots[s]` for seat `s`, or until `stop` is set. Chance nodes
 /// are resolved by the game's playout policy seeded from `seed`.
-pub(crate) fn play_out<G: Game>(
+pub(crate) fn play_out<G: Encoded>(
     state: &mut G,
     bots: &mut [Option<SearchBot<G>>; MAX_PLAYERS],
     seed: u64,
@@ -107,12 +108,12 @@ pub(crate) fn play_out<G: Game>(
             Turn::Chance => state.playout_action(&mut chance, &mut buffer),
             Turn::Player(seat) => match bots[usize::from(seat)].as_mut() {
                 // Only a search is long enough to look at `stop` during a game.
-                Some(SearchBot::Ismcts(bot)) => {
-                    let found = bot.search_until(state, stop);
+                Some(bot @ (SearchBot::Ismcts(_) | SearchBot::Net(_))) => {
+                    let found = bot.decide(state, stop);
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    found.map(|r| r.best)
+                    found.map(|(best, _)| best)
                 }
                 Some(bot) => bot.choose(state),
                 None => None,
@@ -269,7 +270,8 @@ impl<S: Setup> Batch<S> {
     ///
     /// # Errors
     /// No bots; no lineups given and neither one bot nor one per seat; an empty list of
-    /// lineups; a lineup that is not one bot index per seat; an index that names no bot.
+    /// lineups; a lineup that is not one bot index per seat; an index that names no bot; a
+    /// bot that cannot play the game ([`BotSpec::check`]: a network that does not fit).
     pub fn new(
         setup: S,
         bots: Vec<BotSpec>,
@@ -277,6 +279,10 @@ impl<S: Setup> Batch<S> {
         seed: u64,
     ) -> Result<Self, BatchError> {
         let lineups = seatings(bots.len(), setup.players(), lineups)?;
+        for bot in &bots {
+            bot.check::<S::Game>(Some(setup.players()))
+                .map_err(|e| BatchError(e.0))?;
+        }
         Ok(Batch {
             setup,
             bots,

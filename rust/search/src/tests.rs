@@ -27,6 +27,23 @@ impl Nim {
     }
 }
 
+/// Numbered so that the bots of specs play it: actions 0 to 3 (chance's 0 and 1, takes 1 to
+/// 3), observed as the heap and the seat.
+impl Encoded for Nim {
+    const OBSERVATION_SIZE: usize = 2;
+    const ACTION_COUNT: usize = 4;
+    type Legal = LegalMasks<4>;
+
+    fn action_number(action: u8) -> usize {
+        usize::from(action)
+    }
+
+    fn observation(&self, seat: u8, out: &mut [f32]) {
+        out[0] = f32::from(self.heap);
+        out[1] = f32::from(seat);
+    }
+}
+
 impl Game for Nim {
     type Action = u8;
     type Actions = SortedActions<u8>;
@@ -433,4 +450,42 @@ fn the_fold_sees_every_field_and_keeps_short_games_as_before() {
         .collect();
     let distinct: std::collections::HashSet<_> = folds.iter().collect();
     assert_eq!(distinct.len(), folds.len());
+}
+
+#[test]
+fn net_specs_read_back_and_name_their_file() {
+    for (text, canonical) in [
+        ("net", "net:200"),
+        ("NET:400", "net:400"),
+        ("net:time=0.1", "net:time=0.1"),
+        (
+            "net:800,time=2,threads=2,c=2",
+            "net:800,time=2,c=2,threads=2",
+        ),
+    ] {
+        let spec: BotSpec = text.parse().unwrap();
+        assert_eq!(spec.to_string(), canonical, "{text}");
+        assert_eq!(canonical.parse::<BotSpec>().unwrap(), spec);
+        assert!(spec.searches());
+        assert_eq!(spec.search_config::<Nim>(), None);
+    }
+    for bad in [
+        "net:0",
+        "net:c=0",
+        "net:threads=0",
+        "net:temperature=1",
+        "net:time=-1",
+    ] {
+        assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+    }
+    let error = "net:file=/no/such.safetensors"
+        .parse::<BotSpec>()
+        .unwrap_err();
+    assert!(error.0.contains("/no/such.safetensors"), "{error}");
+    // Nim ships no network: checked, `net` says so; built unchecked, it still plays.
+    let net: BotSpec = "net:50".parse().unwrap();
+    let error = net.check::<Nim>(Some(2)).unwrap_err();
+    assert!(error.0.contains("ships no network"), "{error}");
+    let mut bot = net.build::<Nim>(1);
+    assert!(bot.choose(&dealt(5)).is_some());
 }

@@ -53,10 +53,12 @@ fn seed_of(seed: f64) -> Result<u64, JsError> {
 /// A bot spec read by the search crate's parser; one thread only on the web.
 fn spec_of(text: &str) -> Result<BotSpec, JsError> {
     let spec: BotSpec = text.parse().map_err(error)?;
-    if let BotSpec::Ismcts(config) | BotSpec::Best(config) = spec
-        && config.threads() != 1
-        && cfg!(target_arch = "wasm32")
-    {
+    let threads = match spec {
+        BotSpec::Ismcts(config) | BotSpec::Best(config) => config.threads(),
+        BotSpec::Net(net) => net.config.threads(),
+        _ => 1,
+    };
+    if threads != 1 && cfg!(target_arch = "wasm32") {
         return Err(error(format!(
             "bad bot {text:?}: threads must be 1 in WebAssembly (it runs on one thread)"
         )));
@@ -457,5 +459,22 @@ mod tests {
                 .position(),
             text
         );
+    }
+
+    #[test]
+    fn the_net_bot_plays_whole_games_of_both_games() {
+        let mut game = Game::new(&Rules::new(2, 2).unwrap(), 3.0).unwrap();
+        let mut bot = Bot::new("net:8", 1.0).unwrap();
+        assert_eq!(bot.spec(), "net:8");
+        while game.to_move().is_some() {
+            let mv = bot.choose(&game).unwrap();
+            game.0.play(mv.parse().unwrap()).unwrap();
+        }
+        let mut garden = garden::Garden::new(2, 3.0).unwrap();
+        let mut bot = garden::GardenBot::new("net:8", 1.0).unwrap();
+        while garden.to_move().is_some() {
+            let mv = bot.choose(&garden).unwrap();
+            garden.play(&mv).unwrap();
+        }
     }
 }

@@ -284,3 +284,50 @@ fn ismcts_beats_random_play() {
         .count();
     assert!(wins >= 18, "ISMCTS won only {wins} of 20");
 }
+
+#[test]
+fn the_shipped_network_fits_two_players_and_its_sparse_pass_is_the_dense_one() {
+    use indigo_search::{Encoded as _, Evaluator as _, NetEvaluator, Network};
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    network.check_game::<Position>(2).unwrap();
+    let error = network.check_game::<Position>(3).unwrap_err();
+    assert!(error.0.contains("trained for 2 players"), "{error}");
+    let leaves: Vec<Position> = positions()
+        .into_iter()
+        .filter(|p| p.players() == 2)
+        .collect();
+    let sparse = NetEvaluator::new(&network).evaluate(&leaves).unwrap();
+    let dense = NetEvaluator::new(&network)
+        .dense()
+        .evaluate(&leaves)
+        .unwrap();
+    for (s, d) in sparse.values.iter().zip(&dense.values) {
+        assert!((s - d).abs() < 1e-5, "{s} {d}");
+    }
+    for (s, d) in sparse.priors.iter().zip(&dense.priors) {
+        assert!((s - d).abs() < 1e-5, "{s} {d}");
+    }
+    sparse.check(leaves.len(), crate::ACTION_COUNT, 2).unwrap();
+}
+
+#[test]
+fn net_plays_whole_games_and_a_batch_refuses_it_at_a_seat_count_it_was_not_trained_for() {
+    let rules = Rules::indigo(2).unwrap();
+    let batch = batch(rules, &["net:16", "random"], None, 5, Deal::Python);
+    let played = batch
+        .run(0..2, 1, &AtomicU64::new(0), &AtomicBool::new(false))
+        .unwrap();
+    for (index, outcome) in (0..2).zip(played) {
+        assert_eq!(
+            outcome,
+            played_move_by_move(rules, &batch.seats(index), 5, index, Deal::Python)
+        );
+    }
+    let bots = vec!["net".parse().unwrap(); 3];
+    let setup = IndigoSetup {
+        rules: Rules::indigo(3).unwrap(),
+        deal: Deal::Python,
+    };
+    let error = Batch::new(setup, bots, None, 1).unwrap_err();
+    assert!(error.0.contains("trained for 2 players"), "{error}");
+}

@@ -72,6 +72,32 @@ impl IsmctsBot {
     }
 }
 
+/// PUCT steered by a network evaluated in Rust (a `net` spec of :func:`make_bot`): the
+/// game's shipped network or a file's. Threads sharing one bot take turns with it, waiting
+/// without the GIL; Ctrl-C stops its search.
+#[pyclass(module = "indigo", frozen)]
+pub(crate) struct NetBot(SpecBot<Position>);
+
+#[pymethods]
+impl NetBot {
+    /// The spec that names this bot's settings, e.g. `"net:200"`.
+    #[getter]
+    fn spec(&self) -> String {
+        self.0.spec().to_string()
+    }
+
+    /// The move for the seat to move, from what that seat knows (GIL released); a network
+    /// trained for another seat count raises :class:`~indigo.IndigoError`.
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, Game>) -> PyResult<Move> {
+        let position = game.get().position();
+        self.0.choose(py, &position).map(|a| Move(a.to_move()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<NetBot {}>", self.0.spec())
+    }
+}
+
 /// What one ISMCTS search found.
 #[pyclass(module = "indigo", frozen)]
 pub(crate) struct SearchResult {
@@ -171,7 +197,8 @@ impl IsmctsBot {
 }
 
 /// A bot from a spec: `random`, `greedy`, `playout`, `ismcts`, `ismcts:1000`, `ismcts:time=0.5`,
-/// `ismcts:1000,c=0.7,threads=2`, `best`, `best:time=0.5`.
+/// `ismcts:1000,c=0.7,threads=2`, `best`, `best:time=0.5`, `net`, `net:time=0.1`,
+/// `net:file=PATH,400,threads=2`.
 #[pyfunction]
 #[pyo3(signature = (spec, *, seed=None))]
 pub(crate) fn make_bot(
@@ -188,6 +215,7 @@ pub(crate) fn make_bot(
         searcher @ (BotSpec::Ismcts(_) | BotSpec::Best(_)) => {
             Py::new(py, IsmctsBot(SpecBot::new(searcher, seed)))?.into_any()
         }
+        net @ BotSpec::Net(_) => Py::new(py, NetBot(SpecBot::checked(net, seed)?))?.into_any(),
     })
 }
 

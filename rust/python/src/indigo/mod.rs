@@ -66,6 +66,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::GreedyBot>()?;
     m.add_class::<bots::PlayoutBot>()?;
     m.add_class::<bots::IsmctsBot>()?;
+    m.add_class::<bots::NetBot>()?;
     m.add_class::<bots::SearchResult>()?;
     m.add_function(wrap_pyfunction!(bots::make_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bots::normalize_bot_spec, m)?)?;

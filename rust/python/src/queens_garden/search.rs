@@ -49,7 +49,7 @@ impl Bot {
 pub(crate) fn make_bot(spec: Text<SpecArg>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Bot> {
     let spec: BotSpec = parse_spec(&spec.into_inner())?;
     let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
-    Ok(Bot(SpecBot::new(spec, seed)))
+    Ok(Bot(SpecBot::checked(spec, seed)?))
 }
 
 /// The rules of a Queen's Garden batch: given ones, or the crate's default.

@@ -167,7 +167,7 @@ fn returns_share_one_among_the_winners() {
 
 #[test]
 fn bots_play_legal_moves_and_are_reproducible() {
-    for spec in ["random", "greedy", "playout", "ismcts:30"] {
+    for spec in ["random", "greedy", "playout", "ismcts:30", "net:8"] {
         let spec: BotSpec = spec.parse().unwrap();
         let play = |seed: u64| {
             let mut p = Position::from_seed(Rules::with_players(2).unwrap(), seed);
@@ -363,4 +363,26 @@ fn vector_games_step_as_separate_positions() {
         Err(VectorError::NotCompact)
     );
     assert_eq!(games.episodes(), before);
+}
+
+#[test]
+fn the_shipped_network_is_value_only_for_two_players_and_sparse_is_dense() {
+    use indigo_search::{Encoded as _, Evaluator as _, NetEvaluator, Network};
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    network.check_game::<Position>(2).unwrap();
+    assert!(!network.has_policy());
+    assert!(network.check_game::<Position>(4).is_err());
+    let leaves: Vec<Position> = positions(4, 7)
+        .into_iter()
+        .filter(|p| p.players() == 2)
+        .collect();
+    let sparse = NetEvaluator::new(&network).evaluate(&leaves).unwrap();
+    let dense = NetEvaluator::new(&network)
+        .dense()
+        .evaluate(&leaves)
+        .unwrap();
+    assert_eq!(sparse.priors_shape, [leaves.len(), 0]);
+    for (s, d) in sparse.values.iter().zip(&dense.values) {
+        assert!((s - d).abs() < 1e-5, "{s} {d}");
+    }
 }

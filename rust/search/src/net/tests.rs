@@ -285,3 +285,31 @@ fn puct_with_a_network_finds_nims_winning_move_with_threads_reproducibly() {
         .unwrap();
     assert_eq!(in_turn, first);
 }
+
+#[test]
+fn a_net_spec_reads_its_file_once_and_reads_back() {
+    use crate::{Bot as _, BotSpec, Turn};
+    let path = std::env::temp_dir().join(format!("indigo-spec-{}.safetensors", std::process::id()));
+    std::fs::write(&path, file(&tiny(), &METADATA)).unwrap();
+    let text = format!("net:file={},30,threads=2", path.display());
+    let spec: BotSpec = text.parse().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let canonical = format!("net:30,threads=2,file={}", path.display());
+    assert_eq!(spec.to_string(), canonical);
+    spec.check::<Nim>(Some(2)).unwrap();
+    let error = spec.check::<Nim>(Some(3)).unwrap_err();
+    assert!(error.0.contains(&*path.to_string_lossy()), "{error}");
+    assert!(error.0.contains("trained for 2 players"), "{error}");
+    // Read back from the text alone, the file gone: the network kept when it was read.
+    std::fs::write(&path, file(&tiny(), &METADATA)).unwrap();
+    assert_eq!(canonical.parse::<BotSpec>().unwrap(), spec);
+    std::fs::remove_file(&path).unwrap();
+    let mut bots = [spec.build::<Nim>(1), spec.build::<Nim>(2)];
+    let mut nim = heap(9);
+    while let Turn::Player(seat) = nim.turn() {
+        let take = bots[usize::from(seat)].choose(&nim).unwrap();
+        assert!((1..=3).contains(&take) && take <= nim.heap);
+        nim.apply(take);
+    }
+    assert_eq!(nim.winners().count_ones(), 1);
+}

@@ -8,7 +8,7 @@ use crate::*;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Nim {
-    heap: u8,
+    pub(crate) heap: u8,
     to_move: u8,
     moves: u32,
 }
