@@ -50,7 +50,13 @@ GAME_IDS = [entry.name for entry in GAMES]
 # The games whose rules `VectorGames` takes (Queen's Garden's is issue 30).
 VECTOR_GAMES = [indigo.games.INDIGO]
 # Specs of searches that would run for minutes: each must stop soon after Ctrl-C.
-LONG_SEARCHES = ["ismcts:time=30", "ismcts:1000000000", "ismcts:1000000000,threads=2"]
+LONG_SEARCHES = [
+    "ismcts:time=30",
+    "ismcts:1000000000",
+    "ismcts:1000000000,threads=2",
+    "net:time=30",
+    "net:10000000,threads=2",
+]
 
 THREADS = 8
 SEEDS = list(range(12))

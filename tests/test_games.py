@@ -111,12 +111,15 @@ def test_the_rules_defaults_shown_are_the_core_s(entry: GameEntry[Any, Any, Any]
 
 
 def test_puct_defaults_shown_are_the_search_s() -> None:
-    """``PuctBot``'s defaults are the search crate's ``PuctConfig::default()``."""
+    """``PuctBot``'s defaults are the search crate's ``PuctConfig::default()`` (no budget
+    given: its 200 simulations, no time, one thread)."""
     shown = inspect.signature(indigo.PuctBot).parameters
+    assert shown["simulations"].default is None
+    assert shown["time"].default is None
+    assert shown["threads"].default == 1
     bot = indigo.PuctBot("rollout")
     assert bot.spec == (
-        f"puct:{shown['simulations'].default},batch={shown['batch_size'].default},"
-        f"c={shown['c_puct'].default},rollout"
+        f"puct:200,batch={shown['batch_size'].default},c={shown['c_puct'].default},rollout"
     )
     assert shown["dirichlet_fraction"].default == 0.0
     assert shown["temperature"].default == 0.0

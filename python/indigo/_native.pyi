@@ -36,6 +36,7 @@ __all__ = [
     "Move",
     "MoveError",
     "MoveResult",
+    "NetBot",
     "PlayoutBot",
     "PuctBot",
     "PuctSearchResult",
@@ -451,6 +452,19 @@ class SearchResult:
         """Root visits as a distribution over all ``ACTION_COUNT`` actions."""
 
 @final
+class NetBot:
+    """PUCT steered by a network evaluated in Rust: ``make_bot("net")`` (the game's shipped
+    network) or ``make_bot("net:file=PATH")``; ``net:N``, ``net:time=S``, ``threads=``,
+    ``c=`` (c_puct) as specs write them (docs/search.md). A search answers Ctrl-C."""
+
+    @property
+    def spec(self) -> str:
+        """The spec naming these settings, e.g. ``"net:200"``."""
+    def choose(self, game: Game) -> Move:
+        """The move for the seat to move, from what that seat knows; a network trained for
+        another seat count raises :class:`IndigoError`."""
+
+@final
 class IsmctsBot:
     """Information-set MCTS: each simulation samples the hidden tiles from what the mover has
     not seen, so it never reads the pile. ``simulations`` (default 1000), ``time`` in
@@ -523,13 +537,17 @@ class PuctBot:
     propagate, and an answer it cannot use raises :class:`EvaluatorError`.
     ``dirichlet_fraction`` mixes Dirichlet(``dirichlet_alpha``) noise into the root's priors
     (0: none); ``temperature`` 0 plays the most visited move, above it draws a move with odds
-    ``visits ** (1 / temperature)``. docs/alphazero.md."""
+    ``visits ** (1 / temperature)``. ``simulations`` (default 200), ``time`` in seconds, or
+    both (whichever comes first); ``threads`` grows that many trees side by side (root
+    parallelism), with ``"rollout"`` only (a Python evaluator takes 1). docs/alphazero.md."""
 
     def __new__(
         cls,
         evaluator: _Evaluator,
-        simulations: int = 200,
+        simulations: int | None = None,
         *,
+        time: float | None = None,
+        threads: int = 1,
         batch_size: int = 8,
         c_puct: float = 1.5,
         dirichlet_alpha: float = 0.3,
@@ -771,11 +789,12 @@ class VectorGames:
 
 def make_bot(
     spec: str, *, seed: int | None = None
-) -> RandomBot | GreedyBot | PlayoutBot | IsmctsBot:
+) -> RandomBot | GreedyBot | PlayoutBot | IsmctsBot | NetBot:
     """A bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts``, ``ismcts:1000``,
     ``ismcts:time=0.5``, ``ismcts:1000,time=0.5`` (whichever comes first),
     ``ismcts:1000,c=0.7,threads=2``, ``best`` or ``best:time=0.5`` (ISMCTS at Indigo's tuned
-    exploration). Raises :class:`IndigoError`."""
+    exploration), ``net``, ``net:time=0.1`` or ``net:file=PATH,400,threads=2`` (PUCT with a
+    network in Rust). Raises :class:`IndigoError`, naming a network file it refuses."""
 
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed :func:`simulate` gives seat ``seat``'s bot in the game seeded ``game_seed`` (an

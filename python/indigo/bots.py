@@ -19,6 +19,7 @@ from indigo._native import (
     IndigoError,
     IsmctsBot,
     Move,
+    NetBot,
     Rules,
     normalize_bot_spec,
     seat_seed,
@@ -108,11 +109,12 @@ def play_opponents(game: Game, learner: int, bots: Mapping[int, Bot], views: ran
 
 
 def bot_name(entry: BotLike) -> str:
-    """How results name ``entry``: a spec's canonical text, an :class:`IsmctsBot`'s spec,
+    """How results name ``entry``: a spec's canonical text, an :class:`IsmctsBot`'s or
+    :class:`NetBot`'s spec,
     else the callable's or the class's name."""
     if isinstance(entry, str):
         return normalize_bot_spec(entry)
-    if isinstance(entry, IsmctsBot):
+    if isinstance(entry, (IsmctsBot, NetBot)):
         return entry.spec
     name = getattr(entry, "__name__", None)
     return name if isinstance(name, str) else type(entry).__name__
@@ -172,12 +174,14 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "indigo") -> Bot
     """A native bot from a spec: ``random``, ``greedy``, ``playout``, ``ismcts`` (1000 simulations),
     ``ismcts:N``, ``ismcts:time=0.5``, ``ismcts:N,time=0.5`` (whichever comes first),
     ``ismcts:N,c=0.7,threads=2``, ``best`` or ``best:time=0.5`` (the strongest: ISMCTS tuned
-    for the game, docs/search.md), for ``game`` (a name of
+    for the game, docs/search.md), ``net`` (PUCT steered by the game's shipped network, in
+    Rust; ``net:N``, ``net:time=0.1``, ``net:file=PATH,threads=2,c=2``), for ``game`` (a name of
     :data:`indigo.games.GAMES`). ``game="queens-garden"`` gives the Queen's Garden bot of the
     same spec (:class:`indigo.queens_garden.Bot`, whose
     ``choose(game)`` takes a :class:`indigo.queens_garden.Game`).
 
-    Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec or game name.
+    Raises :class:`indigo.IndigoError` (a ``ValueError``) for a bad spec or game name, or a
+    network file that cannot be read or does not fit the game (naming the file).
     """
     bot: Bot | QgBot = find_game(game).make_bot(spec, seed=seed)
     return bot

@@ -1,13 +1,12 @@
 //! The PUCT search of every game, with a Python evaluator or the rollout evaluator: the bot,
 //! its search result and its self-play. With a Python evaluator the search runs without the
 //! GIL and takes it back only to call the evaluator, once per batch of leaves, looking for
-//! Ctrl-C before each call; with the rollout evaluator it runs watched (`watch.rs`).
-
-use std::sync::atomic::{AtomicBool, Ordering};
+//! Ctrl-C before each call (one tree: a Python evaluator takes no threads); with the rollout
+//! evaluator it runs watched (`watch.rs`), its trees side by side.
 
 use indigo_search::{
-    Encoded, Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult, RolloutEvaluator,
-    SelfPlayOf, encode_leaves, game_seed, mix, self_play_with,
+    Budget, Encoded, Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult,
+    RolloutEvaluator, SelfPlayOf, encode_leaves, game_seed, mix, self_play_with,
 };
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -88,28 +87,6 @@ impl<G: Encoded> Evaluator<G> for PyEvaluator<'_> {
     }
 }
 
-/// The rollout evaluator, ending its search once `stop` is set (Ctrl-C).
-struct Watched<'a> {
-    rollouts: &'a mut RolloutEvaluator,
-    stop: &'a AtomicBool,
-}
-
-/// A search stopped by Ctrl-C.
-struct Stopped;
-
-impl<G: Encoded> Evaluator<G> for Watched<'_> {
-    type Error = Stopped;
-
-    fn evaluate(&mut self, leaves: &[G]) -> Result<Evaluation, Stopped> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err(Stopped);
-        }
-        self.rollouts
-            .evaluate(leaves)
-            .map_err(|never| match never {})
-    }
-}
-
 /// What steers a bot's search.
 enum Steer {
     /// A Python callable `evaluator(observations, masks) -> (priors, values)`.
@@ -161,10 +138,10 @@ impl Searcher {
             Steer::Rollout => {
                 let Searcher { puct, rollouts } = self;
                 let found = interruptible(py, |stop| {
-                    puct.search(state, &mut Watched { rollouts, stop })
+                    puct.search_parallel_until(state, &*rollouts, stop)
                 })?;
                 found.map_err(|e| match e {
-                    PuctError::Evaluator(Stopped) => IndigoError::new_err("the search was stopped"),
+                    PuctError::Evaluator(never) => match never {},
                     PuctError::Evaluation(e) => EvaluatorError::new_err(e.0),
                 })
             }
@@ -180,7 +157,9 @@ impl Searcher {
 /// renormalised); values `(batch, players)` in [-1, 1], column `k` for the seat `k` places
 /// after the leaf's mover. `"rollout"` in place of a function: uniform priors and one random
 /// playout per leaf, in Rust. Each simulation samples what the mover cannot see, as ISMCTS
-/// does. The GIL is released between evaluator calls.
+/// does. The GIL is released between evaluator calls. `time` (seconds) stops each search,
+/// alone or with `simulations` (whichever comes first); `threads` grows that many trees side
+/// by side (root parallelism), with `"rollout"` only.
 #[pyclass(module = "indigo", frozen)]
 pub(crate) struct PuctBot {
     config: PuctConfig,
@@ -355,13 +334,15 @@ impl PuctBot {
     /// (text_signature shows their values).
     #[new]
     #[pyo3(
-        signature = (evaluator, simulations=Int::new(PuctConfig::default().simulations().cast_signed()), *, batch_size=Int::new(PuctConfig::default().batch_size() as i64), c_puct=Real::new(PuctConfig::default().c_puct().into()), dirichlet_alpha=Real::new(PuctConfig::default().dirichlet_alpha().into()), dirichlet_fraction=Real::new(PuctConfig::default().dirichlet_fraction().into()), temperature=Real::new(PuctConfig::default().temperature().into()), seed=None),
-        text_signature = "(evaluator, simulations=200, *, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
+        signature = (evaluator, simulations=None, *, time=None, threads=Int::new(1), batch_size=Int::new(PuctConfig::default().batch_size() as i64), c_puct=Real::new(PuctConfig::default().c_puct().into()), dirichlet_alpha=Real::new(PuctConfig::default().dirichlet_alpha().into()), dirichlet_fraction=Real::new(PuctConfig::default().dirichlet_fraction().into()), temperature=Real::new(PuctConfig::default().temperature().into()), seed=None),
+        text_signature = "(evaluator, simulations=None, *, time=None, threads=1, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         evaluator: &Bound<'_, PyAny>,
-        simulations: Int,
+        simulations: Option<Int>,
+        time: Option<Real>,
+        threads: Int,
         batch_size: Int,
         c_puct: Real,
         dirichlet_alpha: Real,
@@ -370,6 +351,10 @@ impl PuctBot {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let steer = steer_of(evaluator)?;
+        let simulations_given = simulations.is_some();
+        let simulations = simulations.unwrap_or(Int::new(
+            PuctConfig::DEFAULT_SIMULATIONS.cast_signed(),
+        ));
         let config = PuctConfig::new(
             simulations.0,
             batch_size.0,
@@ -389,6 +374,25 @@ impl PuctBot {
             ];
             IndigoError::new_err(refused(&e.0, &given))
         })?;
+        let mut given: Vec<&dyn Refusal> = vec![&simulations, &threads];
+        given.extend(time.as_ref().map(|t| t as &dyn Refusal));
+        let refusal = |e: indigo_search::SettingsError| IndigoError::new_err(refused(&e.0, &given));
+        let budget = match time {
+            Some(t) => Budget::given(simulations_given.then_some(simulations.0), Some(t.0)),
+            None => Ok(config.budget()),
+        }
+        .map_err(refusal)?;
+        let config = config
+            .with_budget(budget)
+            .and_then(|c| c.with_threads(threads.0))
+            .map_err(refusal)?;
+        if config.threads() > 1 && matches!(steer, Steer::Python(_)) {
+            return Err(IndigoError::new_err(format!(
+                "threads must be 1 with a Python evaluator (it runs on the calling thread), \
+                 not {}; threads apply to the '{ROLLOUT}' evaluator",
+                config.threads()
+            )));
+        }
         let seed = seed.map(extract_seed).transpose()?.unwrap_or_else(os_seed);
         Ok(PuctBot {
             config,
@@ -430,9 +434,18 @@ impl PuctBot {
             Steer::Python(_) => "",
             Steer::Rollout => ",rollout",
         };
+        let budget = match c.budget() {
+            Budget::Simulations(n) => n.to_string(),
+            Budget::Time(t) => format!("time={}", t.as_secs_f64()),
+            Budget::SimulationsOrTime(n, t) => format!("{n},time={}", t.as_secs_f64()),
+        };
+        let threads = if c.threads() > 1 {
+            format!(",threads={}", c.threads())
+        } else {
+            String::new()
+        };
         format!(
-            "puct:{},batch={},c={}{noise}{temperature}{rollout}",
-            c.simulations(),
+            "puct:{budget},batch={},c={}{threads}{noise}{temperature}{rollout}",
             c.batch_size(),
             c.c_puct()
         )
