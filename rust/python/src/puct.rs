@@ -352,9 +352,8 @@ impl PuctBot {
     ) -> PyResult<Self> {
         let steer = steer_of(evaluator)?;
         let simulations_given = simulations.is_some();
-        let simulations = simulations.unwrap_or(Int::new(
-            PuctConfig::DEFAULT_SIMULATIONS.cast_signed(),
-        ));
+        let simulations =
+            simulations.unwrap_or(Int::new(PuctConfig::DEFAULT_SIMULATIONS.cast_signed()));
         let config = PuctConfig::new(
             simulations.0,
             batch_size.0,
