@@ -3,6 +3,7 @@ with its shipped network or a file (the ``indigo-net/1`` safetensors format, doc
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +111,16 @@ def test_puct_bot_takes_a_time_budget_and_threads(entry: GameEntry) -> None:
         indigo.PuctBot(evaluator, threads=2)
     with pytest.raises(indigo.IndigoError, match="time must be"):
         indigo.PuctBot("rollout", time=-1)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
+def test_net_self_play_records_its_root_visits(entry: GameEntry) -> None:
+    batch = entry.self_play(["net:16", "random"], 1, rules=entry.default_rules(2), seed=2)
+    offsets = np.asarray(batch.visit_offsets)
+    counts = [int(batch.visit_counts[a:b].sum()) for a, b in itertools.pairwise(offsets)]
+    seats = np.asarray(batch.seat)
+    assert len(counts) == len(seats) > 0
+    # The net bot sits at seat 0 (one bot per seat, in order): each of its moves holds the
+    # visits of its 16 simulations, the random bot's none.
+    assert {c for c, s in zip(counts, seats, strict=True) if s == 0} == {16}
+    assert {c for c, s in zip(counts, seats, strict=True) if s == 1} == {0}
