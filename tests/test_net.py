@@ -124,3 +124,11 @@ def test_net_self_play_records_its_root_visits(entry: GameEntry) -> None:
     # visits of its 16 simulations, the random bot's none.
     assert {c for c, s in zip(counts, seats, strict=True) if s == 0} == {16}
     assert {c for c, s in zip(counts, seats, strict=True) if s == 1} == {0}
+
+
+def test_vector_games_take_net_opponents_that_fit() -> None:
+    rules = indigo.Rules.indigo(2)
+    games = indigo.VectorGames(2, rules=rules, opponents="net:8", seat=1, seed=3)
+    assert games.num_envs == 2
+    with pytest.raises(indigo.IndigoError, match="trained for 2 players"):
+        indigo.VectorGames(1, rules=indigo.Rules.indigo(3), opponents="net:8", seat=0)

@@ -425,6 +425,11 @@ where
     S::Game: Vectored,
 {
     let setup = S::of(rules);
+    // A `net` opponent's network must fit the game and its seats.
+    for spec in opponents.iter().flat_map(|o| o.bots.iter().flatten()) {
+        spec.check::<S::Game>(Some(indigo_search::Setup::players(&setup)))
+            .map_err(|e| IndigoError::new_err(e.0))?;
+    }
     let utility = S::utility(utility)?;
     let mut games = py.detach(|| CoreVector::new(setup, num_envs, utility, seed));
     if let Some(opponents) = opponents {
