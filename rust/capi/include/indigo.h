@@ -111,10 +111,11 @@ char *indigo_game_record_string(const IndigoGame *game);
 void indigo_string_free(char *text);
 
 /* A bot of either game from a spec as on indigo command lines: "random", "greedy", "playout",
- * "ismcts:1000", "ismcts:time=0.5", "ismcts:2000,c=0.5,threads=2"; its choices are fixed by
- * seed (except under a time budget), in Queen's Garden as
- * indigo.queens_garden.make_bot(spec, seed=seed). indigo_bot_choose asks it for an Indigo
- * move, indigo_garden_bot_choose for a Queen's Garden move. */
+ * "ismcts:1000", "ismcts:time=0.5", "ismcts:2000,c=0.5,threads=2", "best", "net:200",
+ * "net:file=PATH,400"; its choices are fixed by seed (except under a time budget), in Queen's
+ * Garden as indigo.queens_garden.make_bot(spec, seed=seed). indigo_bot_choose asks it for an
+ * Indigo move, indigo_garden_bot_choose for a Queen's Garden move; a net bot whose network does
+ * not fit that game or its seat count is refused there (INDIGO_ERR_INVALID_ARGUMENT). */
 int32_t indigo_bot_new(const char *spec, uint64_t seed, IndigoBot **out);
 /* The bot's move for the seat to move, from what that seat knows: its text into a caller
  * buffer (16 bytes always suffice) and, if action is not NULL, its action number into *action.

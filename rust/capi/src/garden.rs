@@ -10,7 +10,7 @@ use queens_garden::{Game, Move, Position, Rules, read_record, write_record};
 use super::{
     Failure, INDIGO_ERR_BAD_RECORD, INDIGO_ERR_ILLEGAL_MOVE, INDIGO_ERR_INTERNAL,
     INDIGO_ERR_INVALID_ARGUMENT, INDIGO_ERR_NO_MOVE, IndigoBot, bad_position, fill, fill_text,
-    free, guarded, hand_out, read, status, text, write,
+    free, guarded, hand_out, invalid, read, status, text, write,
 };
 
 /// An Azul: Queen's Garden game with its history; made by [`indigo_garden_new`] or
@@ -301,9 +301,14 @@ pub unsafe extern "C" fn indigo_garden_bot_choose(
 ) -> i32 {
     status(|| {
         // SAFETY: the caller's promise for `bot`.
-        let bot = &mut unsafe { write(bot, "bot") }?.garden;
+        let IndigoBot {
+            spec, garden: bot, ..
+        } = unsafe { write(bot, "bot") }?;
         // SAFETY: the caller's promise for `garden`.
         let game = &unsafe { read(garden, "garden") }?.game;
+        // A `net` bot's network must fit the game's seats.
+        spec.check::<Position>(Some(indigo_search::Game::players(game.position())))
+            .map_err(invalid)?;
         let action = bot
             .choose(game.position())
             .ok_or_else(|| Failure::new(INDIGO_ERR_NO_MOVE, "the game is over"))?;

@@ -61,6 +61,8 @@ pub struct IndigoGame {
 /// asked by [`indigo_bot_choose`] (Indigo) and [`indigo_garden_bot_choose`] (Queen's Garden),
 /// freed by [`indigo_bot_free`]. Each game's choices are those of the spec and seed alone.
 pub struct IndigoBot {
+    /// The spec, to check a `net` bot's network against each game asked of it.
+    spec: BotSpec,
     indigo: SearchBot<Position>,
     garden: SearchBot<queens_garden::Position>,
 }
@@ -626,6 +628,7 @@ pub unsafe extern "C" fn indigo_bot_new(
         // SAFETY: the caller's promise for `spec`.
         let spec: BotSpec = unsafe { text(spec, "spec") }?.parse().map_err(invalid)?;
         let bot = IndigoBot {
+            spec,
             indigo: spec.build(seed),
             garden: spec.build(seed),
         };
@@ -655,10 +658,13 @@ pub unsafe extern "C" fn indigo_bot_choose(
 ) -> i32 {
     status(|| {
         // SAFETY: the caller's promise for `bot`.
-        let bot = &mut unsafe { write(bot, "bot") }?.indigo;
+        let IndigoBot { spec, indigo, .. } = unsafe { write(bot, "bot") }?;
         // SAFETY: the caller's promise for `game`.
         let game = &unsafe { read(game, "game") }?.game;
-        let chosen = bot
+        // A `net` bot's network must fit the game's seats.
+        spec.check::<Position>(Some(usize::from(game.position().rules().players())))
+            .map_err(invalid)?;
+        let chosen = indigo
             .choose(game.position())
             .ok_or_else(|| Failure::new(INDIGO_ERR_NO_MOVE, "the game is over"))?;
         // SAFETY: the caller's promise for `out`, `capacity` and `length`.

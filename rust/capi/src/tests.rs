@@ -681,6 +681,32 @@ fn the_net_bot_plays_whole_games_of_both_games() {
         moves += 1;
         assert!(moves < 5000, "the game does not end");
     }
+    // Its network was trained for two seats: a three-seat game is refused, in words.
+    let three = IndigoRules {
+        players: 3,
+        ..TWO_PLAYERS
+    };
+    let mut crowded = ptr::null_mut();
+    // SAFETY: live locals and handles; the buffer holds 64 bytes.
+    unsafe {
+        assert_eq!(indigo_game_new(&raw const three, 1, &raw mut crowded), INDIGO_OK);
+        let mut length = 0;
+        let code = indigo_bot_choose(
+            bot,
+            crowded,
+            text.as_mut_ptr(),
+            64,
+            &raw mut length,
+            ptr::null_mut(),
+        );
+        assert_eq!(code, INDIGO_ERR_INVALID_ARGUMENT);
+        assert!(
+            last_error().contains("trained for 2 players"),
+            "{}",
+            last_error()
+        );
+        indigo_game_free(crowded);
+    }
     // SAFETY: live handles, freed once.
     unsafe {
         indigo_garden_free(garden);
