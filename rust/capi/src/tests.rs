@@ -689,7 +689,10 @@ fn the_net_bot_plays_whole_games_of_both_games() {
     let mut crowded = ptr::null_mut();
     // SAFETY: live locals and handles; the buffer holds 64 bytes.
     unsafe {
-        assert_eq!(indigo_game_new(&raw const three, 1, &raw mut crowded), INDIGO_OK);
+        assert_eq!(
+            indigo_game_new(&raw const three, 1, &raw mut crowded),
+            INDIGO_OK
+        );
         let mut length = 0;
         let code = indigo_bot_choose(
             bot,

@@ -194,6 +194,9 @@ impl GardenBot {
 
     /// The move (notation) for the seat to move in `garden`. Throws once the game is over.
     pub fn choose(&mut self, garden: &Garden) -> Result<String, JsError> {
+        // A `net` bot's network must fit the game's seats.
+        let players = indigo_search::Game::players(garden.0.position());
+        self.spec.check::<Position>(Some(players)).map_err(error)?;
         self.bot
             .choose(garden.0.position())
             .map(|a| a.to_move().to_string())

@@ -416,6 +416,9 @@ impl Bot {
     /// The move (notation) for the seat to move in `game`, seen as that seat sees it. Throws
     /// once the game is over.
     pub fn choose(&mut self, game: &Game) -> Result<String, JsError> {
+        // A `net` bot's network must fit the game's seats.
+        let players = indigo_search::Game::players(game.0.position());
+        self.spec.check::<Position>(Some(players)).map_err(error)?;
         self.bot
             .choose(game.0.position())
             .map(|action| action.to_move().to_string())
