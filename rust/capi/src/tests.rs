@@ -681,7 +681,24 @@ fn the_net_bot_plays_whole_games_of_both_games() {
         moves += 1;
         assert!(moves < 5000, "the game does not end");
     }
-    // Its network was trained for two seats: a three-seat game is refused, in words.
+    // SAFETY: live handles, freed once.
+    unsafe {
+        indigo_garden_free(garden);
+        indigo_game_free(game);
+        indigo_bot_free(bot);
+    }
+}
+
+#[test]
+fn a_net_bot_refuses_a_game_of_a_seat_count_its_network_was_not_trained_for() {
+    let mut bot = ptr::null_mut();
+    // SAFETY: a live local and a NUL-terminated literal.
+    assert_eq!(
+        unsafe { indigo_bot_new(c"net:8".as_ptr(), 3, &raw mut bot) },
+        INDIGO_OK
+    );
+    let mut text = [0 as c_char; 64];
+    // The shipped network was trained for two seats.
     let three = IndigoRules {
         players: 3,
         ..TWO_PLAYERS
@@ -710,10 +727,6 @@ fn the_net_bot_plays_whole_games_of_both_games() {
         );
         indigo_game_free(crowded);
     }
-    // SAFETY: live handles, freed once.
-    unsafe {
-        indigo_garden_free(garden);
-        indigo_game_free(game);
-        indigo_bot_free(bot);
-    }
+    // SAFETY: a live handle, freed once.
+    unsafe { indigo_bot_free(bot) };
 }
