@@ -39,14 +39,13 @@ fn bench(c: &mut Criterion) {
     for players in [2, 4] {
         let start = Position::from_seed(Rules::with_players(players).unwrap(), 1);
         let mut rng = PyRandom::from_u64(7);
-        let mut buffer = Vec::new();
         let games = 20u32;
         let moves: u32 = (0..games)
-            .map(|_| random_playout(&mut start.clone(), &mut rng, &mut buffer))
+            .map(|_| random_playout(&mut start.clone(), &mut rng))
             .sum();
         group.throughput(Throughput::Elements(u64::from(moves / games)));
         group.bench_function(format!("random_{players}p"), |b| {
-            b.iter(|| random_playout(&mut start.clone(), &mut rng, &mut buffer));
+            b.iter(|| random_playout(&mut start.clone(), &mut rng));
         });
     }
     group.finish();

@@ -61,12 +61,11 @@ fn pick(rng: &mut PyRandom, n: usize) -> usize {
     rng.randbelow(n as u32) as usize
 }
 
-/// Plays uniformly random legal moves (drawn from `rng`) to the end; returns the moves played.
-pub fn random_playout(p: &mut Position, rng: &mut PyRandom, buffer: &mut Vec<Move>) -> u32 {
+/// Plays uniformly random legal moves (drawn from `rng`: the legal list's move at a uniform
+/// index, found without writing the list) to the end; returns the moves played.
+pub fn random_playout(p: &mut Position, rng: &mut PyRandom) -> u32 {
     let mut n = 0;
-    while !p.is_over() {
-        p.legal_moves_into(buffer);
-        let mv = buffer[pick(rng, buffer.len())];
+    while let Some(mv) = p.random_legal_move(&mut |n| pick(rng, n)) {
         p.play_unchecked(&mv)
             .unwrap_or_else(|_| unreachable!("a legal move"));
         n += 1;
@@ -157,12 +156,11 @@ pub fn run(workload: Workload, rules: Rules, count: u64) -> Tally {
         }
         Workload::Random => {
             let mut rng = PyRandom::from_u64(7);
-            let mut buffer = Vec::new();
             let start = Position::from_seed(rules, 1);
             clock = Instant::now();
             for _ in 0..count {
                 let mut p = start.clone();
-                moves += u64::from(random_playout(&mut p, &mut rng, &mut buffer));
+                moves += u64::from(random_playout(&mut p, &mut rng));
                 hash_scores(&mut hash, &p);
             }
         }

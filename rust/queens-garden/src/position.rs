@@ -11,7 +11,7 @@ use crate::garden::{
     AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS,
     cells_of,
 };
-use crate::geometry::{Area, Cell};
+use crate::geometry::{Area, CELL_COUNT, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -887,15 +887,16 @@ impl Position {
         }
         self.legal_takes(out);
         self.legal_placements(out);
-        let seat = usize::from(self.to_move);
-        if self.scores[seat] >= BUY_COST && self.supply > 0 {
-            for area in Area::all() {
-                if self.gardens[seat].area(area) == AreaState::Empty {
-                    out.push(Move::Buy { area });
-                }
-            }
-        }
+        out.extend(self.buyable_areas().map(|area| Move::Buy { area }));
         out.push(Move::PASS);
+    }
+
+    /// The areas the mover may buy an expansion for, in order: none unless the mover can pay
+    /// and the supply holds one.
+    fn buyable_areas(&self) -> impl Iterator<Item = Area> + '_ {
+        let seat = usize::from(self.to_move);
+        let able = self.scores[seat] >= BUY_COST && self.supply > 0;
+        Area::all().filter(move |&a| able && self.gardens[seat].area(a) == AreaState::Empty)
     }
 
     /// For each kind, the slots (bit mask) where the display shows it.
@@ -929,43 +930,53 @@ impl Position {
     /// A legal take at random (`below(n)` a uniform index below `n`), the same one
     /// `legal_takes(out)` then `out[below(out.len())]` gives; `None` if none is legal.
     fn random_take(room: &TakeRoom, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        let counts = Position::take_counts(room);
+        let total: usize = counts.iter().sum();
+        (total > 0)
+            .then(|| Position::nth_take(room, &counts, below(total)))
+            .flatten()
+    }
+
+    /// The number of legal takes of each attribute ([`Attribute::all`]'s order).
+    fn take_counts(room: &TakeRoom) -> [usize; 12] {
+        let mut counts = [0usize; 12];
         if room.twice == 0 && room.roomy {
             // No copy choices and room for anything: one take per attribute shown.
-            let shown = |a: &Attribute| room.once & attribute_kinds(*a) != 0;
-            let n = Attribute::all().filter(shown).count();
-            if n == 0 {
-                return None;
+            for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
+                *c = usize::from(room.once & attribute_kinds(attribute) != 0);
             }
-            let attribute = Attribute::all().filter(shown).nth(below(n))?;
-            return Some(Move::Take {
-                attribute,
-                choices: Choices::NONE,
-            });
+            return counts;
         }
-        let mut counts = [0usize; 12];
         for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
             *c = Position::selection(attribute, room).count(room);
         }
-        let total: usize = counts.iter().sum();
-        if total == 0 {
-            return None;
-        }
-        let mut left = below(total);
-        for (attribute, &c) in Attribute::all().zip(&counts) {
-            if left < c {
-                let sel = Position::selection(attribute, room);
-                return match sel.visit(room, &mut |mv| {
-                    if left == 0 {
-                        return ControlFlow::Break(mv);
-                    }
-                    left -= 1;
-                    ControlFlow::Continue(())
-                }) {
-                    ControlFlow::Break(mv) => Some(mv),
-                    ControlFlow::Continue(()) => None,
-                };
+        counts
+    }
+
+    /// Take `r` of the legal list's takes, whose counts per attribute are `counts`.
+    fn nth_take(room: &TakeRoom, counts: &[usize; 12], mut r: usize) -> Option<Move> {
+        for (attribute, &c) in Attribute::all().zip(counts) {
+            if r >= c {
+                r -= c;
+                continue;
             }
-            left -= c;
+            if room.twice == 0 && room.roomy {
+                return Some(Move::Take {
+                    attribute,
+                    choices: Choices::NONE,
+                });
+            }
+            let sel = Position::selection(attribute, room);
+            return match sel.visit(room, &mut |mv| {
+                if r == 0 {
+                    return ControlFlow::Break(mv);
+                }
+                r -= 1;
+                ControlFlow::Continue(())
+            }) {
+                ControlFlow::Break(mv) => Some(mv),
+                ControlFlow::Continue(()) => None,
+            };
         }
         None
     }
@@ -1036,6 +1047,34 @@ impl Position {
     }
 
     fn legal_placements(&self, out: &mut Vec<Move>) {
+        let storage = &self.storages[usize::from(self.to_move)];
+        let mut payments = PaymentBuffer::new();
+        for (k, expansion, cells) in self.placement_cells() {
+            payments.fill(storage, k);
+            for cell in cells_of(cells) {
+                out.extend(payments.as_slice().iter().map(|&payment| {
+                    if expansion {
+                        Move::Exp {
+                            kind: k,
+                            cell,
+                            payment,
+                        }
+                    } else {
+                        Move::Tile {
+                            kind: k,
+                            cell,
+                            payment,
+                        }
+                    }
+                }));
+            }
+        }
+    }
+
+    /// The mover's placements in the legal list's order: each stored tile kind (by id), then
+    /// each stored expansion, with the cells (a mask, listed ascending) where it may go; a kind
+    /// with no such cell, or with no payment the storage can make, is left out.
+    fn placement_cells(&self) -> impl Iterator<Item = (Kind, bool, u64)> {
         let seat = usize::from(self.to_move);
         let storage = &self.storages[seat];
         let garden = &self.gardens[seat];
@@ -1049,43 +1088,111 @@ impl Position {
                     m | (0b111_1111 << a.centre().index()) & !(1 << a.centre().index())
                 })
         };
-        let allowed = garden.allowed_kinds(garden.free_mask() | petals);
-        // The cells of `within` where kind `k` may go.
-        let cells_for = |k: Kind, within: u64| {
-            cells_of(within).filter(move |c| allowed[usize::from(c.index())] >> k.id() & 1 != 0)
+        // Most stored kinds cannot be paid for: a bit count says so before any cell is tested.
+        let held = held(storage);
+        let payable = |k: Kind| Families::affordable(held, storage.jokers(), k);
+        let tiles = bits(storage.tile_kinds())
+            .filter(|&k| payable(kind(k as u8)))
+            .fold(0u64, |m, k| m | 1 << k);
+        let mut expansions = [kind(0); EXPANSION_SPACES as usize];
+        let mut payable_expansions = 0;
+        for k in storage.expansions().filter(|&k| payable(k)) {
+            expansions[payable_expansions] = k;
+            payable_expansions += 1;
+        }
+        let petals = if payable_expansions > 0 { petals } else { 0 };
+        let free = if tiles == 0 { 0 } else { garden.free_mask() };
+        let allowed = if free | petals == 0 {
+            [0; CELL_COUNT]
+        } else {
+            garden.allowed_kinds(free | petals)
         };
-        let mut payments = PaymentBuffer::new();
-        for k in Kind::all() {
-            if storage.count(k) == 0 {
-                continue;
-            }
-            let mut cells = cells_for(k, garden.free_mask()).peekable();
-            if cells.peek().is_none() {
-                continue;
-            }
-            payments.fill(storage, k);
-            for cell in cells {
-                out.extend(payments.as_slice().iter().map(|&payment| Move::Tile {
-                    kind: k,
-                    cell,
-                    payment,
-                }));
+        let mut cells = [0u64; KIND_COUNT];
+        for c in cells_of(free) {
+            for k in bits(allowed[usize::from(c.index())] & tiles) {
+                cells[k] |= 1 << c.index();
             }
         }
-        for k in storage.expansions() {
-            let mut cells = cells_for(k, petals).peekable();
-            if cells.peek().is_none() {
+        let mut blocks = [(kind(0), false, 0u64); KIND_COUNT + EXPANSION_SPACES as usize];
+        let mut n = 0;
+        for k in bits(tiles) {
+            blocks[n] = (kind(k as u8), false, cells[k]);
+            n += 1;
+        }
+        for &k in &expansions[..payable_expansions] {
+            let at = cells_of(petals)
+                .filter(|c| allowed[usize::from(c.index())] >> k.id() & 1 != 0)
+                .fold(0u64, |m, c| m | 1 << c.index());
+            blocks[n] = (k, true, at);
+            n += 1;
+        }
+        blocks
+            .into_iter()
+            .take(n)
+            .filter(|&(_, _, cells)| cells != 0)
+    }
+
+    /// A legal move at random (`below(n)` a uniform index below `n`): the one
+    /// [`Position::legal_moves_into`] then `out[below(out.len())]` gives, found by counting
+    /// the list's moves and unranking the drawn one instead of writing the list. `None` once
+    /// the game is over.
+    pub fn random_legal_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        if self.over {
+            return None;
+        }
+        let seat = usize::from(self.to_move);
+        let storage = &self.storages[seat];
+        let room = self.take_room();
+        let takes = Position::take_counts(&room);
+        let take_total: usize = takes.iter().sum();
+        let mut total = take_total;
+        // Each placement block: its kind, whether an expansion, its cells, its payments.
+        let mut blocks = [(kind(0), false, 0u64, 0usize); KIND_COUNT + EXPANSION_SPACES as usize];
+        let mut n = 0;
+        for (k, expansion, cells) in self.placement_cells() {
+            let mut families = Families::new(storage, k);
+            families.count_ways();
+            let payments = families.count().min(PaymentBuffer::CAPACITY);
+            blocks[n] = (k, expansion, cells, payments);
+            n += 1;
+            total += cells.count_ones() as usize * payments;
+        }
+        let buys = self.buyable_areas().count();
+        total += buys + 1;
+        let mut r = below(total);
+        if r < take_total {
+            return Position::nth_take(&room, &takes, r);
+        }
+        r -= take_total;
+        for &(kind, expansion, cells, payments) in &blocks[..n] {
+            let size = cells.count_ones() as usize * payments;
+            if r >= size {
+                r -= size;
                 continue;
             }
-            payments.fill(storage, k);
-            for cell in cells {
-                out.extend(payments.as_slice().iter().map(|&payment| Move::Exp {
-                    kind: k,
+            let cell = cells_of(cells).nth(r / payments)?;
+            let mut families = Families::new(storage, kind);
+            families.count_ways();
+            let payment = families.nth(r % payments)?;
+            return Some(if expansion {
+                Move::Exp {
+                    kind,
                     cell,
                     payment,
-                }));
-            }
+                }
+            } else {
+                Move::Tile {
+                    kind,
+                    cell,
+                    payment,
+                }
+            });
         }
+        Some(
+            self.buyable_areas()
+                .nth(r)
+                .map_or(Move::PASS, |area| Move::Buy { area }),
+        )
     }
 
     /// One move of the search's fast playout policy, `None` once over: a tile placement when
@@ -2340,6 +2447,24 @@ mod tests {
             }
         }
         assert!(placements > 1000, "the games place: {placements}");
+    }
+
+    #[test]
+    fn a_random_legal_move_is_the_drawn_move_of_the_list() {
+        let mut moves = Vec::new();
+        let mut drawn = 0;
+        for p in positions() {
+            p.legal_moves_into(&mut moves);
+            for (i, &mv) in moves.iter().enumerate() {
+                let random = p.random_legal_move(&mut |n| {
+                    assert_eq!(n, moves.len(), "the move count");
+                    i
+                });
+                assert_eq!(random, Some(mv), "move {i} of {}", moves.len());
+                drawn += 1;
+            }
+        }
+        assert!(drawn > 10_000, "the positions have moves: {drawn}");
     }
 
     #[test]
