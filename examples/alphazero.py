@@ -1,19 +1,24 @@
 """The training recipe of the shipped networks: a small numpy MLP for every game of the registry
 (docs/alphazero.md), written as an ``indigo-net/1`` safetensors file.
 
-Iteration 0 distils ISMCTS self-play: games between ``--distill-bot`` searches, played in Rust on
-every core by :func:`indigo.selfplay.run_selfplay`, whose root visit distributions are the
-policy target and whose results are the value target. Iterations 1.. are AlphaZero's loop:
-self-play games with :class:`indigo.PuctBot` steered by the current network (Dirichlet noise at
-the root, moves drawn at temperature 1), trained on the last ``--window`` iterations' samples.
-Training is cross-entropy to the visit distribution over the legal actions (Indigo's policy
-head; Queen's Garden's network is value-only, its 8,053,459 actions too many for a head) and
-squared error to the game's result, with Adam. After every iteration the network plays inside
-PUCT against ISMCTS at the same number of simulations, seats alternating.
+The first ``--distill-rounds`` iterations distil ISMCTS: each plays ``--distill-games`` more
+games between ``--distill-bot`` searches, in Rust on every core
+(:func:`indigo.selfplay.run_selfplay`), and trains on them (``--distill-window``: on the last
+that many rounds' games; more passes over old games overfit the value head): the policy
+target is the move the search chose (``--distill-target visits``: its root visit distribution,
+nearly uniform at ISMCTS's exploration), the value target the game's result. The
+``--iterations`` after them (none by default: measured weaker, docs/alphazero.md) are
+AlphaZero's loop: self-play games with :class:`indigo.PuctBot` steered by the current network
+(Dirichlet noise at the root, moves drawn at temperature 1), trained on the last ``--window``
+iterations' samples with the visit distribution as the policy target. Training is
+cross-entropy over the legal actions (Indigo's policy head; Queen's Garden's network is
+value-only, its 8,053,459 actions too many for a head) and squared error to the result, with
+Adam and weight decay; one game in 20 is held out. After every iteration the network plays
+inside PUCT against ISMCTS at the same number of simulations, seats alternating.
 
     python examples/alphazero.py --game indigo --out runs/indigo   # the shipped recipe
-    python examples/alphazero.py --distill-games 4 --iterations 1 --games 2 --simulations 8 \\
-        --eval-games 2 --hidden 16                                  # toy size, seconds
+    python examples/alphazero.py --distill-rounds 1 --distill-games 4 --iterations 1 --games 2 \\
+        --simulations 8 --eval-games 2 --hidden 16                  # toy size, seconds
 
 The run folder holds the self-play shards of each iteration, ``network.safetensors`` (rewritten
 after every iteration), ``result.json`` (settings; per iteration: losses, samples, seconds,
@@ -246,8 +251,9 @@ class Samples:
         )
 
     @staticmethod
-    def read(folders: Sequence[Path], policy: bool) -> Samples:
-        """The samples of ``folders``; each folder's games numbered apart."""
+    def read(folders: Sequence[Path], policy: bool, played: Sequence[Path] = ()) -> Samples:
+        """The samples of ``folders``; each folder's games numbered apart. The policy target is
+        the visit distribution, or in ``played`` the move played (the search's choice)."""
         parts: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in ("x", "t", "s", "g", "m", "p")}
         for index, folder in enumerate(folders):
             for batch in load(folder, batch_size=20_000):
@@ -257,7 +263,11 @@ class Samples:
                 parts["g"].append(batch.game.astype(np.int64) + index * 10**9)
                 if policy:
                     parts["m"].append(batch.legal_mask)
-                    parts["p"].append(batch.policy)
+                    target = batch.policy
+                    if folder in played:
+                        target = np.zeros_like(batch.policy)
+                        target[np.arange(len(target)), batch.action] = batch.searched
+                    parts["p"].append(target)
         joined = {k: np.concatenate(v) for k, v in parts.items() if v}
         return Samples(
             joined["x"],
@@ -394,10 +404,20 @@ def loss_svg(history: Sequence[dict[str, Any]], title: str) -> str:
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=[e.name for e in GAMES], default=GAMES[0].name)
-    parser.add_argument("--distill-games", type=int, default=400, help="ISMCTS games (0: none)")
-    parser.add_argument("--distill-bot", default="ismcts:200", help="the distilled bot spec")
-    parser.add_argument("--distill-epochs", type=int, default=8)
-    parser.add_argument("--iterations", type=int, default=2, help="AlphaZero iterations")
+    parser.add_argument(
+        "--distill-rounds", type=int, default=5, help="distillation iterations (0: none)"
+    )
+    parser.add_argument("--distill-games", type=int, default=1000, help="games per round")
+    parser.add_argument("--distill-bot", default="ismcts:1000", help="the distilled bot spec")
+    parser.add_argument("--distill-epochs", type=int, default=2, help="per round")
+    parser.add_argument(
+        "--distill-window", type=int, default=1, help="rounds of games a round trains on"
+    )
+    parser.add_argument(
+        "--distill-target", choices=["action", "visits"], default="action",
+        help="the distilled policy target: the move the search chose, or its visits",
+    )  # fmt: skip
+    parser.add_argument("--iterations", type=int, default=0, help="AlphaZero iterations")
     parser.add_argument("--games", type=int, default=50, help="self-play games per iteration")
     parser.add_argument("--simulations", type=int, default=100, help="PUCT's, and the match's")
     parser.add_argument("--batch-size", type=int, default=8, help="leaves per evaluator call")
@@ -405,11 +425,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--hidden", type=lambda s: [int(h) for h in s.split(",")], default=[128],
         help="hidden layer widths, comma-separated",
     )  # fmt: skip
-    parser.add_argument("--epochs", type=int, default=4, help="per AlphaZero iteration")
+    parser.add_argument("--epochs", type=int, default=2, help="per AlphaZero iteration")
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
-    parser.add_argument("--decay", type=float, default=1e-4, help="decoupled weight decay")
+    parser.add_argument("--decay", type=float, default=1e-3, help="decoupled weight decay")
     parser.add_argument("--window", type=int, default=3, help="iterations of samples trained on")
-    parser.add_argument("--eval-games", type=int, default=40, help="match games per iteration")
+    parser.add_argument("--eval-games", type=int, default=100, help="match games per iteration")
     parser.add_argument("--init", type=Path, help="start from this network file")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("alphazero-run"))
@@ -429,17 +449,18 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
     policy = network.policy
     folders: list[Path] = []
     history: list[dict[str, Any]] = []
-    phases = ([0] if args.distill_games > 0 else []) + list(range(1, args.iterations + 1))
-    for iteration in phases:
+    rounds = args.distill_rounds if args.distill_games > 0 else 0
+    for iteration in range(rounds + args.iterations):
         started = time.monotonic()
         folder = args.out / f"iteration-{iteration}"
-        if iteration == 0:
+        distilled = iteration < rounds
+        if distilled:
             run_selfplay(
                 [args.distill_bot] * PLAYERS,
                 args.distill_games,
                 folder,
                 rules=rules,
-                seed=args.seed * 1000,
+                seed=args.seed * 1000 + iteration,
                 shard_size=max(1, min(50, args.distill_games)),
             )
             epochs, games = args.distill_epochs, args.distill_games
@@ -459,7 +480,9 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
             epochs, games = args.epochs, args.games
         played = time.monotonic()
         folders.append(folder)
-        data = Samples.read(folders[-args.window :], policy)
+        window = folders[-(args.distill_window if distilled else args.window) :]
+        chosen = folders[:rounds] if args.distill_target == "action" else []
+        data = Samples.read(window, policy, chosen)
         epoch_losses = train(network, data, epochs, args.rate, args.decay, args.seed + iteration)
         trained = time.monotonic()
         evaluator = PuctBot(
@@ -471,7 +494,7 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
         history.append(
             {
                 "iteration": iteration,
-                "self_play": "ismcts" if iteration == 0 else "puct",
+                "self_play": args.distill_bot if distilled else "puct",
                 "games": games,
                 "samples": len(data),
                 "seconds": {
@@ -488,9 +511,9 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
         network.save(
             network_path,
             entry,
-            f"{command}: {iteration + 1 if args.distill_games else iteration} iterations "
-            f"({'distillation of ' + args.distill_bot + ', then ' if args.distill_games else ''}"
-            f"PUCT self-play), {sum(h['games'] for h in history)} games, {seconds} s wall",
+            f"{command}: {len(history)} iterations ({min(len(history), rounds)} distilling "
+            f"{args.distill_bot} self-play, {max(0, len(history) - rounds)} of PUCT self-play), "
+            f"{sum(h['games'] for h in history)} games, {seconds} s wall",
         )
         log(json.dumps({k: v for k, v in history[-1].items() if k != "epochs"}))
     result = {

@@ -39,13 +39,14 @@ def test_the_recipe_runs_at_toy_size_and_writes_a_network(
     from safetensors.numpy import load_file
 
     out = tmp_path / "run"
-    toy = ["--game", entry.name, "--distill-games", "3", "--distill-bot", "ismcts:8"]
+    toy = ["--game", entry.name, "--distill-rounds", "1", "--distill-games", "3"]
+    toy += ["--distill-bot", "ismcts:8"]
     toy += ["--iterations", "1", "--games", "1", "--simulations", "4", "--batch-size", "4"]
     toy += ["--hidden", "16,8", "--distill-epochs", "2", "--epochs", "1", "--eval-games", "2"]
     result = example().main([*toy, "--out", str(out)], log=lambda _: None)
 
     first, second = result["training"]
-    assert (first["iteration"], first["self_play"]) == (0, "ismcts")
+    assert (first["iteration"], first["self_play"]) == (0, "ismcts:8")
     assert (second["iteration"], second["self_play"]) == (1, "puct")
     # The second iteration trains on both iterations' samples (the window is 3).
     assert second["samples"] > first["samples"] > 0
@@ -88,5 +89,5 @@ def test_the_recipe_runs_at_toy_size_and_writes_a_network(
         "action_count": str(entry.action_count),
     }
     assert trained.startswith(f"python examples/alphazero.py --game {entry.name} ")
-    assert "2 iterations" in trained
+    assert "2 iterations (1 distilling ismcts:8 self-play, 1 of PUCT self-play)" in trained
     assert "4 games" in trained
