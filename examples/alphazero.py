@@ -283,27 +283,34 @@ def train(
     network: Network, data: Samples, epochs: int, rate: float, decay: float, seed: int
 ) -> list[dict[str, float]]:
     """``epochs`` passes in minibatches of 256 over the samples of every game but one in 20,
-    which are held out; per epoch, the mean training losses and the held-out ones."""
+    which are held out; four times an epoch, the mean training losses since the last time and
+    the held-out ones."""
     held = data.game % 20 == 19
     fit, out = data.rows(np.flatnonzero(~held)), data.rows(np.flatnonzero(held))
     rng = np.random.default_rng(seed)
+    starts = range(0, len(fit), 256)
+    every = max(1, -(-len(starts) // 4))
     history = []
-    for _ in range(epochs):
+    for epoch in range(epochs):
         order = rng.permutation(len(fit))
         sums = np.zeros(2)
         steps = 0
-        for start in range(0, len(fit), 256):
+        for done, start in enumerate(starts, 1):
             sums += network.train_step(fit.rows(order[start : start + 256]), rate, decay)
             steps += 1
-        policy_out, value_out = network.losses(out)
-        history.append(
-            {
-                "policy_loss": round(float(sums[0]) / max(1, steps), 4),
-                "value_loss": round(float(sums[1]) / max(1, steps), 4),
-                "policy_loss_held_out": round(policy_out, 4),
-                "value_loss_held_out": round(value_out, 4),
-            }
-        )
+            if done % every and done != len(starts):
+                continue
+            policy_out, value_out = network.losses(out)
+            history.append(
+                {
+                    "epoch": round(epoch + done / len(starts), 3),
+                    "policy_loss": round(float(sums[0]) / steps, 4),
+                    "value_loss": round(float(sums[1]) / steps, 4),
+                    "policy_loss_held_out": round(policy_out, 4),
+                    "value_loss_held_out": round(value_out, 4),
+                }
+            )
+            sums, steps = np.zeros(2), 0
     return history
 
 
@@ -343,7 +350,7 @@ def match(
 
 
 def loss_svg(history: Sequence[dict[str, Any]], title: str) -> str:
-    """The loss curves of a run, one point per epoch, as a self-contained SVG."""
+    """The loss curves of a run, four points per epoch, as a self-contained SVG."""
     epochs = [(step["iteration"], e) for step in history for e in step["epochs"]]
     series = [
         ("policy_loss", "policy (training)", "#1f77b4", ""),
@@ -382,8 +389,8 @@ def loss_svg(history: Sequence[dict[str, Any]], title: str) -> str:
                 f'<text x="{x_of(i) + 3:.1f}" y="{height - bottom + 16}">{iteration}</text>'
             )
     parts.append(
-        f'<text x="{left}" y="{height - 6}">epochs; the grey lines start each iteration '
-        "(0: distillation)</text>"
+        f'<text x="{left}" y="{height - 6}">training, 4 points per epoch; a grey line starts '
+        "each iteration</text>"
     )
     for n, (key, label, colour, dash) in enumerate(series):
         points = " ".join(f"{x_of(i):.1f},{y_of(e[key]):.1f}" for i, (_, e) in enumerate(epochs))
@@ -405,7 +412,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=[e.name for e in GAMES], default=GAMES[0].name)
     parser.add_argument(
-        "--distill-rounds", type=int, default=5, help="distillation iterations (0: none)"
+        "--distill-rounds", type=int, default=1, help="distillation iterations (0: none)"
     )
     parser.add_argument("--distill-games", type=int, default=1000, help="games per round")
     parser.add_argument("--distill-bot", default="ismcts:1000", help="the distilled bot spec")
