@@ -20,11 +20,11 @@ inside PUCT against ISMCTS at the same number of simulations, seats alternating.
     python examples/alphazero.py --distill-rounds 1 --distill-games 4 --iterations 1 --games 2 \\
         --simulations 8 --eval-games 2 --hidden 16                  # toy size, seconds
 
-The run folder holds the self-play shards of each iteration, ``network.safetensors`` (rewritten
-after every iteration), ``result.json`` (settings; per iteration: losses, samples, seconds,
-strength) and ``losses.svg`` (the loss curves). Two-player games only (the value head predicts
-the mover's result; the other seat's is its negative). Needs numpy, pyarrow and safetensors
-(the ``train`` extra); no deep-learning framework.
+The run folder holds the self-play shards of each iteration and, rewritten after every
+iteration, ``network.safetensors``, ``result.json`` (settings; per iteration: losses,
+samples, seconds, strength) and ``losses.svg`` (the loss curves). Two-player games only (the
+value head predicts the mover's result; the other seat's is its negative). Needs numpy,
+pyarrow and safetensors (the ``train`` extra); no deep-learning framework.
 """
 
 from __future__ import annotations
@@ -456,6 +456,7 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
     policy = network.policy
     folders: list[Path] = []
     history: list[dict[str, Any]] = []
+    result: dict[str, Any] = {}
     rounds = args.distill_rounds if args.distill_games > 0 else 0
     for iteration in range(rounds + args.iterations):
         started = time.monotonic()
@@ -523,19 +524,21 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
             f"{sum(h['games'] for h in history)} games, {seconds} s wall",
         )
         log(json.dumps({k: v for k, v in history[-1].items() if k != "epochs"}))
-    result = {
-        "game": entry.name,
-        "command": command,
-        "settings": {
-            k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if v is not None
-        },
-        "training": history,
-        "seconds": round(time.monotonic() - began, 1),
-        "network": str(network_path),
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / "losses.svg").write_text(loss_svg(history, f"{entry.title}: training losses"))
+        result = {
+            "game": entry.name,
+            "command": command,
+            "settings": {
+                k: str(v) if isinstance(v, Path) else v
+                for k, v in vars(args).items()
+                if v is not None
+            },
+            "training": history,
+            "seconds": round(time.monotonic() - began, 1),
+            "network": str(network_path),
+        }
+        # Rewritten after every iteration, as the network is: a stopped run keeps its figures.
+        (args.out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+        (args.out / "losses.svg").write_text(loss_svg(history, f"{entry.title}: training losses"))
     return result
 
 
