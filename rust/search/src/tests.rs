@@ -399,15 +399,15 @@ fn watched_work_stops_once_cancelled_and_returns_its_result() {
             asked == 3
         },
         |stop: &AtomicBool| {
-            let mut spins = 0u64;
+            // The work may not be scheduled before the third ask on a busy machine: what it
+            // returns, not how long it spun, is what the watcher must hand back.
             while !stop.load(Ordering::Relaxed) {
-                spins += 1;
                 std::thread::yield_now();
             }
-            spins
+            "stopped"
         },
     );
-    assert!(matches!(spun, Ok(n) if n > 0));
+    assert!(matches!(spun, Ok("stopped")));
     assert_eq!(asked, 3, "not asked again once it said stop");
 }
 
