@@ -95,13 +95,12 @@ impl Payment {
 
     /// From codes already sorted (internal: the generator).
     pub(crate) fn from_sorted_codes(codes: &[u8], jokers: u8) -> Payment {
-        let mut p = Payment {
-            jokers,
+        // Each of the five bytes on its own: a slice copy becomes a call to `memcpy`.
+        Payment {
+            codes: std::array::from_fn(|i| codes.get(i).copied().unwrap_or(0)),
             len: codes.len() as u8,
-            ..Payment::EMPTY
-        };
-        p.codes[..codes.len()].copy_from_slice(codes);
-        p
+            jokers,
+        }
     }
 
     /// The hexagon discards, canonical order.
