@@ -3,6 +3,9 @@
 //! simulations per second for the ISMCTS ones. `indigo bench` times the same workloads from
 //! Python; see docs/benchmarks.md.
 
+#[path = "net_leaf.rs"]
+mod shared;
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -12,10 +15,7 @@ use indigo_game::playouts;
 use indigo_game::shuffled_pile;
 use indigo_game::{Deal, IndigoSetup, Position, Rules};
 use indigo_game::{random_placement, random_playout};
-use indigo_search::{
-    Batch, BotSpec, Budget, Encoded as _, Evaluator as _, Game as _, Ismcts, IsmctsConfig,
-    NetEvaluator, Network, Rng,
-};
+use indigo_search::{Batch, BotSpec, Budget, Ismcts, IsmctsConfig, Rng};
 use rand::SeedableRng;
 
 /// A position halfway through a seeded game: a typical mid-game legal-move set.
@@ -130,29 +130,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// The shipped network's cost per leaf (its sparse first layer, and the dense loop it is
-/// measured against) beside one playout's from the same mid-game position: what a PUCT
-/// simulation pays for its evaluation instead of an ISMCTS playout.
+/// The shipped network's cost per leaf against a playout's, at a mid-game position.
 fn net_leaf(c: &mut Criterion) {
-    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
-    let leaf = midgame(Rules::indigo(2).unwrap());
-    let mut group = c.benchmark_group("net_leaf_2p");
-    group.bench_function("network_sparse", |b| {
-        let mut evaluator = NetEvaluator::new(&network);
-        b.iter(|| evaluator.evaluate(black_box(std::slice::from_ref(&leaf))));
-    });
-    group.bench_function("network_dense", |b| {
-        let mut evaluator = NetEvaluator::new(&network).dense();
-        b.iter(|| evaluator.evaluate(black_box(std::slice::from_ref(&leaf))));
-    });
-    group.bench_function("playout", |b| {
-        let mut rng = Rng::seed_from_u64(5);
-        b.iter(|| {
-            let mut p = leaf;
-            p.playout(&mut rng)
-        });
-    });
-    group.finish();
+    shared::net_leaf(c, &midgame(Rules::indigo(2).unwrap()));
 }
 
 criterion_group!(benches, bench, net_leaf);

@@ -3,14 +3,15 @@
 //! Legal-move generation is timed on crowded positions (full storages, many payment choices);
 //! playouts are uniform over the legal-move list, reported in moves per second.
 
+#[path = "net_leaf.rs"]
+mod shared;
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use indigo_search::{Encoded as _, Evaluator as _, Game as _, NetEvaluator, Network, Rng};
 use pyrandom::PyRandom;
 use queens_garden::bench::{crowded, midgame, opening, random_playout, searcher};
 use queens_garden::{Position, Rules};
-use rand::SeedableRng;
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("qg_legal_moves");
@@ -85,29 +86,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// The shipped network's cost per leaf (its sparse first layer, and the dense loop it is
-/// measured against) beside one playout's from the same mid-game position: what a PUCT
-/// simulation pays for its evaluation instead of an ISMCTS playout.
+/// The shipped network's cost per leaf against a playout's, at a mid-game position.
 fn net_leaf(c: &mut Criterion) {
-    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
-    let leaf = midgame(Rules::with_players(2).unwrap());
-    let mut group = c.benchmark_group("net_leaf_2p");
-    group.bench_function("network_sparse", |b| {
-        let mut evaluator = NetEvaluator::new(&network);
-        b.iter(|| evaluator.evaluate(black_box(std::slice::from_ref(&leaf))));
-    });
-    group.bench_function("network_dense", |b| {
-        let mut evaluator = NetEvaluator::new(&network).dense();
-        b.iter(|| evaluator.evaluate(black_box(std::slice::from_ref(&leaf))));
-    });
-    group.bench_function("playout", |b| {
-        let mut rng = Rng::seed_from_u64(5);
-        b.iter(|| {
-            let mut p = leaf.clone();
-            p.playout(&mut rng)
-        });
-    });
-    group.finish();
+    shared::net_leaf(c, &midgame(Rules::with_players(2).unwrap()));
 }
 
 criterion_group!(benches, bench, net_leaf);
