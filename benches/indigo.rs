@@ -14,7 +14,7 @@ use indigo_game::{Deal, IndigoSetup, Position, Rules};
 use indigo_game::{random_placement, random_playout};
 use indigo_search::{
     Batch, BotSpec, Budget, Encoded as _, Evaluator as _, Game as _, Ismcts, IsmctsConfig,
-    NetEvaluator, Network, Rng,
+    NetEvaluator, Network, Puct, PuctConfig, Rng,
 };
 use rand::SeedableRng;
 
@@ -155,5 +155,25 @@ fn net_leaf(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, net_leaf);
+/// One `net` search of 1000 simulations (the shipped network, batches of 8) from the same
+/// mid-game position, in simulations per second: PUCT's cost per simulation, to set against
+/// `net_leaf_2p/network_sparse` (the evaluator's share of it).
+fn puct(c: &mut Criterion) {
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    let position = midgame(Rules::indigo(2).unwrap());
+    let config = PuctConfig::default()
+        .with_budget(Budget::Simulations(1000))
+        .unwrap();
+    let mut group = c.benchmark_group("puct_2p");
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(10);
+    group.bench_function("net_midgame_1000_sims", |b| {
+        let mut puct = Puct::new(config, 3);
+        let mut evaluator = NetEvaluator::new(&network);
+        b.iter(|| puct.search(black_box(&position), &mut evaluator).unwrap());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, net_leaf, puct);
 criterion_main!(benches);

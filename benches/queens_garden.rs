@@ -6,7 +6,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use indigo_search::{Encoded as _, Evaluator as _, Game as _, NetEvaluator, Network, Rng};
+use indigo_search::{
+    Budget, Encoded as _, Evaluator as _, Game as _, NetEvaluator, Network, Puct, PuctConfig, Rng,
+};
 use pyrandom::PyRandom;
 use queens_garden::bench::{crowded, midgame, opening, random_playout, searcher};
 use queens_garden::{Position, Rules};
@@ -111,5 +113,25 @@ fn net_leaf(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, net_leaf);
+/// One `net` search of 1000 simulations (the shipped network, batches of 8) from the same
+/// mid-game position, in simulations per second: PUCT's cost per simulation, to set against
+/// `net_leaf_2p/network_sparse` (the evaluator's share of it).
+fn puct(c: &mut Criterion) {
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    let position = midgame(Rules::with_players(2).unwrap());
+    let config = PuctConfig::default()
+        .with_budget(Budget::Simulations(1000))
+        .unwrap();
+    let mut group = c.benchmark_group("puct_2p");
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(10);
+    group.bench_function("net_midgame_1000_sims", |b| {
+        let mut puct = Puct::new(config, 3);
+        let mut evaluator = NetEvaluator::new(&network);
+        b.iter(|| puct.search(black_box(&position), &mut evaluator).unwrap());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, net_leaf, puct);
 criterion_main!(benches);
