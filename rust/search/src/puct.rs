@@ -329,6 +329,8 @@ impl<A: Copy + Ord> Tree<A> {
 struct Scratch<A> {
     legal: Vec<A>,
     children: Vec<u32>,
+    /// The node's prior of each legal action.
+    priors: Vec<f32>,
     path: Vec<u32>,
 }
 
@@ -506,6 +508,7 @@ impl Puct {
         let mut scratch = Scratch {
             legal: Vec::new(),
             children: Vec::new(),
+            priors: Vec::new(),
             path: Vec::new(),
         };
         root_state.legal_actions(&mut scratch.legal);
@@ -688,17 +691,20 @@ impl Puct {
                 }
                 child = n.next_sibling;
             }
-            let weights: f32 = scratch
-                .legal
-                .iter()
-                .map(|&a| tree.prior(priors, G::action_number(a)))
-                .sum();
+            scratch.priors.clear();
+            scratch.priors.extend(
+                scratch
+                    .legal
+                    .iter()
+                    .map(|&a| tree.prior(priors, G::action_number(a))),
+            );
+            let weights: f32 = scratch.priors.iter().sum();
             let uniform = 1.0 / scratch.legal.len() as f32;
             let explore = self.config.c_puct * (visits.max(1) as f32).sqrt();
             let mut best = (0, f32::NEG_INFINITY);
-            for (i, (&action, &child)) in scratch.legal.iter().zip(&scratch.children).enumerate() {
+            for (i, (&prior, &child)) in scratch.priors.iter().zip(&scratch.children).enumerate() {
                 let p = if weights > 0.0 {
-                    tree.prior(priors, G::action_number(action)) / weights
+                    prior / weights
                 } else {
                     uniform
                 };

@@ -88,7 +88,10 @@ fn the_forward_pass_is_the_hand_computation() {
         assert!((got - want).abs() < 1e-6, "{got} {want}");
     }
     assert_eq!(evaluation.priors_shape, [1, 0]);
-    assert_eq!(evaluation.prior(0, 3, 1).to_bits(), got_priors[1].1.to_bits());
+    assert_eq!(
+        evaluation.prior(0, 3, 1).to_bits(),
+        got_priors[1].1.to_bits()
+    );
     assert_eq!(evaluation.prior(0, 3, 2).to_bits(), 0f32.to_bits());
     assert!((evaluation.values[0] - v).abs() < 1e-6);
     assert!((evaluation.values[1] + v).abs() < 1e-6);
