@@ -430,7 +430,7 @@ impl<'n> NetEvaluator<'n> {
     /// The last hidden layer's output for `leaf` (its observation by `seat`), in
     /// `self.activations[0]`.
     fn hidden<G: Encoded>(&mut self, network: &Network, leaf: &G, seat: u8) {
-        self.observation.clear();
+        // The game writes every value ([`Encoded::observation`]): no zeroing first.
         self.observation.resize(G::OBSERVATION_SIZE, 0.0);
         leaf.observation(seat, &mut self.observation);
         // ln(1 + 0) = 0: most values are zero, and a logarithm costs more than the rest.
