@@ -16,7 +16,9 @@ use crate::random::Rng;
 /// * `priors` (`rows x ACTION_COUNT`): how promising each action is, any non-negative
 ///   weights (the search uses those of the actions legal in each determinization,
 ///   renormalised; all zero there means uniform); or none at all (`rows x 0`): uniform for
-///   every row, at no cost per action (a value-only evaluator, a large action space);
+///   every row, at no cost per action (a value-only evaluator, a large action space); or
+///   sparse instead (`sparse_priors`, [`Evaluation::sparse`]): only the weighed actions of
+///   each row, so a row costs nothing per action of the game;
 /// * `values` (`rows x players`): each seat's expected result in [-1, 1], column `k` for the
 ///   seat `k` places after the leaf's mover (column 0 is the mover).
 ///
