@@ -1,12 +1,14 @@
-//! The shipped network's cost per leaf, shared by both games' criterion benches (included with
-//! `#[path]`): its sparse first layer and the dense loop it is measured against, beside one
-//! playout's from the same mid-game position, which is what a PUCT simulation pays for its
-//! evaluation instead of an ISMCTS playout.
+//! The `net` benches shared by both games' criterion benches (included with `#[path]`): the
+//! shipped network's cost per leaf (its sparse first layer, the dense loop it is measured
+//! against, one playout's from the same position: what a PUCT simulation pays for its
+//! evaluation instead of an ISMCTS playout), and a whole `net` search's cost per simulation.
 
 use std::hint::black_box;
 
-use criterion::Criterion;
-use indigo_search::{Encoded, Evaluator as _, NetEvaluator, Network, Rng};
+use criterion::{Criterion, Throughput};
+use indigo_search::{
+    Budget, Encoded, Evaluator as _, NetEvaluator, Network, Puct, PuctConfig, Rng,
+};
 use rand::SeedableRng;
 
 /// Times `G`'s shipped network and a playout on `leaf` (group `net_leaf_2p`).
@@ -27,6 +29,25 @@ pub fn net_leaf<G: Encoded>(c: &mut Criterion, leaf: &G) {
             let mut p = leaf.clone();
             p.playout(&mut rng)
         });
+    });
+    group.finish();
+}
+
+/// One `net` search of 1000 simulations (`G`'s shipped network, batches of 8) from `position`,
+/// in simulations per second (group `puct_2p`): to set against `net_leaf_2p/network_sparse`,
+/// the evaluator's share of it.
+pub fn puct<G: Encoded>(c: &mut Criterion, position: &G) {
+    let network = Network::from_bytes(G::DEFAULT_NETWORK).unwrap();
+    let config = PuctConfig::default()
+        .with_budget(Budget::Simulations(1000))
+        .unwrap();
+    let mut group = c.benchmark_group("puct_2p");
+    group.throughput(Throughput::Elements(1000));
+    group.sample_size(10);
+    group.bench_function("net_midgame_1000_sims", |b| {
+        let mut puct = Puct::new(config, 3);
+        let mut evaluator = NetEvaluator::new(&network);
+        b.iter(|| puct.search(black_box(position), &mut evaluator).unwrap());
     });
     group.finish();
 }

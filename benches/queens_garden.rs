@@ -91,5 +91,10 @@ fn net_leaf(c: &mut Criterion) {
     shared::net_leaf(c, &midgame(Rules::with_players(2).unwrap()));
 }
 
-criterion_group!(benches, bench, net_leaf);
+/// One `net` search's cost per simulation from the same mid-game position.
+fn puct(c: &mut Criterion) {
+    shared::puct(c, &midgame(Rules::with_players(2).unwrap()));
+}
+
+criterion_group!(benches, bench, net_leaf, puct);
 criterion_main!(benches);

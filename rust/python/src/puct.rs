@@ -82,6 +82,7 @@ impl<G: Encoded> Evaluator<G> for PyEvaluator<'_> {
                 priors_shape,
                 values,
                 values_shape,
+                ..Evaluation::default()
             })
         })
     }

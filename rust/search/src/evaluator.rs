@@ -16,7 +16,9 @@ use crate::random::Rng;
 /// * `priors` (`rows x ACTION_COUNT`): how promising each action is, any non-negative
 ///   weights (the search uses those of the actions legal in each determinization,
 ///   renormalised; all zero there means uniform); or none at all (`rows x 0`): uniform for
-///   every row, at no cost per action (a value-only evaluator, a large action space);
+///   every row, at no cost per action (a value-only evaluator, a large action space); or
+///   sparse instead (`sparse_priors`, [`Evaluation::sparse`]): only the weighed actions of
+///   each row, so a row costs nothing per action of the game;
 /// * `values` (`rows x players`): each seat's expected result in [-1, 1], column `k` for the
 ///   seat `k` places after the leaf's mover (column 0 is the mover).
 ///
@@ -31,6 +33,13 @@ pub struct Evaluation {
     pub values: Vec<f32>,
     /// The values' shape.
     pub values_shape: Vec<usize>,
+    /// Priors given sparsely instead of `priors` ([`Evaluation::sparse`]): row `r`'s weighed
+    /// actions as `(action number, weight)`, ascending by action, are
+    /// `sparse_priors[sparse_ends[r - 1]..sparse_ends[r]]` (every other action weighs 0).
+    /// Empty unless so given; then `priors` is `rows x 0`.
+    pub sparse_priors: Vec<(u32, f32)>,
+    /// Where each row of `sparse_priors` ends (one per row when given sparsely, else none).
+    pub sparse_ends: Vec<u32>,
 }
 
 impl Evaluation {
@@ -42,15 +51,57 @@ impl Evaluation {
             values_shape: shape(values.len()),
             priors,
             values,
+            sparse_priors: Vec::new(),
+            sparse_ends: Vec::new(),
+        }
+    }
+
+    /// An evaluation of `rows` leaves whose priors name only the actions they weigh: `priors`
+    /// as `(action number, weight)`, each row ascending by action, row `r` ending before
+    /// `ends[r]` (see [`Evaluation::sparse_priors`]). It costs nothing per action of the
+    /// game, only per action weighed.
+    pub fn sparse(
+        rows: usize,
+        priors: Vec<(u32, f32)>,
+        ends: Vec<u32>,
+        values: Vec<f32>,
+    ) -> Evaluation {
+        Evaluation {
+            sparse_priors: priors,
+            sparse_ends: ends,
+            ..Evaluation::new(rows, Vec::new(), values)
         }
     }
 
     /// Row `row`'s priors over `actions` actions; none (uniform) for an evaluation without
-    /// priors.
+    /// dense priors (see [`Evaluation::sparse_row`]).
     pub fn row_priors(&self, row: usize, actions: usize) -> &[f32] {
         self.priors
             .get(row * actions..(row + 1) * actions)
             .unwrap_or_default()
+    }
+
+    /// Row `row`'s priors as `(action number, weight)`, ascending, if given sparsely.
+    pub fn sparse_row(&self, row: usize) -> Option<&[(u32, f32)]> {
+        let end = *self.sparse_ends.get(row)? as usize;
+        let start = row
+            .checked_sub(1)
+            .map_or(0, |r| self.sparse_ends[r] as usize);
+        self.sparse_priors.get(start..end)
+    }
+
+    /// Row `row`'s prior of action number `action` of `actions` (0 if the row has none).
+    pub fn prior(&self, row: usize, actions: usize, action: usize) -> f32 {
+        match self.sparse_row(row) {
+            Some(entries) => entries
+                .binary_search_by_key(&(action as u32), |&(a, _)| a)
+                .map_or(0.0, |i| entries[i].1),
+            None => self
+                .row_priors(row, actions)
+                .get(action)
+                .copied()
+                .unwrap_or(0.0),
+        }
     }
 
     /// Checks this evaluation of `rows` leaves of a game with `actions` actions and `players`
@@ -81,7 +132,14 @@ impl Evaluation {
             shaped("priors", &self.priors, &self.priors_shape, [rows, actions])?;
         }
         shaped("values", &self.values, &self.values_shape, [rows, players])?;
-        if let Some(p) = self.priors.iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
+        if !self.sparse_ends.is_empty() || !self.sparse_priors.is_empty() {
+            self.check_sparse(rows, actions)?;
+        }
+        let mut weights = self
+            .priors
+            .iter()
+            .chain(self.sparse_priors.iter().map(|e| &e.1));
+        if let Some(p) = weights.find(|p| !(p.is_finite() && **p >= 0.0)) {
             return Err(EvaluationError(format!(
                 "the evaluator's priors must be finite and non-negative, not {p}"
             )));
@@ -90,6 +148,44 @@ impl Evaluation {
             return Err(EvaluationError(format!(
                 "the evaluator's values must be in [-1, 1], not {v}"
             )));
+        }
+        Ok(())
+    }
+}
+
+impl Evaluation {
+    /// [`Evaluation::check`]'s part for sparse priors: dense ones too, a row per leaf, each
+    /// ascending by action among the game's `actions`.
+    fn check_sparse(&self, rows: usize, actions: usize) -> Result<(), EvaluationError> {
+        let fail = |what: String| {
+            Err(EvaluationError(format!(
+                "the evaluator's sparse priors {what}"
+            )))
+        };
+        if self.priors_shape != [rows, 0] {
+            return fail("come with dense ones".into());
+        }
+        if self.sparse_ends.len() != rows {
+            return fail(format!(
+                "must have {rows} rows, not {}",
+                self.sparse_ends.len()
+            ));
+        }
+        let mut start = 0;
+        for (r, &end) in self.sparse_ends.iter().enumerate() {
+            let Some(row) = self.sparse_priors.get(start..end as usize) else {
+                return fail(format!("end row {r} at {end}, out of order or beyond them"));
+            };
+            if let Some(&(a, _)) = row.iter().find(|e| e.0 as usize >= actions) {
+                return fail(format!("name action {a}; the game has {actions}"));
+            }
+            if row.windows(2).any(|w| w[0].0 >= w[1].0) {
+                return fail(format!("of row {r} are not ascending by action"));
+            }
+            start = end as usize;
+        }
+        if start != self.sparse_priors.len() {
+            return fail("go beyond their last row".into());
         }
         Ok(())
     }

@@ -430,7 +430,7 @@ impl<'n> NetEvaluator<'n> {
     /// The last hidden layer's output for `leaf` (its observation by `seat`), in
     /// `self.activations[0]`.
     fn hidden<G: Encoded>(&mut self, network: &Network, leaf: &G, seat: u8) {
-        self.observation.clear();
+        // The game writes every value ([`Encoded::observation`]): no zeroing first.
         self.observation.resize(G::OBSERVATION_SIZE, 0.0);
         leaf.observation(seat, &mut self.observation);
         // ln(1 + 0) = 0: most values are zero, and a logarithm costs more than the rest.
@@ -469,16 +469,19 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
             return Ok(Evaluation::new(leaves.len(), Vec::new(), values));
         };
         let policy = network.policy.as_ref();
-        let mut priors = Vec::new();
-        if policy.is_some() {
-            priors.resize(leaves.len() * G::ACTION_COUNT, 0.0);
-        }
+        // Priors of the legal actions only: nothing per action of the game (810 in Indigo).
+        let mut priors: Vec<(u32, f32)> = Vec::new();
+        let mut ends: Vec<u32> =
+            Vec::with_capacity(if policy.is_some() { leaves.len() } else { 0 });
         let mut values = Vec::with_capacity(leaves.len() * players);
         let mut legal = Vec::new();
         let mut logits: Vec<(usize, f32)> = Vec::new();
-        for (row, leaf) in leaves.iter().enumerate() {
+        for leaf in leaves {
             let Turn::Player(seat) = leaf.turn() else {
                 values.extend(std::iter::repeat_n(0.0, players));
+                if policy.is_some() {
+                    ends.push(priors.len() as u32);
+                }
                 continue;
             };
             self.hidden(network, leaf, seat);
@@ -502,20 +505,26 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
                 (a, head.bias[a] + dot)
             }));
             let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
-            let out = &mut priors[row * G::ACTION_COUNT..(row + 1) * G::ACTION_COUNT];
+            let start = priors.len();
             let mut total = 0.0;
             for &(a, logit) in &logits {
                 let p = (logit - top).exp();
-                out[a] = p;
+                priors.push((a as u32, p));
                 total += p;
             }
+            let out = &mut priors[start..];
             if total > 0.0 && total.is_finite() {
-                for &(a, _) in &logits {
-                    out[a] /= total;
+                for (_, p) in out.iter_mut() {
+                    *p /= total;
                 }
             }
+            out.sort_unstable_by_key(|&(a, _)| a);
+            ends.push(priors.len() as u32);
         }
-        Ok(Evaluation::new(leaves.len(), priors, values))
+        if policy.is_none() {
+            return Ok(Evaluation::new(leaves.len(), Vec::new(), values));
+        }
+        Ok(Evaluation::sparse(leaves.len(), priors, ends, values))
     }
 }
 

@@ -279,10 +279,11 @@ struct Tree<A> {
     priors: Vec<(u32, f32)>,
 }
 
-/// A leaf waiting for its evaluation: its node, its state and the path to it.
-struct Pending<G> {
+/// A leaf waiting for its evaluation (its state is in the batch at the same place): its
+/// node, its mover and the path to it.
+struct Pending {
     node: u32,
-    state: G,
+    mover: u8,
     path: std::ops::Range<usize>,
 }
 
@@ -328,6 +329,8 @@ impl<A: Copy + Ord> Tree<A> {
 struct Scratch<A> {
     legal: Vec<A>,
     children: Vec<u32>,
+    /// The node's prior of each legal action.
+    priors: Vec<f32>,
     path: Vec<u32>,
 }
 
@@ -505,6 +508,7 @@ impl Puct {
         let mut scratch = Scratch {
             legal: Vec::new(),
             children: Vec::new(),
+            priors: Vec::new(),
             path: Vec::new(),
         };
         root_state.legal_actions(&mut scratch.legal);
@@ -526,10 +530,10 @@ impl Puct {
         };
         let mut evaluations = 1;
         let root = evaluate(evaluator, std::slice::from_ref(&root_state), players)?;
-        let row = self.root_priors::<G>(&scratch.legal, &root.priors, &mut rng);
+        let row = self.root_priors::<G>(&scratch.legal, &root, &mut rng);
         tree.set_priors(0, row.into_iter());
 
-        let mut pending: Vec<Pending<G>> = Vec::with_capacity(self.config.batch_size);
+        let mut pending: Vec<Pending> = Vec::with_capacity(self.config.batch_size);
         let mut paths: Vec<u32> = Vec::new();
         let mut leaves: Vec<G> = Vec::with_capacity(self.config.batch_size);
         let mut started = 0;
@@ -541,17 +545,19 @@ impl Puct {
             }
             pending.clear();
             paths.clear();
+            leaves.clear();
             while pending.len() < self.config.batch_size && started < simulations {
                 started += 1;
                 let (node, state) = self.descend::<G>(&mut tree, info, &mut rng, &mut scratch);
-                if let Turn::Player(_) = state.turn() {
+                if let Turn::Player(mover) = state.turn() {
                     let start = paths.len();
                     paths.extend_from_slice(&scratch.path);
                     pending.push(Pending {
                         node,
-                        state,
+                        mover,
                         path: start..paths.len(),
                     });
+                    leaves.push(state);
                 } else {
                     // Over (a chance node without outcomes cannot be reached).
                     tree.back_up(&scratch.path, &zero_sum(&state.returns()));
@@ -560,18 +566,18 @@ impl Puct {
             if pending.is_empty() {
                 continue;
             }
-            leaves.clear();
-            leaves.extend(pending.iter().map(|p| p.state.clone()));
             let evaluation = evaluate(evaluator, &leaves, players)?;
             evaluations += 1;
             for (i, leaf) in pending.iter().enumerate() {
                 if tree.nodes[leaf.node as usize].priors.is_none() {
-                    let row = evaluation.row_priors(i, G::ACTION_COUNT);
-                    tree.set_priors(leaf.node, (0..).zip(row.iter().copied()));
+                    if let Some(row) = evaluation.sparse_row(i) {
+                        tree.set_priors(leaf.node, row.iter().copied());
+                    } else {
+                        let row = evaluation.row_priors(i, G::ACTION_COUNT);
+                        tree.set_priors(leaf.node, (0..).zip(row.iter().copied()));
+                    }
                 }
-                let Turn::Player(mover) = leaf.state.turn() else {
-                    continue; // only leaves with a seat to move are pending
-                };
+                let mover = leaf.mover;
                 let relative = &evaluation.values[i * players..(i + 1) * players];
                 let mut values = [0.0; MAX_PLAYERS];
                 for (k, &v) in relative.iter().enumerate() {
@@ -594,13 +600,13 @@ impl Puct {
     fn root_priors<G: Encoded>(
         &self,
         legal: &[G::Action],
-        priors: &[f32],
+        root: &crate::evaluator::Evaluation,
         rng: &mut Rng,
     ) -> Vec<(u32, f32)> {
         let noise = self.noise(legal.len(), rng);
         let legal_priors: Vec<f32> = legal
             .iter()
-            .map(|&a| priors.get(G::action_number(a)).copied().unwrap_or(0.0))
+            .map(|&a| root.prior(0, G::ACTION_COUNT, G::action_number(a)))
             .collect();
         let total: f32 = legal_priors.iter().sum();
         let uniform = 1.0 / legal.len() as f32;
@@ -685,17 +691,20 @@ impl Puct {
                 }
                 child = n.next_sibling;
             }
-            let weights: f32 = scratch
-                .legal
-                .iter()
-                .map(|&a| tree.prior(priors, G::action_number(a)))
-                .sum();
+            scratch.priors.clear();
+            scratch.priors.extend(
+                scratch
+                    .legal
+                    .iter()
+                    .map(|&a| tree.prior(priors, G::action_number(a))),
+            );
+            let weights: f32 = scratch.priors.iter().sum();
             let uniform = 1.0 / scratch.legal.len() as f32;
             let explore = self.config.c_puct * (visits.max(1) as f32).sqrt();
             let mut best = (0, f32::NEG_INFINITY);
-            for (i, (&action, &child)) in scratch.legal.iter().zip(&scratch.children).enumerate() {
+            for (i, (&prior, &child)) in scratch.priors.iter().zip(&scratch.children).enumerate() {
                 let p = if weights > 0.0 {
-                    tree.prior(priors, G::action_number(action)) / weights
+                    prior / weights
                 } else {
                     uniform
                 };

@@ -304,10 +304,46 @@ fn the_shipped_network_fits_two_players_and_its_sparse_pass_is_the_dense_one() {
     for (s, d) in sparse.values.iter().zip(&dense.values) {
         assert!((s - d).abs() < 1e-5, "{s} {d}");
     }
-    for (s, d) in sparse.priors.iter().zip(&dense.priors) {
-        assert!((s - d).abs() < 1e-5, "{s} {d}");
+    assert_eq!(sparse.sparse_ends, dense.sparse_ends);
+    for (s, d) in sparse.sparse_priors.iter().zip(&dense.sparse_priors) {
+        assert_eq!(s.0, d.0);
+        assert!((s.1 - d.1).abs() < 1e-5, "{s:?} {d:?}");
     }
     sparse.check(leaves.len(), crate::ACTION_COUNT, 2).unwrap();
+}
+
+#[test]
+fn a_net_search_is_the_same_with_the_networks_priors_sparse_or_dense() {
+    use indigo_search::{
+        Encoded as _, Evaluation, Evaluator as _, FnEvaluator, NetEvaluator, Network, Puct,
+        PuctConfig,
+    };
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    assert!(network.has_policy());
+    // The network's answers with every row's priors spread over all the game's actions.
+    let mut dense = FnEvaluator(|leaves: &[Position]| {
+        let sparse = NetEvaluator::new(&network).evaluate(leaves).unwrap();
+        let mut priors = vec![0.0; leaves.len() * crate::ACTION_COUNT];
+        for (r, row) in priors.chunks_exact_mut(crate::ACTION_COUNT).enumerate() {
+            for &(a, p) in sparse.sparse_row(r).unwrap() {
+                row[a as usize] = p;
+            }
+        }
+        Evaluation::new(leaves.len(), priors, sparse.values)
+    });
+    let config = PuctConfig::new(300, 8, 1.5, 0.3, 0.25, 1.0).unwrap();
+    let mut searched = 0;
+    for p in positions()
+        .into_iter()
+        .filter(|p| p.players() == 2)
+        .step_by(4)
+    {
+        let sparse = Puct::new(config, 9).search(&p, &mut NetEvaluator::new(&network));
+        let want = Puct::new(config, 9).search(&p, &mut dense);
+        assert_eq!(sparse.unwrap(), want.unwrap());
+        searched += 1;
+    }
+    assert!(searched >= 3, "{searched}");
 }
 
 #[test]

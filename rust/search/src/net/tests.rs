@@ -79,11 +79,20 @@ fn the_forward_pass_is_the_hand_computation() {
     let evaluation = NetEvaluator::new(&network)
         .evaluate(std::slice::from_ref(&leaf))
         .unwrap();
-    let want_priors = [logits[0].exp() / total, logits[1].exp() / total, 0.0];
-    for (got, want) in evaluation.priors.iter().zip(want_priors) {
+    // The legal actions' priors only, sparse: action 2 is not legal.
+    let want_priors = [(0, logits[0].exp() / total), (1, logits[1].exp() / total)];
+    let got_priors = evaluation.sparse_row(0).unwrap();
+    assert_eq!(got_priors.len(), want_priors.len());
+    for (&(a, got), (b, want)) in got_priors.iter().zip(want_priors) {
+        assert_eq!(a, b);
         assert!((got - want).abs() < 1e-6, "{got} {want}");
     }
-    assert_eq!(evaluation.priors_shape, [1, 3]);
+    assert_eq!(evaluation.priors_shape, [1, 0]);
+    assert_eq!(
+        evaluation.prior(0, 3, 1).to_bits(),
+        got_priors[1].1.to_bits()
+    );
+    assert_eq!(evaluation.prior(0, 3, 2).to_bits(), 0f32.to_bits());
     assert!((evaluation.values[0] - v).abs() < 1e-6);
     assert!((evaluation.values[1] + v).abs() < 1e-6);
     evaluation.check(1, 3, 2).unwrap();

@@ -184,6 +184,53 @@ fn no_priors_search_as_uniform_ones() {
 }
 
 #[test]
+fn sparse_priors_search_as_the_same_dense_ones_and_bad_ones_are_refused() {
+    // The oracle's values with priors naming only the positive weights, row by row.
+    let priors = [0.1, 0.0, 0.9];
+    let mut sparse = FnEvaluator(move |leaves: &[Nim]| {
+        let dense = oracle(priors).0(leaves);
+        let entries: Vec<(u32, f32)> = leaves
+            .iter()
+            .flat_map(|_| [(0, priors[0]), (2, priors[2])])
+            .collect();
+        let ends = (1..=leaves.len()).map(|r| 2 * r as u32).collect();
+        Evaluation::sparse(leaves.len(), entries, ends, dense.values)
+    });
+    for h in [5u8, 9, 12] {
+        let search = |evaluator: &mut dyn FnMut(&mut Puct) -> PuctResult<u8>| {
+            evaluator(&mut Puct::new(config(150, 4, 0.25, 1.0), 7))
+        };
+        let want = search(&mut |p| p.search(&heap(h), &mut oracle(priors)).unwrap().unwrap());
+        let got = search(&mut |p| p.search(&heap(h), &mut sparse).unwrap().unwrap());
+        assert_eq!(got, want, "heap {h}");
+    }
+    let values = vec![0.0; 4];
+    let bad = [
+        (vec![(2, 0.5), (1, 0.5)], vec![2, 2], "not ascending"),
+        (vec![(0, 0.5), (3, 0.5)], vec![1, 2], "name action 3"),
+        (vec![(0, 0.5)], vec![1], "must have 2 rows"),
+        (vec![(0, 0.5), (1, 0.5)], vec![2, 1], "out of order"),
+        (
+            vec![(0, 0.5), (1, 0.5)],
+            vec![1, 1],
+            "beyond their last row",
+        ),
+        (vec![(0, -0.5)], vec![1, 1], "finite and non-negative"),
+    ];
+    for (entries, ends, message) in bad {
+        let error = Evaluation::sparse(2, entries, ends, values.clone())
+            .check(2, 3, 2)
+            .unwrap_err();
+        assert!(error.0.contains(message), "{error}");
+    }
+    let mut both = Evaluation::sparse(2, vec![(0, 1.0)], vec![1, 1], values);
+    both.check(2, 3, 2).unwrap();
+    both.priors = vec![1.0; 6];
+    both.priors_shape = vec![2, 3];
+    assert!(both.check(2, 3, 2).unwrap_err().0.contains("dense ones"));
+}
+
+#[test]
 fn rollouts_find_the_winning_move() {
     for h in [5u8, 6, 7] {
         let mut puct = Puct::new(config(1500, 8, 0.0, 0.0), 2);
