@@ -378,6 +378,8 @@ def _four_seats(site: str, page: Page) -> None:
     while game.moves_played < 20 or game.to_move != 0:
         game.play(bot.choose(game))
     _load_live(site, page, game.to_record(), ["human", "random", "greedy", "random"])
+    # The page may report its turn a frame before it has drawn the loaded game's four seats.
+    page.wait_for_function("() => document.querySelectorAll('#board g.seat').length === 4")
 
 
 def _seat_boxes(page: Page) -> list[dict[str, float] | None]:
@@ -416,6 +418,8 @@ def test_four_seats_two_by_two_on_a_laptop(site: str) -> None:
 def test_bots_gardens_fold_away_on_a_phone(site: str) -> None:
     with _open(site, PHONE, touch=True) as page:
         _four_seats(site, page)
+        for s in range(1, 4):  # folded once the page has laid the phone's board out
+            page.wait_for_selector(f"#board g.seat[data-seat='{s}']", state="hidden")
         shown = [page.locator(f"#board g.seat[data-seat='{s}']").is_visible() for s in range(4)]
         assert shown == [True, False, False, False]
         height = page.evaluate("document.querySelector('#board svg').viewBox.baseVal.height")
