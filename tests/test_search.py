@@ -392,6 +392,11 @@ def test_bot_specs() -> None:
         "greedy",
         "random",
     ]
+    # A setting's value may hold a colon (a Windows path); a new bot's name may not hold `=`.
+    assert split_bot_specs(r"net,file=C:\nets\w.safetensors,time=0.1,ismcts:c=0.5") == [
+        r"net,file=C:\nets\w.safetensors,time=0.1",
+        "ismcts:c=0.5",
+    ]
 
 
 def test_ismcts_releases_the_gil() -> None:

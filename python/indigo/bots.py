@@ -190,13 +190,14 @@ def make_bot(spec: str, *, seed: int | None = None, game: str = "indigo") -> Bot
 def split_bot_specs(text: str) -> list[str]:
     """Split ``"ismcts:1000,c=0.5,greedy,random"`` into bot specs.
 
-    A comma-separated part holding ``=`` or only a number continues the spec before it, so
-    ``ismcts`` settings may follow their bot.
+    A comma-separated part that is a setting (``key=value``, its ``=`` before any ``:``) or
+    only a number continues the spec before it, so settings may follow their bot and a
+    setting's value may hold a colon (``net,file=C:\\nets\\w.safetensors``).
     """
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        continues = "=" in part or part.replace(".", "", 1).isdigit()
-        if specs and continues and ":" not in part:
+        setting = "=" in part.split(":", 1)[0]
+        if specs and (setting or part.replace(".", "", 1).isdigit()):
             specs[-1] += "," + part
         else:
             specs.append(part)
