@@ -62,6 +62,7 @@ pub const MAX_PASS_DISCARDS: usize = 14;
 
 /// A payment (section 7.4): hexagons from storage (sorted by code) and a number of jokers.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(align(8))]
 pub struct Payment {
     codes: [u8; MAX_PAYMENT],
     len: u8,
@@ -101,6 +102,13 @@ impl Payment {
             len: codes.len() as u8,
             jokers,
         }
+    }
+
+    /// This payment with `code` as its hexagon `i` (below its length; internal: the
+    /// generator, which keeps the codes sorted).
+    #[inline]
+    pub(crate) fn set_code(&mut self, i: usize, code: u8) {
+        self.codes[i] = code;
     }
 
     /// The hexagon discards, canonical order.

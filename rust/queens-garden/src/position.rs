@@ -1049,24 +1049,25 @@ impl Position {
     fn legal_placements(&self, out: &mut Vec<Move>) {
         let storage = &self.storages[usize::from(self.to_move)];
         let mut payments = PaymentBuffer::new();
-        for (k, expansion, cells) in self.placement_cells() {
-            payments.fill(storage, k);
+        for (kind, expansion, cells) in self.placement_cells() {
+            payments.fill(storage, kind);
+            let row = payments.as_slice();
+            out.reserve(row.len() * cells.count_ones() as usize);
+            // One loop per action, so the move's tag is not chosen per move.
             for cell in cells_of(cells) {
-                out.extend(payments.as_slice().iter().map(|&payment| {
-                    if expansion {
-                        Move::Exp {
-                            kind: k,
-                            cell,
-                            payment,
-                        }
-                    } else {
-                        Move::Tile {
-                            kind: k,
-                            cell,
-                            payment,
-                        }
-                    }
-                }));
+                if expansion {
+                    out.extend(row.iter().map(|&payment| Move::Exp {
+                        kind,
+                        cell,
+                        payment,
+                    }));
+                } else {
+                    out.extend(row.iter().map(|&payment| Move::Tile {
+                        kind,
+                        cell,
+                        payment,
+                    }));
+                }
             }
         }
     }
@@ -2071,39 +2072,44 @@ impl PaymentBuffer {
         self.len = 0;
         let families = Families::new(storage, placed);
         for (m, jokers) in families.shapes() {
-            let mut chosen = [0u8; MAX_PAYMENT];
             if m == 0 {
                 self.push(Payment::from_sorted_codes(&[], jokers));
                 continue;
             }
             for (family, first) in families.blocks() {
-                for i in first {
-                    chosen[0] = family.codes[i];
-                    self.combinations(family, (m, jokers), family.next(i), &mut chosen, 1);
-                }
+                self.choices(family, first, m, jokers);
             }
         }
     }
 
-    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) extending `chosen[..depth]`
-    /// with hexagons of `family.codes[from..]` of pairwise different kinds, in lexicographic
-    /// order.
-    fn combinations(
-        &mut self,
-        family: &Family,
-        shape: (usize, u8),
-        from: usize,
-        chosen: &mut [u8; MAX_PAYMENT],
-        depth: usize,
-    ) {
-        let (m, jokers) = shape;
-        if depth == m {
-            self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
-            return;
-        }
-        for i in from..family.n {
-            chosen[depth] = family.codes[i];
-            self.combinations(family, shape, family.next(i), chosen, depth + 1);
+    /// Every payment of `m` hexagons (at least one) of pairwise different kinds from
+    /// `family`, the first at an index in `first`, and `jokers` jokers, in lexicographic
+    /// order: a depth-first walk of the chosen indices, without recursion.
+    #[inline]
+    fn choices(&mut self, family: &Family, first: std::ops::Range<usize>, m: usize, jokers: u8) {
+        let mut at = [0usize; MAX_PAYMENT];
+        let mut chosen = Payment::from_sorted_codes(&[0; MAX_PAYMENT][..m], jokers);
+        let mut depth = 0;
+        at[0] = first.start;
+        loop {
+            let end = if depth == 0 { first.end } else { family.n };
+            let i = at[depth];
+            if i >= end {
+                if depth == 0 {
+                    return;
+                }
+                depth -= 1;
+                at[depth] += 1;
+                continue;
+            }
+            chosen.set_code(depth, family.codes[i]);
+            if depth + 1 == m {
+                self.push(chosen);
+                at[depth] += 1;
+            } else {
+                depth += 1;
+                at[depth] = family.next(i);
+            }
         }
     }
 }
@@ -2209,7 +2215,8 @@ struct Families {
 }
 
 impl Families {
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn new(storage: &Storage, placed: Kind) -> Families {
         let needed = usize::from(placed.value().get() - 1);
         let expansions = storage.expansion_kinds();
