@@ -2264,7 +2264,7 @@ impl PaymentFamilies {
 
 /// [`PaymentFamilies`] with their [`Ways`], to count payments and find one by its rank.
 struct Families {
-    families: PaymentFamilies,
+    payments: PaymentFamilies,
     colour_ways: Ways,
     pattern_ways: Ways,
 }
@@ -2273,7 +2273,7 @@ impl Families {
     #[inline]
     fn new(storage: &Storage, placed: Kind) -> Families {
         Families {
-            families: PaymentFamilies::new(storage, placed),
+            payments: PaymentFamilies::new(storage, placed),
             colour_ways: [[0; MAX_PAYMENT]; 13],
             pattern_ways: [[0; MAX_PAYMENT]; 13],
         }
@@ -2297,7 +2297,7 @@ impl Families {
 
     /// Fills both families' [`Ways`], for [`Families::count`] and [`Families::nth`].
     fn count_ways(&mut self) {
-        let f = &self.families;
+        let f = &self.payments;
         f.colour.count_ways(f.needed, &mut self.colour_ways);
         f.pattern.count_ways(f.needed, &mut self.pattern_ways);
     }
@@ -2313,7 +2313,7 @@ impl Families {
 
     /// Payment `r` of the legal-list order, or `None` past the last.
     fn nth(&self, mut r: usize) -> Option<Payment> {
-        for (m, jokers) in self.families.shapes() {
+        for (m, jokers) in self.payments.shapes() {
             if m == 0 {
                 if r == 0 {
                     return Some(Payment::from_sorted_codes(&[], jokers));
@@ -2321,7 +2321,7 @@ impl Families {
                 r -= 1;
                 continue;
             }
-            for (family, colour, first) in self.families.blocks() {
+            for (family, colour, first) in self.payments.blocks() {
                 let ways = self.ways(colour);
                 let count = family.count(ways, &first, m);
                 if r < count {
@@ -2337,13 +2337,13 @@ impl Families {
 
     /// The number of payments.
     fn count(&self) -> usize {
-        self.families
+        self.payments
             .shapes()
             .map(|(m, _)| {
                 if m == 0 {
                     1
                 } else {
-                    self.families
+                    self.payments
                         .blocks()
                         .iter()
                         .map(|(f, colour, first)| f.count(self.ways(*colour), first, m))
