@@ -2086,7 +2086,8 @@ impl PaymentBuffer {
     #[inline]
     fn choices(&mut self, family: &Family, first: std::ops::Range<usize>, m: usize, jokers: u8) {
         let mut at = [0usize; MAX_PAYMENT];
-        let mut chosen = Payment::from_sorted_codes(&[0; MAX_PAYMENT][..m], jokers);
+        // The chosen codes, hexagon `d` in byte `d`.
+        let mut chosen = 0u64;
         let mut depth = 0;
         at[0] = first.start;
         loop {
@@ -2100,9 +2101,10 @@ impl PaymentBuffer {
                 at[depth] += 1;
                 continue;
             }
-            chosen.set_code(depth, family.codes[i]);
+            let shift = 8 * depth;
+            chosen = chosen & !(0xff << shift) | u64::from(family.codes[i]) << shift;
             if depth + 1 == m {
-                self.push(chosen);
+                self.push(Payment::from_code_bytes(chosen, m as u8, jokers));
                 at[depth] += 1;
             } else {
                 depth += 1;
