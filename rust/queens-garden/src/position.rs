@@ -2223,6 +2223,8 @@ struct PaymentFamilies {
 }
 
 impl PaymentFamilies {
+    // Always inlined: with a plain `#[inline]` (a call) a crowded list takes 0.2 % fewer
+    // instructions but ran 0.89x-0.97x as fast (6 alternated pairs, docs/benchmarks.md).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn new(storage: &Storage, placed: Kind) -> PaymentFamilies {
