@@ -11,7 +11,7 @@ use crate::garden::{
     AreaState, COLOUR_KINDS, EXPANSION_SPACES, Garden, PlacementError, Storage, VALUE_KINDS,
     cells_of,
 };
-use crate::geometry::{Area, CELL_COUNT, Cell};
+use crate::geometry::{Area, Cell};
 use crate::kind::{Attribute, KIND_COUNT, Kind};
 use crate::moves::{Choices, Discards, Hexagon, MAX_PAYMENT, Move, Payment};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -1049,37 +1049,49 @@ impl Position {
     fn legal_placements(&self, out: &mut Vec<Move>) {
         let storage = &self.storages[usize::from(self.to_move)];
         let mut payments = PaymentBuffer::new();
-        for (k, expansion, cells) in self.placement_cells() {
-            payments.fill(storage, k);
+        self.placement_cells(|kind, expansion, cells| {
+            payments.fill(storage, kind);
+            let row = payments.as_slice();
+            out.reserve(row.len() * cells.count_ones() as usize);
+            // One loop per action, so the move's tag is not chosen per move.
             for cell in cells_of(cells) {
-                out.extend(payments.as_slice().iter().map(|&payment| {
-                    if expansion {
-                        Move::Exp {
-                            kind: k,
-                            cell,
-                            payment,
-                        }
-                    } else {
-                        Move::Tile {
-                            kind: k,
-                            cell,
-                            payment,
-                        }
-                    }
-                }));
+                if expansion {
+                    out.extend(row.iter().map(|&payment| Move::Exp {
+                        kind,
+                        cell,
+                        payment,
+                    }));
+                } else {
+                    out.extend(row.iter().map(|&payment| Move::Tile {
+                        kind,
+                        cell,
+                        payment,
+                    }));
+                }
             }
-        }
+        });
     }
 
-    /// The mover's placements in the legal list's order: each stored tile kind (by id), then
-    /// each stored expansion, with the cells (a mask, listed ascending) where it may go; a kind
-    /// with no such cell, or with no payment the storage can make, is left out.
-    fn placement_cells(&self) -> impl Iterator<Item = (Kind, bool, u64)> {
+    /// Visits the mover's placements in the legal list's order: each stored tile kind (by id),
+    /// then each stored expansion, with the cells (a mask, listed ascending) where it may go; a
+    /// kind with no such cell, or with no payment the storage can make, is left out. A visitor,
+    /// not an iterator: an iterator would carry (and copy) the table of blocks.
+    fn placement_cells(&self, mut visit: impl FnMut(Kind, bool, u64)) {
         let seat = usize::from(self.to_move);
         let storage = &self.storages[seat];
         let garden = &self.gardens[seat];
+        // Most stored kinds cannot be paid for: a bit count says so before any cell is tested.
+        let held = held(storage);
+        let payable = |k: Kind| Families::affordable(held, storage.jokers(), k);
+        let tiles = bits(storage.tile_kinds())
+            .filter(|&k| payable(kind(k as u8)))
+            .fold(0u64, |m, k| m | 1 << k);
+        let expansions = storage
+            .expansions()
+            .filter(|&k| payable(k))
+            .fold(0u64, |m, k| m | 1 << k.id());
         // Petals of empty areas take a stored expansion's printed hexagon.
-        let petals = if storage.expansion_count() == 0 {
+        let petals = if expansions == 0 {
             0
         } else {
             Area::all()
@@ -1088,48 +1100,35 @@ impl Position {
                     m | (0b111_1111 << a.centre().index()) & !(1 << a.centre().index())
                 })
         };
-        // Most stored kinds cannot be paid for: a bit count says so before any cell is tested.
-        let held = held(storage);
-        let payable = |k: Kind| Families::affordable(held, storage.jokers(), k);
-        let tiles = bits(storage.tile_kinds())
-            .filter(|&k| payable(kind(k as u8)))
-            .fold(0u64, |m, k| m | 1 << k);
-        let mut expansions = [kind(0); EXPANSION_SPACES as usize];
-        let mut payable_expansions = 0;
-        for k in storage.expansions().filter(|&k| payable(k)) {
-            expansions[payable_expansions] = k;
-            payable_expansions += 1;
-        }
-        let petals = if payable_expansions > 0 { petals } else { 0 };
         let free = if tiles == 0 { 0 } else { garden.free_mask() };
-        let allowed = if free | petals == 0 {
-            [0; CELL_COUNT]
-        } else {
-            garden.allowed_kinds(free | petals)
-        };
+        if free | petals == 0 {
+            return;
+        }
+        let allowed = garden.allowed_kinds(free | petals);
+        // The cells of each kind: tiles on free spaces, expansions on petals.
         let mut cells = [0u64; KIND_COUNT];
-        for c in cells_of(free) {
-            for k in bits(allowed[usize::from(c.index())] & tiles) {
-                cells[k] |= 1 << c.index();
+        let mut petal_cells = [0u64; KIND_COUNT];
+        for (within, kinds, at) in [
+            (free, tiles, &mut cells),
+            (petals, expansions, &mut petal_cells),
+        ] {
+            for c in cells_of(within) {
+                for k in bits(allowed[usize::from(c.index())] & kinds) {
+                    at[k] |= 1 << c.index();
+                }
             }
         }
-        let mut blocks = [(kind(0), false, 0u64); KIND_COUNT + EXPANSION_SPACES as usize];
-        let mut n = 0;
         for k in bits(tiles) {
-            blocks[n] = (kind(k as u8), false, cells[k]);
-            n += 1;
+            if cells[k] != 0 {
+                visit(kind(k as u8), false, cells[k]);
+            }
         }
-        for &k in &expansions[..payable_expansions] {
-            let at = cells_of(petals)
-                .filter(|c| allowed[usize::from(c.index())] >> k.id() & 1 != 0)
-                .fold(0u64, |m, c| m | 1 << c.index());
-            blocks[n] = (k, true, at);
-            n += 1;
+        for k in storage.expansions() {
+            let at = petal_cells[usize::from(k.id())];
+            if at != 0 {
+                visit(k, true, at);
+            }
         }
-        blocks
-            .into_iter()
-            .take(n)
-            .filter(|&(_, _, cells)| cells != 0)
     }
 
     /// A legal move at random (`below(n)` a uniform index below `n`): the one
@@ -1149,14 +1148,14 @@ impl Position {
         // Each placement block: its kind, whether an expansion, its cells, its payments.
         let mut blocks = [(kind(0), false, 0u64, 0usize); KIND_COUNT + EXPANSION_SPACES as usize];
         let mut n = 0;
-        for (k, expansion, cells) in self.placement_cells() {
+        self.placement_cells(|k, expansion, cells| {
             let mut families = Families::new(storage, k);
             families.count_ways();
             let payments = families.count().min(PaymentBuffer::CAPACITY);
             blocks[n] = (k, expansion, cells, payments);
             n += 1;
             total += cells.count_ones() as usize * payments;
-        }
+        });
         let buys = self.buyable_areas().count();
         total += buys + 1;
         let mut r = below(total);
@@ -2069,61 +2068,70 @@ impl PaymentBuffer {
     /// never a candidate: it is identical).
     fn fill(&mut self, storage: &Storage, placed: Kind) {
         self.len = 0;
-        let families = Families::new(storage, placed);
+        let families = PaymentFamilies::new(storage, placed);
         for (m, jokers) in families.shapes() {
-            let mut chosen = [0u8; MAX_PAYMENT];
             if m == 0 {
                 self.push(Payment::from_sorted_codes(&[], jokers));
                 continue;
             }
-            for (family, first) in families.blocks() {
-                for i in first {
-                    chosen[0] = family.codes[i];
-                    self.combinations(family, (m, jokers), family.next(i), &mut chosen, 1);
-                }
+            for (family, _, first) in families.blocks() {
+                self.choices(family, first, m, jokers);
             }
         }
     }
 
-    /// Every payment of `m` hexagons and `jokers` jokers (`shape`) extending `chosen[..depth]`
-    /// with hexagons of `family.codes[from..]` of pairwise different kinds, in lexicographic
-    /// order.
-    fn combinations(
-        &mut self,
-        family: &Family,
-        shape: (usize, u8),
-        from: usize,
-        chosen: &mut [u8; MAX_PAYMENT],
-        depth: usize,
-    ) {
-        let (m, jokers) = shape;
-        if depth == m {
-            self.push(Payment::from_sorted_codes(&chosen[..m], jokers));
-            return;
-        }
-        for i in from..family.n {
-            chosen[depth] = family.codes[i];
-            self.combinations(family, shape, family.next(i), chosen, depth + 1);
+    /// Every payment of `m` hexagons (at least one) of pairwise different kinds from
+    /// `family`, the first at an index in `first`, and `jokers` jokers, in lexicographic
+    /// order: a depth-first walk of the chosen indices, without recursion.
+    #[inline]
+    fn choices(&mut self, family: &Family, first: std::ops::Range<usize>, m: usize, jokers: u8) {
+        let mut at = [0usize; MAX_PAYMENT];
+        // The chosen codes, hexagon `d` in byte `d`.
+        let mut chosen = 0u64;
+        let mut depth = 0;
+        at[0] = first.start;
+        loop {
+            let end = if depth == 0 { first.end } else { family.n };
+            let i = at[depth];
+            if i >= end {
+                if depth == 0 {
+                    return;
+                }
+                depth -= 1;
+                at[depth] += 1;
+                continue;
+            }
+            let shift = 8 * depth;
+            chosen = chosen & !(0xff << shift) | u64::from(family.codes[i]) << shift;
+            if depth + 1 == m {
+                self.push(Payment::from_code_bytes(chosen, m as u8, jokers));
+                at[depth] += 1;
+            } else {
+                depth += 1;
+                at[depth] = family.next(i);
+            }
         }
     }
 }
 
 /// The stored hexagons one family of a payment may take (the kinds sharing the placed
-/// kind's colour, or its pattern), in code order, with how many payments each suffix makes.
+/// kind's colour, or its pattern), in code order.
 struct Family {
     codes: [u8; 12],
     n: usize,
     /// The first index after `i` holding another kind (a kind's tile and expansion are
     /// neighbours in code order, and a payment takes one of them).
     next: [u8; 13],
-    /// `ways[i][t]`: the `t`-hexagon choices of pairwise different kinds from `codes[i..]`
-    /// (filled by [`Family::count_ways`]).
-    ways: [[u16; MAX_PAYMENT]; 13],
 }
 
+/// `ways[i][t]`: the `t`-hexagon choices of pairwise different kinds from a family's
+/// `codes[i..]` (filled by [`Family::count_ways`]). Kept apart from [`Family`], so the legal
+/// list, which never counts, neither fills nor copies it.
+type Ways = [[u16; MAX_PAYMENT]; 13];
+
 impl Family {
-    // Always inlined into `Families::new`, where a plain `#[inline]` left two calls: 1.4 %
-    // fewer instructions a crowded legal list, measured faster (docs/benchmarks.md).
+    // Always inlined into `PaymentFamilies::new`, where a plain `#[inline]` left two calls:
+    // 1.4 % fewer instructions a crowded legal list, measured faster (docs/benchmarks.md).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn new(kinds: u64, tiles: u64, expansions: u64) -> Family {
@@ -2131,7 +2139,6 @@ impl Family {
             codes: [0; 12],
             n: 0,
             next: [0; 13],
-            ways: [[0; MAX_PAYMENT]; 13],
         };
         for k in bits(kinds & (tiles | expansions)) {
             if tiles >> k & 1 != 0 {
@@ -2151,14 +2158,14 @@ impl Family {
         f
     }
 
-    /// Fills [`Family::ways`] for choices of up to `m` hexagons.
-    fn count_ways(&mut self, m: usize) {
-        self.ways[self.n][0] = 1;
+    /// Fills `ways` for choices of up to `m` hexagons.
+    fn count_ways(&self, m: usize, ways: &mut Ways) {
+        ways[self.n][0] = 1;
         for i in (0..self.n).rev() {
             let next = usize::from(self.next[i]);
-            self.ways[i][0] = 1;
+            ways[i][0] = 1;
             for t in 1..m {
-                self.ways[i][t] = self.ways[i + 1][t] + self.ways[next][t - 1];
+                ways[i][t] = ways[i + 1][t] + ways[next][t - 1];
             }
         }
     }
@@ -2170,21 +2177,28 @@ impl Family {
     }
 
     /// The `m`-hexagon choices whose first hexagon is at an index in `first`.
-    fn count(&self, first: &std::ops::Range<usize>, m: usize) -> usize {
+    fn count(&self, ways: &Ways, first: &std::ops::Range<usize>, m: usize) -> usize {
         first
             .clone()
-            .map(|i| usize::from(self.ways[self.next(i)][m - 1]))
+            .map(|i| usize::from(ways[self.next(i)][m - 1]))
             .sum()
     }
 
     /// Choice `r` (below [`Family::count`]) of `m` hexagons in lexicographic order, written
     /// into `chosen`.
-    fn nth(&self, first: std::ops::Range<usize>, m: usize, mut r: usize, chosen: &mut [u8]) {
+    fn nth(
+        &self,
+        ways: &Ways,
+        first: std::ops::Range<usize>,
+        m: usize,
+        mut r: usize,
+        chosen: &mut [u8],
+    ) {
         let mut from = first.start;
         let mut end = first.end;
         for (depth, c) in chosen.iter_mut().enumerate().take(m) {
             for i in from..end {
-                let block = usize::from(self.ways[self.next(i)][m - depth - 1]);
+                let block = usize::from(ways[self.next(i)][m - depth - 1]);
                 if r < block {
                     *c = self.codes[i];
                     from = self.next(i);
@@ -2198,7 +2212,7 @@ impl Family {
 }
 
 /// A placement's payment families ([`Family`]) and the order of their payments.
-struct Families {
+struct PaymentFamilies {
     colour: Family,
     pattern: Family,
     /// The pattern's hexagons below the colour's in code order: their payments come first.
@@ -2208,9 +2222,12 @@ struct Families {
     jokers: usize,
 }
 
-impl Families {
-    #[inline]
-    fn new(storage: &Storage, placed: Kind) -> Families {
+impl PaymentFamilies {
+    // Always inlined: with a plain `#[inline]` (a call) a crowded list takes 0.2 % fewer
+    // instructions but ran 0.89x-0.97x as fast (6 alternated pairs, docs/benchmarks.md).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn new(storage: &Storage, placed: Kind) -> PaymentFamilies {
         let needed = usize::from(placed.value().get() - 1);
         let expansions = storage.expansion_kinds();
         let others = !(1u64 << placed.id());
@@ -2222,12 +2239,47 @@ impl Families {
         let split = (0..pattern.n)
             .find(|&i| below.is_some_and(|f| pattern.codes[i] > f))
             .unwrap_or(pattern.n);
-        Families {
+        PaymentFamilies {
             colour,
             pattern,
             split,
             needed,
             jokers: usize::from(storage.jokers()),
+        }
+    }
+
+    /// The payments' shapes in order: (hexagons, jokers), jokers ascending. A placement of
+    /// value 1 pays nothing: one shape, (0, 0).
+    fn shapes(&self) -> impl Iterator<Item = (usize, u8)> + use<> {
+        let needed = self.needed;
+        (0..=needed.min(self.jokers)).map(move |j| (needed - j, j as u8))
+    }
+
+    /// The blocks of one shape's payments in order: a family, whether it is the colour's, and
+    /// the indices of first hexagons.
+    fn blocks(&self) -> [(&Family, bool, std::ops::Range<usize>); 3] {
+        [
+            (&self.pattern, false, 0..self.split),
+            (&self.colour, true, 0..self.colour.n),
+            (&self.pattern, false, self.split..self.pattern.n),
+        ]
+    }
+}
+
+/// [`PaymentFamilies`] with their [`Ways`], to count payments and find one by its rank.
+struct Families {
+    payments: PaymentFamilies,
+    colour_ways: Ways,
+    pattern_ways: Ways,
+}
+
+impl Families {
+    #[inline]
+    fn new(storage: &Storage, placed: Kind) -> Families {
+        Families {
+            payments: PaymentFamilies::new(storage, placed),
+            colour_ways: [[0; MAX_PAYMENT]; 13],
+            pattern_ways: [[0; MAX_PAYMENT]; 13],
         }
     }
 
@@ -2247,32 +2299,25 @@ impl Families {
         jokers + u32::from(colour.max(pattern)) >= needed
     }
 
-    /// Fills both families' [`Family::ways`], for [`Families::count`] and [`Families::nth`].
+    /// Fills both families' [`Ways`], for [`Families::count`] and [`Families::nth`].
     fn count_ways(&mut self) {
-        self.colour.count_ways(self.needed);
-        self.pattern.count_ways(self.needed);
+        let f = &self.payments;
+        f.colour.count_ways(f.needed, &mut self.colour_ways);
+        f.pattern.count_ways(f.needed, &mut self.pattern_ways);
     }
 
-    /// The payments' shapes in order: (hexagons, jokers), jokers ascending. A placement of
-    /// value 1 pays nothing: one shape, (0, 0).
-    fn shapes(&self) -> impl Iterator<Item = (usize, u8)> + use<> {
-        let needed = self.needed;
-        (0..=needed.min(self.jokers)).map(move |j| (needed - j, j as u8))
-    }
-
-    /// The blocks of one shape's payments in order: a family and the indices of first
-    /// hexagons.
-    fn blocks(&self) -> [(&Family, std::ops::Range<usize>); 3] {
-        [
-            (&self.pattern, 0..self.split),
-            (&self.colour, 0..self.colour.n),
-            (&self.pattern, self.split..self.pattern.n),
-        ]
+    /// The ways of the colour's family or of the pattern's.
+    fn ways(&self, colour: bool) -> &Ways {
+        if colour {
+            &self.colour_ways
+        } else {
+            &self.pattern_ways
+        }
     }
 
     /// Payment `r` of the legal-list order, or `None` past the last.
     fn nth(&self, mut r: usize) -> Option<Payment> {
-        for (m, jokers) in self.shapes() {
+        for (m, jokers) in self.payments.shapes() {
             if m == 0 {
                 if r == 0 {
                     return Some(Payment::from_sorted_codes(&[], jokers));
@@ -2280,11 +2325,12 @@ impl Families {
                 r -= 1;
                 continue;
             }
-            for (family, first) in self.blocks() {
-                let count = family.count(&first, m);
+            for (family, colour, first) in self.payments.blocks() {
+                let ways = self.ways(colour);
+                let count = family.count(ways, &first, m);
                 if r < count {
                     let mut chosen = [0u8; MAX_PAYMENT];
-                    family.nth(first, m, r, &mut chosen);
+                    family.nth(ways, first, m, r, &mut chosen);
                     return Some(Payment::from_sorted_codes(&chosen[..m], jokers));
                 }
                 r -= count;
@@ -2295,14 +2341,16 @@ impl Families {
 
     /// The number of payments.
     fn count(&self) -> usize {
-        self.shapes()
+        self.payments
+            .shapes()
             .map(|(m, _)| {
                 if m == 0 {
                     1
                 } else {
-                    self.blocks()
+                    self.payments
+                        .blocks()
                         .iter()
-                        .map(|(f, first)| f.count(first, m))
+                        .map(|(f, colour, first)| f.count(self.ways(*colour), first, m))
                         .sum()
                 }
             })
