@@ -1575,8 +1575,10 @@ impl Position {
 
     fn advance(&mut self) {
         let n = self.rules.players();
-        for i in 1..=n {
-            let s = (self.to_move + i) % n;
+        let mut s = self.to_move;
+        // The next seats in turn, the mover last (no division).
+        for _ in 0..n {
+            s = if s + 1 == n { 0 } else { s + 1 };
             if !self.passed[usize::from(s)] {
                 self.to_move = s;
                 return;
@@ -1702,6 +1704,24 @@ impl Position {
     #[must_use]
     pub fn resample(&self, below: &mut impl FnMut(usize) -> usize, refill_seed: u64) -> Position {
         let mut p = self.clone();
+        p.redraw_hidden(below, refill_seed);
+        p
+    }
+
+    /// [`Position::resample`] written into `out` (whatever it held), drawing the same numbers.
+    pub(crate) fn resample_into(
+        &self,
+        out: &mut Position,
+        below: &mut impl FnMut(usize) -> usize,
+        refill_seed: u64,
+    ) {
+        out.clone_from(self);
+        out.redraw_hidden(below, refill_seed);
+    }
+
+    /// Draws anew, in place, what [`Position::resample`] draws.
+    fn redraw_hidden(&mut self, below: &mut impl FnMut(usize) -> usize, refill_seed: u64) {
+        let p = self;
         let bag = &mut p.bag[usize::from(p.bag_start)..usize::from(p.bag_end)];
         for i in (1..bag.len()).rev() {
             bag.swap(i, below(i + 1));
@@ -1716,7 +1736,6 @@ impl Position {
             p.expansions.swap(hidden[i], hidden[below(i + 1)]);
         }
         p.chance = Chance::Seeded(refill_seed);
-        p
     }
 
     /// This round's expansion at slot `s` turns face up, seen by every player.

@@ -165,6 +165,13 @@ impl Game for Position {
         info.position.resample(&mut |n| below(rng, n), refill_seed)
     }
 
+    /// [`Game::sample`] into `out`'s storage (no new position moved into it).
+    fn sample_into(info: &Information, out: &mut Position, rng: &mut Rng) {
+        let refill_seed = rand::Rng::next_u64(rng);
+        info.position
+            .resample_into(out, &mut |n| below(rng, n), refill_seed);
+    }
+
     fn information_string(&self, seat: u8) -> String {
         self.information(seat).information_string()
     }
