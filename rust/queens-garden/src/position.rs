@@ -939,16 +939,36 @@ impl Position {
 
     /// The number of legal takes of each attribute ([`Attribute::all`]'s order).
     fn take_counts(room: &TakeRoom) -> [usize; 12] {
+        // One take per attribute shown when nothing is ambiguous and anything fits.
         let mut counts = [0usize; 12];
-        if room.twice == 0 && room.roomy {
-            // No copy choices and room for anything: one take per attribute shown.
-            for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
-                *c = usize::from(room.once & attribute_kinds(attribute) != 0);
+        for (i, c) in counts.iter_mut().enumerate() {
+            *c = usize::from(room.once & ATTRIBUTE_KINDS[i] != 0);
+        }
+        if room.roomy {
+            // A kind at several slots multiplies the takes of its colour and its pattern.
+            for k in bits(room.twice) {
+                let slots = usize::from(SLOT_COUNTS[usize::from(room.at(k))]);
+                counts[k / 6] *= slots;
+                counts[6 + k % 6] *= slots;
             }
             return counts;
         }
-        for (c, attribute) in counts.iter_mut().zip(Attribute::all()) {
-            *c = Position::selection(attribute, room).count(room);
+        // Short of room: each shown attribute's takes by its kinds at one slot (tiles and
+        // expansions, counted for all attributes at once) and its ambiguous kinds.
+        let fixed = room.once & !room.twice;
+        let exps = attribute_counts(fixed & room.up_kinds);
+        let tiles = attribute_counts(fixed & !room.up_kinds);
+        for (i, (c, attribute)) in counts.iter_mut().zip(Attribute::all()).enumerate() {
+            if *c != 0 {
+                let selection = Selection {
+                    attribute,
+                    fixed_tiles: tiles[i],
+                    fixed_exps: exps[i],
+                    ambiguous: room.twice & ATTRIBUTE_KINDS[i],
+                    any: true,
+                };
+                *c = selection.count(room);
+            }
         }
         counts
     }
@@ -986,7 +1006,6 @@ impl Position {
     fn take_room(&self) -> TakeRoom {
         let storage = &self.storages[usize::from(self.to_move)];
         let mut room = TakeRoom {
-            slot_kinds: [0; MAX_STACK],
             once: 0,
             twice: 0,
             up_kinds: 0,
@@ -1016,7 +1035,6 @@ impl Position {
             if let SlotState::Up = self.slots[s] {
                 room.at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s;
             }
-            room.slot_kinds[s] = shown;
             room.twice |= room.once & shown;
             room.once |= shown;
         }
@@ -1556,8 +1574,10 @@ impl Position {
 
     fn advance(&mut self) {
         let n = self.rules.players();
-        for i in 1..=n {
-            let s = (self.to_move + i) % n;
+        let mut s = self.to_move;
+        // The next seats in turn, the mover last (no division).
+        for _ in 0..n {
+            s = if s + 1 == n { 0 } else { s + 1 };
             if !self.passed[usize::from(s)] {
                 self.to_move = s;
                 return;
@@ -1683,6 +1703,24 @@ impl Position {
     #[must_use]
     pub fn resample(&self, below: &mut impl FnMut(usize) -> usize, refill_seed: u64) -> Position {
         let mut p = self.clone();
+        p.redraw_hidden(below, refill_seed);
+        p
+    }
+
+    /// [`Position::resample`] written into `out` (whatever it held), drawing the same numbers.
+    pub(crate) fn resample_into(
+        &self,
+        out: &mut Position,
+        below: &mut impl FnMut(usize) -> usize,
+        refill_seed: u64,
+    ) {
+        out.clone_from(self);
+        out.redraw_hidden(below, refill_seed);
+    }
+
+    /// Draws anew, in place, what [`Position::resample`] draws.
+    fn redraw_hidden(&mut self, below: &mut impl FnMut(usize) -> usize, refill_seed: u64) {
+        let p = self;
         let bag = &mut p.bag[usize::from(p.bag_start)..usize::from(p.bag_end)];
         for i in (1..bag.len()).rev() {
             bag.swap(i, below(i + 1));
@@ -1697,7 +1735,6 @@ impl Position {
             p.expansions.swap(hidden[i], hidden[below(i + 1)]);
         }
         p.chance = Chance::Seeded(refill_seed);
-        p
     }
 
     /// This round's expansion at slot `s` turns face up, seen by every player.
@@ -1847,6 +1884,42 @@ fn attribute_count(kinds: u64, attribute: Attribute) -> u8 {
     }
 }
 
+/// For each attribute ([`Attribute::all`]'s order), how many kinds of `kinds` (bits by kind
+/// id) show it: six table reads give both a colour's count and each value's column.
+#[inline]
+fn attribute_counts(kinds: u64) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    if kinds == 0 {
+        return out;
+    }
+    // Nibble `v` of `columns`: the kinds of value `v + 1`.
+    let mut columns = 0u32;
+    for (c, count) in out[..6].iter_mut().enumerate() {
+        let row = ((kinds >> (6 * c)) & 0b11_1111) as usize;
+        *count = SIX_BIT_COUNTS[row];
+        columns += SIX_BIT_NIBBLES[row];
+    }
+    for (v, count) in out[6..].iter_mut().enumerate() {
+        *count = (columns >> (4 * v) & 0b1111) as u8;
+    }
+    out
+}
+
+/// Each 6-bit value with bit `i` spread to nibble `i`.
+const SIX_BIT_NIBBLES: [u32; 64] = {
+    let mut out = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let mut b = 0;
+        while b < 6 {
+            out[i] |= ((i as u32 >> b) & 1) << (4 * b);
+            b += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
 /// The number of set bits of each 8-bit value (slot masks).
 const SLOT_COUNTS: [u8; 256] = {
     let mut out = [0; 256];
@@ -1883,8 +1956,6 @@ const ATTRIBUTE_KINDS: [u64; 12] = {
 
 /// What the takes of one position are read against ([`Position::take_room`]).
 struct TakeRoom {
-    /// For each slot, the kinds it shows (bits by kind id).
-    slot_kinds: [u64; MAX_STACK],
     /// The kinds shown at one slot or more, and at two or more (bits by kind id).
     once: u64,
     twice: u64,
@@ -1930,8 +2001,12 @@ impl Selection {
         if !self.any {
             return 0;
         }
-        if self.ambiguous == 0 && room.roomy {
-            return 1;
+        if self.ambiguous == 0 {
+            // One take, of the kinds at one slot.
+            return usize::from(
+                room.roomy
+                    || self.fixed_tiles <= room.free_tiles && self.fixed_exps <= room.free_exps,
+            );
         }
         if room.roomy {
             return bits(self.ambiguous)
@@ -2527,6 +2602,8 @@ mod tests {
             for attribute in Attribute::all() {
                 let expected = (kinds & attribute_kinds(attribute)).count_ones();
                 assert_eq!(u32::from(attribute_count(kinds, attribute)), expected);
+                let all = attribute_counts(kinds);
+                assert_eq!(u32::from(all[usize::from(attribute.index())]), expected);
             }
         }
     }

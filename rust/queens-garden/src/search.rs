@@ -21,10 +21,11 @@ use serde_json::Value;
 
 use crate::action::{ACTION_COUNT, Action};
 use crate::game::Game as Played;
+use crate::garden::{Garden, Storage};
 use crate::kind::Kind;
 use crate::moves::Move;
 use crate::observation::OBSERVATION_SIZE;
-use crate::position::{NoHook, Position, Utility};
+use crate::position::{BUY_COST, MAX_STACK, NoHook, Position, SlotState, Utility};
 use crate::rules::Rules;
 
 /// What one seat knows: the position without its hidden chance, and the seat.
@@ -64,6 +65,89 @@ impl Information {
 thread_local! {
     /// The legal-move list's buffer, reused across calls.
     static MOVES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
+    /// The last legal sets [`Game::legal_set`] listed, by what they were listed from.
+    static LEGAL_SETS: RefCell<LegalSets> = const { RefCell::new(LegalSets::new()) };
+}
+
+/// Everything the legal-move list is read from: the rules, the mover, its storage and
+/// garden, the display, whether it may buy. The determinizations ISMCTS walks one tree node
+/// with differ only in hidden chance, so those that drew none on the way share it.
+#[derive(Clone, Copy, PartialEq)]
+struct LegalKey {
+    rules: Rules,
+    over: bool,
+    to_move: u8,
+    may_buy: bool,
+    top: u8,
+    storage: Storage,
+    garden: Garden,
+    slots: [SlotState; MAX_STACK],
+    slot_tiles: [[u8; 4]; MAX_STACK],
+    slot_len: [u8; MAX_STACK],
+    /// Each face-up slot's expansion (`u8::MAX` at the other slots).
+    up: [u8; MAX_STACK],
+}
+
+impl LegalKey {
+    fn of(p: &Position) -> LegalKey {
+        let seat = usize::from(p.to_move);
+        let stack = usize::from(p.rules.stack_size());
+        let round = usize::from(p.round.saturating_sub(1)) * stack;
+        LegalKey {
+            rules: p.rules,
+            over: p.over,
+            to_move: p.to_move,
+            may_buy: p.scores[seat] >= BUY_COST && p.supply > 0,
+            top: p.top,
+            storage: p.storages[seat],
+            garden: p.gardens[seat],
+            slots: p.slots,
+            slot_tiles: p.slot_tiles,
+            slot_len: p.slot_len,
+            up: std::array::from_fn(|s| match p.slots[s] {
+                SlotState::Up => p.expansions.get(round + s).copied().unwrap_or(u8::MAX),
+                _ => u8::MAX,
+            }),
+        }
+    }
+}
+
+/// The legal sets of the last [`LegalSets::SIZE`] keys listed, replaced oldest first.
+struct LegalSets {
+    keys: Vec<LegalKey>,
+    actions: Vec<Vec<Action>>,
+    next: usize,
+}
+
+impl LegalSets {
+    const SIZE: usize = 8;
+
+    const fn new() -> LegalSets {
+        LegalSets {
+            keys: Vec::new(),
+            actions: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// `out` holds `p`'s legal actions, listed again only if `p`'s key is not among the last.
+    fn fill(&mut self, p: &Position, out: &mut Vec<Action>) {
+        let key = LegalKey::of(p);
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            out.clear();
+            out.extend_from_slice(&self.actions[i]);
+            return;
+        }
+        Game::legal_actions(p, out);
+        if self.keys.len() < LegalSets::SIZE {
+            self.keys.push(key);
+            self.actions.push(out.clone());
+        } else {
+            self.keys[self.next] = key;
+            self.actions[self.next].clone_from(out);
+            self.next = (self.next + 1) % LegalSets::SIZE;
+        }
+    }
 }
 
 impl Position {
@@ -138,8 +222,10 @@ impl Game for Position {
         });
     }
 
+    /// The legal actions, listed again only when the position differs from the last few
+    /// listed in what the list is read from ([`LegalKey`]).
     fn legal_set(&self, out: &mut SortedActions<Action>) {
-        Game::legal_actions(self, out.buffer());
+        LEGAL_SETS.with_borrow_mut(|sets| sets.fill(self, out.buffer()));
         out.reset();
     }
 
@@ -163,6 +249,13 @@ impl Game for Position {
     fn sample(info: &Information, rng: &mut Rng) -> Position {
         let refill_seed = rand::Rng::next_u64(rng);
         info.position.resample(&mut |n| below(rng, n), refill_seed)
+    }
+
+    /// [`Game::sample`] into `out`'s storage (no new position moved into it).
+    fn sample_into(info: &Information, out: &mut Position, rng: &mut Rng) {
+        let refill_seed = rand::Rng::next_u64(rng);
+        info.position
+            .resample_into(out, &mut |n| below(rng, n), refill_seed);
     }
 
     fn information_string(&self, seat: u8) -> String {

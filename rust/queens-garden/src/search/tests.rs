@@ -1,6 +1,6 @@
 //! The search trait's contract for Queen's Garden, its action encoding and its bots.
 
-use indigo_search::{Bot, BotSpec, Game as _, Rng, SearchBot, Turn};
+use indigo_search::{ActionSet as _, Bot, BotSpec, Game as _, Rng, SearchBot, Turn};
 use rand::SeedableRng;
 
 use crate::action::{ACTION_COUNT, Action, PAYMENT_COUNT, payments};
@@ -85,6 +85,35 @@ fn legal_actions_are_the_legal_moves_ascending() {
         }
         assert_eq!(p.turn() == Turn::Over, actions.is_empty());
     }
+}
+
+/// The legal sets kept by what they are read from are the lists themselves: for positions,
+/// their determinizations (which hit the kept sets) and a move on from each (where chance
+/// may have drawn new tiles), interleaved as a search walks them.
+#[test]
+fn kept_legal_sets_are_the_legal_actions() {
+    let mut rng = Rng::seed_from_u64(4);
+    let mut set = indigo_search::SortedActions::default();
+    let mut buffer = Vec::new();
+    let mut checked = 0;
+    for p in positions(6, 3) {
+        let info = p.information(p.to_move().unwrap_or(0));
+        for _ in 0..3 {
+            let mut q = Position::sample(&info, &mut rng);
+            for _ in 0..2 {
+                q.legal_set(&mut set);
+                let fresh = q.legal_actions();
+                let kept: Vec<Action> = (0..set.len()).filter_map(|k| set.nth(k)).collect();
+                assert_eq!(kept, fresh, "{}", q.snapshot(false));
+                checked += 1;
+                let Some(action) = q.playout_action(&mut rng, &mut buffer) else {
+                    break;
+                };
+                q.apply(action);
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} sets");
 }
 
 #[test]
