@@ -333,7 +333,7 @@ def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
 ) -> None:
     pytest.importorskip("pyarrow")
     from indigo.cli import main
-    from indigo.selfplay import load
+    from indigo.selfplay import load, read_records
 
     (tmp_path / "flat_evaluator.py").write_text(EVALUATOR_MODULE)
     monkeypatch.chdir(tmp_path)
@@ -346,6 +346,13 @@ def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
     assert (samples.policy.sum(axis=1) > 0.99).all()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["bots"] == ["puct:12,batch=8,c=1.5,alpha=0.3,noise=0.25,temperature=1"]
+    flying = tmp_path / "flying"
+    in_flight = ["selfplay", "--games", "2", "--out", str(flying), "--simulations", "12"]
+    assert main([*in_flight, "--puct", "flat_evaluator:evaluate", "--in-flight", "2"]) == 0
+    assert list(read_records(flying)) == list(read_records(out))
+    assert main(["selfplay", "--games", "1", "--out", str(tmp_path / "specs"), "--bots",
+                 "random", "--in-flight", "2"]) == 2  # fmt: skip
+    assert "applies to a PuctBot" in capsys.readouterr().err
     for wrong, message in [
         ([], "give --bots or --puct"),
         (["--bots", "greedy", "--puct", "flat_evaluator:evaluate"], "give --bots or --puct"),
