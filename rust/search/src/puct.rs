@@ -8,11 +8,13 @@
 //! the seat that moves there (0 before its first visit), `P` the parent's prior renormalised
 //! over the legal actions, `N` the visits of the legal children, `n` the child's. It stops at
 //! a node that has no priors yet (a leaf, evaluated) or at the end of the game (scored by
-//! [`zero_sum`]). Leaves are gathered into batches of up to `batch_size` for one
+//! [`crate::zero_sum`]). Leaves are gathered into batches of up to `batch_size` for one
 //! [`Evaluator::evaluate`] call each; a virtual loss (one visit valued -1) on every node of a
 //! pending leaf's path spreads a batch over the tree. A node keeps the priors of its first
 //! evaluation (later determinizations reach it with other hidden cards; their values count).
-//! With a seed the search is reproducible.
+//! With a seed the search is reproducible. Many searches may share each call, their batches
+//! side by side ([`search_together`], [`crate::puct_self_play`]): every search is grown that
+//! way (`search.rs`).
 
 use std::sync::atomic::AtomicBool;
 
@@ -314,6 +316,8 @@ impl<A: Copy + Ord> Tree<A> {
         self.nodes[node as usize].priors = Some((start, self.priors.len() as u32));
     }
 
+    // Inline across modules: the descent calls it for every legal action of every node.
+    #[inline]
     fn prior(&self, (start, end): (u32, u32), action: usize) -> f32 {
         let row = &self.priors[start as usize..end as usize];
         row.binary_search_by_key(&(action as u32), |&(a, _)| a)
