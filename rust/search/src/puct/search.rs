@@ -192,7 +192,8 @@ impl<G: Encoded> PuctSearch<G> {
 /// looks at `stop` and its deadline before each batch after its first.
 ///
 /// # Errors
-/// The evaluator's error, or an evaluation it got wrong; every search then stays unfinished.
+/// The evaluator's error, or an evaluation it got wrong; the searches whose leaves that call
+/// held stay unfinished.
 pub fn search_together<G: Encoded, E: Evaluator<G>>(
     searches: &mut [PuctSearch<G>],
     evaluator: &mut E,
