@@ -429,6 +429,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--simulations", type=int, default=100, help="PUCT's, and the match's")
     parser.add_argument("--batch-size", type=int, default=8, help="leaves per evaluator call")
     parser.add_argument(
+        "--in-flight", type=int, default=1,
+        help="AlphaZero self-play games whose searches share each evaluator call",
+    )  # fmt: skip
+    parser.add_argument(
         "--hidden", type=lambda s: [int(h) for h in s.split(",")], default=[128],
         help="hidden layer widths, comma-separated",
     )  # fmt: skip
@@ -483,7 +487,7 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
             )
             run_selfplay(
                 bot, args.games, folder, rules=rules, seed=args.seed * 1000 + iteration,
-                shard_size=args.games,
+                shard_size=args.games, in_flight=args.in_flight,
             )  # fmt: skip
             epochs, games = args.epochs, args.games
         played = time.monotonic()

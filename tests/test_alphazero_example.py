@@ -42,6 +42,7 @@ def test_the_recipe_runs_at_toy_size_and_writes_a_network(
     toy = ["--game", entry.name, "--distill-rounds", "1", "--distill-games", "3"]
     toy += ["--distill-bot", "ismcts:8"]
     toy += ["--iterations", "1", "--games", "1", "--simulations", "4", "--batch-size", "4"]
+    toy += ["--in-flight", "2"]
     toy += ["--hidden", "16,8", "--distill-epochs", "2", "--epochs", "1", "--eval-games", "2"]
     result = example().main([*toy, "--out", str(out)], log=lambda _: None)
 

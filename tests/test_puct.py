@@ -333,7 +333,7 @@ def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
 ) -> None:
     pytest.importorskip("pyarrow")
     from indigo.cli import main
-    from indigo.selfplay import load
+    from indigo.selfplay import load, read_records
 
     (tmp_path / "flat_evaluator.py").write_text(EVALUATOR_MODULE)
     monkeypatch.chdir(tmp_path)
@@ -346,6 +346,13 @@ def test_indigo_selfplay_plays_puct_with_an_evaluator_by_name(
     assert (samples.policy.sum(axis=1) > 0.99).all()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["bots"] == ["puct:12,batch=8,c=1.5,alpha=0.3,noise=0.25,temperature=1"]
+    flying = tmp_path / "flying"
+    in_flight = ["selfplay", "--games", "2", "--out", str(flying), "--simulations", "12"]
+    assert main([*in_flight, "--puct", "flat_evaluator:evaluate", "--in-flight", "2"]) == 0
+    assert list(read_records(flying)) == list(read_records(out))
+    assert main(["selfplay", "--games", "1", "--out", str(tmp_path / "specs"), "--bots",
+                 "random", "--in-flight", "2"]) == 2  # fmt: skip
+    assert "applies to a PuctBot" in capsys.readouterr().err
     for wrong, message in [
         ([], "give --bots or --puct"),
         (["--bots", "greedy", "--puct", "flat_evaluator:evaluate"], "give --bots or --puct"),
@@ -500,3 +507,110 @@ def test_a_wrong_evaluator_or_game_is_named() -> None:
         bot.choose("a game")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"indigo\.queens_garden\.Rules"):
         bot.self_play(1, rules=2)  # type: ignore[arg-type]
+
+
+def per_leaf(observations: Observations, masks: Masks) -> Answer:
+    """Priors and values that are each leaf's own: elementwise functions of its row and a
+    sum along it, nothing across rows, so a leaf's answer does not depend on its batch."""
+    total = observations.sum(axis=1, dtype=np.float64)
+    value = (0.9 * np.sin(0.37 * total)).astype(np.float32)
+    if masks.shape[1] > 10_000:  # Queen's Garden: no priors (uniform)
+        priors = np.zeros((len(masks), 0), np.float32)
+    else:
+        actions = np.arange(masks.shape[1])
+        priors = (masks * (1.5 + np.sin(np.outer(total, 0.01 * actions)))).astype(np.float32)
+    return priors, np.stack([value, -value], axis=1)
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=GAME_IDS)
+def test_self_play_in_flight_plays_the_games_of_one_at_a_time_in_fewer_larger_calls(
+    entry: GameEntry[Any, Any, Any],
+) -> None:
+    calls: list[int] = []
+
+    def recording(observations: Observations, masks: Masks) -> Answer:
+        calls.append(len(masks))
+        return per_leaf(observations, masks)
+
+    # Noise and a temperature: each search's own draws decide its games.
+    bot = PuctBot(recording, 4, batch_size=2, dirichlet_fraction=0.25, temperature=1.0, seed=1)
+    rules = entry.default_rules(2)
+    played = {}
+    sizes = {}
+    for in_flight in [1, 3]:
+        calls.clear()
+        played[in_flight] = bot.self_play(3, rules=rules, seed=5, start=2, in_flight=in_flight)
+        sizes[in_flight] = list(calls)
+    one, three = played[1], played[3]
+    assert three.records == one.records
+    np.testing.assert_array_equal(three.visit_counts, one.visit_counts)
+    np.testing.assert_array_equal(three.visit_actions, one.visit_actions)
+    assert list(np.unique(one.game)) == [2, 3, 4]
+    assert max(sizes[1]) == 2  # one search's batch at a time
+    assert max(sizes[3]) > 2
+    assert sum(sizes[3]) == sum(sizes[1])
+    assert 3 * len(sizes[3]) < 2 * len(sizes[1]), (len(sizes[3]), len(sizes[1]))
+
+
+def test_self_play_in_flight_raises_the_evaluators_errors_and_is_checked() -> None:
+    calls = 0
+
+    def failing(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise RuntimeError("the network is on fire")
+        return flat(observations, masks)
+
+    with pytest.raises(RuntimeError, match="on fire"):
+        PuctBot(failing, 8, batch_size=2, seed=1).self_play(4, in_flight=4)
+    assert calls == 5
+    with pytest.raises(EvaluatorError, match="in \\[-1, 1\\]"):
+        PuctBot(lambda o, m: (m, np.full((len(m), 2), 2.0)), 8).self_play(2, in_flight=2)
+    for bad in [0, -1, 4097, 2**70]:
+        with pytest.raises(indigo.IndigoError, match=f"in_flight must be 1 to 4096, not {bad}"):
+            PuctBot(flat, 8).self_play(1, in_flight=bad)
+    # The rollout evaluator plays a game at a time: the same games for any in_flight.
+    rollout = PuctBot("rollout", 8, temperature=1.0, seed=1)
+    assert rollout.self_play(2, seed=3, in_flight=2).records == rollout.self_play(2, seed=3).records
+
+
+def test_ctrl_c_stops_self_play_in_flight() -> None:
+    calls = 0
+
+    def counting(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        return flat(observations, masks)
+
+    bot = PuctBot(counting, 10_000_000, batch_size=1, seed=1)
+    killer = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bot.self_play(4, in_flight=4)
+    finally:
+        killer.wait()
+    assert 0 < calls < 10_000_000
+
+
+def test_run_selfplay_passes_in_flight_to_a_puct_bot(tmp_path: Path) -> None:
+    selfplay = pytest.importorskip("indigo.selfplay")
+    sizes: list[int] = []
+
+    def recording(observations: Observations, masks: Masks) -> Answer:
+        sizes.append(len(masks))
+        return per_leaf(observations, masks)
+
+    bot = PuctBot(recording, 4, batch_size=2, temperature=1.0, seed=1)
+    run = selfplay.run_selfplay(bot, 3, tmp_path / "three", seed=2, shard_size=3, in_flight=3)
+    assert max(sizes) > 2
+    one = selfplay.run_selfplay(bot, 3, tmp_path / "one", seed=2, shard_size=3)
+    assert run.samples_written == one.samples_written
+    assert list(selfplay.read_records(tmp_path / "three")) == list(
+        selfplay.read_records(tmp_path / "one")
+    )
+    with pytest.raises(selfplay.SelfPlayError, match="applies to a PuctBot"):
+        selfplay.run_selfplay(["random"], 1, tmp_path / "specs", in_flight=2)
+    with pytest.raises(indigo.IndigoError, match="in_flight must be"):
+        selfplay.run_selfplay(bot, 1, tmp_path / "bad", in_flight=0)
+    assert not (tmp_path / "bad").exists()

@@ -571,15 +571,30 @@ class PuctBot:
         """The whole search result."""
     @overload
     def self_play(
-        self, games: int, *, rules: Rules | None = None, seed: int | None = None, start: int = 0
+        self,
+        games: int,
+        *,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        start: int = 0,
+        in_flight: int = 1,
     ) -> SelfPlayBatch:
         """Games ``start..start + games`` of ``rules``' game (default: Indigo's) with this
         search in every seat, kept as that game's ``self_play`` keeps them (visits are this
         search's). Game ``i`` starts as that ``self_play``'s game ``i``; its searches are
-        seeded from ``seed`` and ``i``."""
+        seeded from ``seed`` and ``i``. With a Python evaluator, ``in_flight`` games (1 to
+        4096) are played at a time, their searches sharing each evaluator call (up to
+        ``in_flight * batch_size`` leaves): for an evaluator that answers each leaf the same
+        way whatever else its batch holds, the same games as one at a time."""
     @overload
     def self_play(
-        self, games: int, *, rules: queens_garden.Rules, seed: int | None = None, start: int = 0
+        self,
+        games: int,
+        *,
+        rules: queens_garden.Rules,
+        seed: int | None = None,
+        start: int = 0,
+        in_flight: int = 1,
     ) -> queens_garden.SelfPlayBatch: ...
     @overload
     def self_play(
@@ -589,6 +604,7 @@ class PuctBot:
         rules: Rules | queens_garden.Rules | None = None,
         seed: int | None = None,
         start: int = 0,
+        in_flight: int = 1,
     ) -> SelfPlayBatch | queens_garden.SelfPlayBatch: ...
 
 @final

@@ -125,12 +125,19 @@ def _play_shard(
 
 
 def _play_puct_shard(
-    bot: PuctBot, run: RunSettings, span: Span, threads: int, report: Callable[[int], object] | None
+    bot: PuctBot,
+    in_flight: int,
+    run: RunSettings,
+    span: Span,
+    threads: int,
+    report: Callable[[int], object] | None,
 ) -> Shard:
-    """One shard's games with ``bot`` in every seat, encoded (one search at a time: the
+    """One shard's games with ``bot`` in every seat, ``in_flight`` at a time, encoded (the
     evaluator is called from this thread)."""
     del threads, report  # the evaluator's batches are the parallelism
-    batch = bot.self_play(span.games, rules=run.rules, seed=run.seed, start=span.start)
+    batch = bot.self_play(
+        span.games, rules=run.rules, seed=run.seed, start=span.start, in_flight=in_flight
+    )
     return _shard_of(find_game(run.rules).load("samples"), batch)
 
 
@@ -280,6 +287,7 @@ def run_selfplay(
     shard_size: int = 100,
     backend: Backend | None = None,
     progress: Callable[[int, int], object] | None = None,
+    in_flight: int = 1,
 ) -> RunSummary:
     """Plays ``games`` self-play games into ``folder`` in shards of ``shard_size`` games on
     ``backend`` (default: every core of this machine), skipping shards already finished
@@ -294,7 +302,10 @@ def run_selfplay(
     ``bots`` may instead be one :class:`indigo.PuctBot`: AlphaZero self-play, that search in
     every seat with its evaluator, on the local backend (the evaluator lives in this
     process). The manifest names it by :attr:`~indigo.PuctBot.spec`, which does not name the
-    evaluator: write each network's games to a folder of their own.
+    evaluator: write each network's games to a folder of their own. ``in_flight`` games of a
+    shard are played at a time, their searches sharing each evaluator call
+    (:meth:`indigo.PuctBot.self_play`); it is not part of the manifest, since for an evaluator
+    that answers each leaf alike in any batch it does not change the games.
     """
     if not os.fspath(folder):
         raise SelfPlayError("the output folder is empty: name a folder (. for this one)")
@@ -308,12 +319,16 @@ def run_selfplay(
                 "a PuctBot's evaluator is a Python object of this process: use the local backend"
             )
     else:
+        if in_flight != 1:
+            raise SelfPlayError(f"in_flight applies to a PuctBot, not to bot specs: {in_flight}")
         puct = None
         check_local(bots, backend)
         names = [bot_name(b) for b in bots]
         entries = [normalize_bot_spec(b) if isinstance(b, str) else b for b in bots]
     rules = rules if rules is not None else GAMES[0].default_rules(2)
     entry = find_game(rules)
+    if puct is not None:
+        puct.self_play(0, rules=rules, in_flight=in_flight)  # checks in_flight, plays nothing
     if not entry.python_bots and not all(isinstance(b, str) for b in entries):
         raise SelfPlayError(
             "Queen's Garden self-play takes bot specs (random, greedy, ismcts:N) or a PuctBot; "
@@ -328,7 +343,7 @@ def run_selfplay(
     work = (
         functools.partial(_play_shard, settings)
         if puct is None
-        else functools.partial(_play_puct_shard, puct, settings)
+        else functools.partial(_play_puct_shard, puct, in_flight, settings)
     )
     total = sum(s.games for s in todo)
     samples = 0

@@ -52,6 +52,15 @@ def add_parser(sub: Any) -> None:
         default=200,
         help="with --puct: simulations per move (default: 200; noise 0.25, temperature 1)",
     )
+    selfplay.add_argument(
+        "--in-flight",
+        type=positive,
+        default=1,
+        metavar="K",
+        help="with --puct: games played at a time, their searches sharing each evaluator call "
+        "(default: 1; the same games for an evaluator that answers each position alike in any "
+        "batch)",
+    )
     selfplay.add_argument("--games", type=positive, required=True)
     selfplay.add_argument("--out", required=True, metavar="DIR", help="the output folder")
     selfplay.add_argument(
@@ -88,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
                 shard_size=args.shard_size,
                 backend=chosen,
                 progress=report,
+                in_flight=args.in_flight,
             )
         except IndigoError as exc:
             raise CliError(str(exc)) from None

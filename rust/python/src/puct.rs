@@ -1,12 +1,14 @@
 //! The PUCT search of every game, with a Python evaluator or the rollout evaluator: the bot,
 //! its search result and its self-play. With a Python evaluator the search runs without the
 //! GIL and takes it back only to call the evaluator, once per batch of leaves, looking for
-//! Ctrl-C before each call (one tree: a Python evaluator takes no threads); with the rollout
+//! Ctrl-C before each call (one tree: a Python evaluator takes no threads); its self-play
+//! keeps games in flight whose searches share each call (`puct_self_play`). With the rollout
 //! evaluator it runs watched (`watch.rs`), its trees side by side.
 
 use indigo_search::{
-    Budget, Encoded, Evaluation, Evaluator, Puct, PuctConfig, PuctError, PuctResult,
-    RolloutEvaluator, SelfPlayOf, encode_leaves, game_seed, mix, self_play_with,
+    Budget, Encoded, Evaluation, Evaluator, MAX_IN_FLIGHT, Puct, PuctConfig, PuctError, PuctResult,
+    RolloutEvaluator, SelfPlayOf, encode_leaves, game_seed, in_range, mix, puct_self_play,
+    self_play_with,
 };
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -88,6 +90,15 @@ impl<G: Encoded> Evaluator<G> for PyEvaluator<'_> {
     }
 }
 
+/// A search's failure with a Python evaluator as the exception to raise: the evaluator's
+/// own, or an [`EvaluatorError`] for an answer the search cannot use.
+fn raised(error: PuctError<PyErr>) -> PyErr {
+    match error {
+        PuctError::Evaluator(e) => e,
+        PuctError::Evaluation(e) => EvaluatorError::new_err(e.0),
+    }
+}
+
 /// What steers a bot's search.
 enum Steer {
     /// A Python callable `evaluator(observations, masks) -> (priors, values)`.
@@ -111,6 +122,11 @@ impl Searcher {
         }
     }
 
+    /// The searcher of self-play game `game` (its seed): seeded from it alone.
+    fn of_game(config: PuctConfig, game: u64) -> Searcher {
+        Searcher::new(config, mix(game, u64::MAX))
+    }
+
     /// Searches `state` steered by `steer`: without the GIL between Python evaluator calls,
     /// or watched for Ctrl-C with the rollout evaluator.
     fn search<G: Served>(
@@ -129,12 +145,7 @@ impl Searcher {
                     observations: Vec::new(),
                     masks: Vec::new(),
                 };
-                self.puct
-                    .search(state, &mut evaluator)
-                    .map_err(|e| match e {
-                        PuctError::Evaluator(e) => e,
-                        PuctError::Evaluation(e) => EvaluatorError::new_err(e.0),
-                    })
+                self.puct.search(state, &mut evaluator).map_err(raised)
             }),
             Steer::Rollout => {
                 let Searcher { puct, rollouts } = self;
@@ -246,30 +257,54 @@ impl PuctBot {
         })
     }
 
-    /// Self-play games `range` of `rules` with this search in every seat.
+    /// Self-play games `range` of `rules` with this search in every seat: with a Python
+    /// evaluator `in_flight` games at a time sharing each call, with the rollout evaluator
+    /// one game at a time (its playouts are each search's own).
     fn play<G: Served>(
         &self,
         py: Python<'_>,
         range: std::ops::Range<u64>,
         rules: G::Rules,
         seed: u64,
+        in_flight: usize,
     ) -> PyResult<Py<PyAny>>
     where
         G::Action: Send,
     {
-        let names = vec![self.spec(); usize::from(G::seats(rules))];
-        let mut played: Vec<SelfPlayOf<G>> = Vec::with_capacity(range.clone().count());
-        let mut records = Vec::with_capacity(played.capacity());
-        for index in range {
+        let config = self.config;
+        let start = |index: u64| {
             let game = game_seed(seed, index);
-            let mut searcher = Searcher::new(self.config, mix(game, u64::MAX));
-            let one = self_play_with(G::start(rules, game), game, index, |position, _| {
-                let found = searcher.search(py, &self.steer, position)?;
-                Ok::<_, PyErr>(found.map(|r| (r.best, Some(r.visits))))
-            })?;
-            records.push(G::record(rules, &one, &names, index));
-            played.push(one);
-        }
+            (G::start(rules, game), game, Searcher::of_game(config, game))
+        };
+        let played: Vec<SelfPlayOf<G>> = match &self.steer {
+            Steer::Python(function) => py.detach(|| {
+                let mut evaluator = PyEvaluator {
+                    function,
+                    observations: Vec::new(),
+                    masks: Vec::new(),
+                };
+                let start = |index| {
+                    let (state, game, searcher) = start(index);
+                    (state, game, searcher.puct)
+                };
+                puct_self_play(range.clone(), in_flight, start, &mut evaluator).map_err(raised)
+            })?,
+            Steer::Rollout => range
+                .clone()
+                .map(|index| {
+                    let (state, game, mut searcher) = start(index);
+                    self_play_with(state, game, index, |position, _| {
+                        let found = searcher.search(py, &self.steer, position)?;
+                        Ok::<_, PyErr>(found.map(|r| (r.best, Some(r.visits))))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let names = vec![self.spec(); usize::from(G::seats(rules))];
+        let records = range
+            .zip(&played)
+            .map(|(index, one)| G::record(rules, one, &names, index))
+            .collect();
         G::self_play_batch(py, &played, records)
     }
 }
@@ -473,10 +508,13 @@ impl PuctBot {
     /// rules) with this search in every seat, kept as that game's `self_play` keeps them
     /// (records, and one sample per move whose visits are this search's). Game `i` starts
     /// from the same seed as `self_play`'s game `i`, and its searches are seeded from `seed`
-    /// and `i` only, so a run is reproducible.
+    /// and `i` only, so a run is reproducible. With a Python evaluator, `in_flight` games are
+    /// played at a time, their searches sharing each evaluator call (up to `in_flight *
+    /// batch_size` leaves a call; 1 to 4096); for an evaluator that answers each leaf the same
+    /// way whatever else its batch holds, the games are the same for every `in_flight`.
     #[pyo3(
-        signature = (games, *, rules=None, seed=None, start=Int::new(0)),
-        text_signature = "($self, games, *, rules=None, seed=None, start=0)"
+        signature = (games, *, rules=None, seed=None, start=Int::new(0), in_flight=Int::new(1)),
+        text_signature = "($self, games, *, rules=None, seed=None, start=0, in_flight=1)"
     )]
     fn self_play(
         &self,
@@ -485,13 +523,19 @@ impl PuctBot {
         rules: Option<AnyRules>,
         seed: Option<&Bound<'_, PyAny>>,
         start: Int,
+        in_flight: Int,
     ) -> PyResult<Py<PyAny>> {
         let (range, _) = game_range(games, start, Int::new(1))?;
+        let in_flight = in_range("in_flight", in_flight.0, 1, MAX_IN_FLIGHT as u64)
+            .map_err(|e| IndigoError::new_err(refused(&e.0, &[&in_flight])))?
+            as usize;
         let seed = seed.map(extract_seed).transpose()?.unwrap_or(0);
         match rules.unwrap_or(AnyRules::Indigo(indigo_game::Rules::default())) {
-            AnyRules::Indigo(rules) => self.play::<indigo_game::Position>(py, range, rules, seed),
+            AnyRules::Indigo(rules) => {
+                self.play::<indigo_game::Position>(py, range, rules, seed, in_flight)
+            }
             AnyRules::QueensGarden(rules) => {
-                self.play::<::queens_garden::Position>(py, range, rules, seed)
+                self.play::<::queens_garden::Position>(py, range, rules, seed, in_flight)
             }
         }
     }

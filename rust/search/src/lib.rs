@@ -146,10 +146,12 @@ pub use evaluator::{
 pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn, playout_seats_stepwise};
 pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
 pub use net::{NETWORK_FORMAT, NetEvaluator, Network, NetworkError};
-pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult};
+pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult, PuctSearch, search_together};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};
 pub use record::{ErrorAt, RecordError};
-pub use selfplay::{Samples, SelfPlayGame, SelfPlayOf, self_play_with};
+pub use selfplay::{
+    MAX_IN_FLIGHT, Samples, SelfPlayGame, SelfPlayOf, puct_self_play, self_play_with,
+};
 pub use simulate::{
     Batch, BatchError, MAX_BATCH_GAMES, MAX_BATCH_START, MAX_BATCH_THREADS, Outcome, Setup,
     batch_games, in_range, progress_interval, run_games, run_games_with, seat_seed, seatings,

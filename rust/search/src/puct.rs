@@ -8,25 +8,31 @@
 //! the seat that moves there (0 before its first visit), `P` the parent's prior renormalised
 //! over the legal actions, `N` the visits of the legal children, `n` the child's. It stops at
 //! a node that has no priors yet (a leaf, evaluated) or at the end of the game (scored by
-//! [`zero_sum`]). Leaves are gathered into batches of up to `batch_size` for one
+//! [`crate::zero_sum`]). Leaves are gathered into batches of up to `batch_size` for one
 //! [`Evaluator::evaluate`] call each; a virtual loss (one visit valued -1) on every node of a
 //! pending leaf's path spreads a batch over the tree. A node keeps the priors of its first
 //! evaluation (later determinizations reach it with other hidden cards; their values count).
-//! With a seed the search is reproducible.
+//! With a seed the search is reproducible. Many searches may share each call, their batches
+//! side by side ([`search_together`], [`crate::puct_self_play`]): every search is grown that
+//! way (`search.rs`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
-use rand_distr::{Distribution, Gamma};
 use rayon::prelude::*;
 
 use crate::bots::Bot;
 use crate::clock::Instant;
 use crate::encoded::Encoded;
-use crate::evaluator::{EvaluationError, Evaluator, zero_sum};
+use crate::evaluator::{EvaluationError, Evaluator};
 use crate::game::{MAX_PLAYERS, Turn};
-use crate::ismcts::{Budget, IsmctsConfig, Pool, SettingsError, Visits, merge_children};
-use crate::random::{Rng, below, mix, unit};
+use crate::ismcts::{Budget, IsmctsConfig, Pool, SettingsError, Visits};
+use crate::random::{Rng, below};
+
+mod search;
+
+pub(crate) use search::search_round;
+pub use search::{PuctSearch, search_together};
 
 /// PUCT settings, valid by construction ([`PuctConfig::new`]).
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -310,6 +316,8 @@ impl<A: Copy + Ord> Tree<A> {
         self.nodes[node as usize].priors = Some((start, self.priors.len() as u32));
     }
 
+    // Inline across modules: the descent calls it for every legal action of every node.
+    #[inline]
     fn prior(&self, (start, end): (u32, u32), action: usize) -> f32 {
         let row = &self.priors[start as usize..end as usize];
         row.binary_search_by_key(&(action as u32), |&(a, _)| a)
@@ -349,15 +357,6 @@ impl std::fmt::Debug for Puct {
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
-}
-
-/// One tree grown: its simulations, its evaluator calls, and its generator (tree 0's draws the
-/// move at a temperature).
-struct Grown<A> {
-    tree: Tree<A>,
-    simulations: u64,
-    evaluations: u64,
-    rng: Rng,
 }
 
 impl Puct {
@@ -429,11 +428,14 @@ impl Puct {
         evaluator: &mut E,
         stop: &AtomicBool,
     ) -> Result<Option<PuctResult<G::Action>>, PuctError<E::Error>> {
-        let (seed, deadline) = self.start();
-        let grown = (0..self.config.threads)
-            .map(|t| self.grow(info, evaluator, seed, t, deadline, stop))
-            .collect::<Result<Option<Vec<_>>, _>>()?;
-        Ok(grown.map(|g| self.result(g)))
+        let Some(search) = self.start_search_information(info) else {
+            return Ok(None);
+        };
+        let mut trees = search.split();
+        for tree in &mut trees {
+            search_together(std::slice::from_mut(tree), evaluator, stop)?;
+        }
+        Ok(PuctSearch::join(trees).map(PuctSearch::result))
     }
 
     /// [`Puct::search_until`] with the settings' threads side by side, each tree with its
@@ -453,25 +455,41 @@ impl Puct {
     where
         E::Error: Send,
     {
-        let Turn::Player(seat) = state.turn() else {
+        let Some(search) = self.start_search(state) else {
             return Ok(None);
         };
-        let info = state.information(seat);
-        let (seed, deadline) = self.start();
         let threads = self.config.threads;
-        let mut pool = std::mem::take(&mut self.pool);
-        let this = &*self;
-        let grow = |t: usize| this.grow(&info, &mut evaluator.clone(), seed, t, deadline, stop);
-        let grown: Result<Option<Vec<_>>, _> = match pool.get(threads) {
-            Some(p) => p.install(|| (0..threads).into_par_iter().map(grow).collect()),
-            None => (0..threads).map(grow).collect(),
+        let grow = |mut tree: PuctSearch<G>| {
+            search_together(
+                std::slice::from_mut(&mut tree),
+                &mut evaluator.clone(),
+                stop,
+            )
+            .map(|()| tree)
         };
-        self.pool = pool;
-        Ok(grown?.map(|g| self.result(g)))
+        let trees = search.split();
+        let grown: Result<Vec<_>, _> = match self.pool.get(threads) {
+            Some(p) => p.install(|| trees.into_par_iter().map(grow).collect()),
+            None => trees.into_iter().map(grow).collect(),
+        };
+        Ok(PuctSearch::join(grown?).map(PuctSearch::result))
     }
 
-    /// A search's seed and deadline.
-    fn start(&mut self) -> (u64, Option<Instant>) {
+    /// A search from the information of the seat to move in `state`, not yet grown: to grow
+    /// with others, sharing their evaluator calls ([`search_together`]); `None` unless a seat
+    /// is to move. Its seed and deadline are drawn now, as [`Puct::search`] draws them.
+    pub fn start_search<G: Encoded>(&mut self, state: &G) -> Option<PuctSearch<G>> {
+        let Turn::Player(seat) = state.turn() else {
+            return None;
+        };
+        self.start_search_information(&state.information(seat))
+    }
+
+    /// [`Puct::start_search`] from a seat's information; `None` unless that seat is to move.
+    pub fn start_search_information<G: Encoded>(
+        &mut self,
+        info: &G::Information,
+    ) -> Option<PuctSearch<G>> {
         let seed = rand::Rng::next_u64(&mut self.rng);
         // The bounds on the time keep this sum far from overflow.
         let deadline = self
@@ -479,326 +497,7 @@ impl Puct {
             .budget
             .time_limit()
             .and_then(|limit| Instant::now().checked_add(limit));
-        (seed, deadline)
-    }
-
-    /// Grows tree `t` of a search seeded with `seed` for its share of the simulations, or
-    /// until `deadline` or `stop` (after its first batch); `Ok(None)` unless the observer is
-    /// to move.
-    fn grow<G: Encoded, E: Evaluator<G>>(
-        &self,
-        info: &G::Information,
-        evaluator: &mut E,
-        seed: u64,
-        t: usize,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
-    ) -> Result<Option<Grown<G::Action>>, PuctError<E::Error>> {
-        let threads = self.config.threads as u64;
-        let total = self.config.simulations();
-        let simulations = total / threads + u64::from((t as u64) < total % threads);
-        let mut rng = Rng::seed_from_u64(if t == 0 { seed } else { mix(seed, t as u64) });
-        // Whose turn it is and what may be played are known to the observer: any sample
-        // shows them.
-        let root_state = G::sample(info, &mut rng);
-        let observer = G::observer(info);
-        if root_state.turn() != Turn::Player(observer) {
-            return Ok(None);
-        }
-        let mut scratch = Scratch {
-            legal: Vec::new(),
-            children: Vec::new(),
-            priors: Vec::new(),
-            path: Vec::new(),
-        };
-        root_state.legal_actions(&mut scratch.legal);
-        let Some(&first) = scratch.legal.first() else {
-            return Ok(None);
-        };
-        let players = root_state.players();
-        let mut tree = Tree {
-            nodes: vec![Node {
-                action: first,
-                mover: observer,
-                first_child: NONE,
-                next_sibling: NONE,
-                visits: 0,
-                value: 0.0,
-                priors: None,
-            }],
-            priors: Vec::new(),
-        };
-        let mut evaluations = 1;
-        let root = evaluate(evaluator, std::slice::from_ref(&root_state), players)?;
-        let row = self.root_priors::<G>(&scratch.legal, &root, &mut rng);
-        tree.set_priors(0, row.into_iter());
-
-        let mut pending: Vec<Pending> = Vec::with_capacity(self.config.batch_size);
-        let mut paths: Vec<u32> = Vec::new();
-        let mut leaves: Vec<G> = Vec::with_capacity(self.config.batch_size);
-        let mut started = 0;
-        while started < simulations {
-            if started > 0
-                && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
-            {
-                break;
-            }
-            pending.clear();
-            paths.clear();
-            leaves.clear();
-            while pending.len() < self.config.batch_size && started < simulations {
-                started += 1;
-                let (node, state) = self.descend::<G>(&mut tree, info, &mut rng, &mut scratch);
-                if let Turn::Player(mover) = state.turn() {
-                    let start = paths.len();
-                    paths.extend_from_slice(&scratch.path);
-                    pending.push(Pending {
-                        node,
-                        mover,
-                        path: start..paths.len(),
-                    });
-                    leaves.push(state);
-                } else {
-                    // Over (a chance node without outcomes cannot be reached).
-                    tree.back_up(&scratch.path, &zero_sum(&state.returns()));
-                }
-            }
-            if pending.is_empty() {
-                continue;
-            }
-            let evaluation = evaluate(evaluator, &leaves, players)?;
-            evaluations += 1;
-            for (i, leaf) in pending.iter().enumerate() {
-                if tree.nodes[leaf.node as usize].priors.is_none() {
-                    if let Some(row) = evaluation.sparse_row(i) {
-                        tree.set_priors(leaf.node, row.iter().copied());
-                    } else {
-                        let row = evaluation.row_priors(i, G::ACTION_COUNT);
-                        tree.set_priors(leaf.node, (0..).zip(row.iter().copied()));
-                    }
-                }
-                let mover = leaf.mover;
-                let relative = &evaluation.values[i * players..(i + 1) * players];
-                let mut values = [0.0; MAX_PLAYERS];
-                for (k, &v) in relative.iter().enumerate() {
-                    values[(usize::from(mover) + k) % players] = v;
-                }
-                tree.back_up(&paths[leaf.path.clone()], &values);
-            }
-        }
-        Ok(Some(Grown {
-            tree,
-            simulations: started,
-            evaluations,
-            rng,
-        }))
-    }
-
-    /// The root's priors over its `legal` actions as `(action number, prior)`, ascending:
-    /// the evaluator's `priors` renormalised over them (uniform if none), mixed with
-    /// Dirichlet noise as the settings ask.
-    fn root_priors<G: Encoded>(
-        &self,
-        legal: &[G::Action],
-        root: &crate::evaluator::Evaluation,
-        rng: &mut Rng,
-    ) -> Vec<(u32, f32)> {
-        let noise = self.noise(legal.len(), rng);
-        let legal_priors: Vec<f32> = legal
-            .iter()
-            .map(|&a| root.prior(0, G::ACTION_COUNT, G::action_number(a)))
-            .collect();
-        let total: f32 = legal_priors.iter().sum();
-        let uniform = 1.0 / legal.len() as f32;
-        let fraction = self.config.dirichlet_fraction;
-        let mixed = legal
-            .iter()
-            .zip(legal_priors)
-            .zip(noise)
-            .map(|((&a, p), eta)| {
-                let p = if total > 0.0 { p / total } else { uniform };
-                (
-                    G::action_number(a) as u32,
-                    (1.0 - fraction) * p + fraction * eta,
-                )
-            });
-        let mut row: Vec<(u32, f32)> = mixed.collect();
-        row.sort_unstable_by_key(|&(a, _)| a);
-        row
-    }
-
-    /// Dirichlet noise over `n` actions (all zero when the settings ask for none).
-    fn noise(&self, n: usize, rng: &mut Rng) -> Vec<f32> {
-        if self.config.dirichlet_fraction == 0.0 {
-            return vec![0.0; n];
-        }
-        let gamma = Gamma::new(self.config.dirichlet_alpha, 1.0)
-            .unwrap_or_else(|_| unreachable!("alpha is checked positive"));
-        let mut eta: Vec<f32> = (0..n).map(|_| gamma.sample(rng)).collect();
-        let total: f32 = eta.iter().sum();
-        if total > 0.0 && total.is_finite() {
-            for e in &mut eta {
-                *e /= total;
-            }
-        } else {
-            eta.fill(1.0 / n as f32);
-        }
-        eta
-    }
-
-    /// One simulation's walk from a fresh determinization down to a leaf or the end of the
-    /// game; the path (without the root) is left in `scratch.path`, each node on it holding a
-    /// virtual loss.
-    fn descend<G: Encoded>(
-        &self,
-        tree: &mut Tree<G::Action>,
-        info: &G::Information,
-        rng: &mut Rng,
-        scratch: &mut Scratch<G::Action>,
-    ) -> (u32, G) {
-        let mut state = G::sample(info, rng);
-        scratch.path.clear();
-        let mut node = 0u32;
-        loop {
-            let seat = match state.turn() {
-                Turn::Over => return (node, state),
-                Turn::Chance => {
-                    let Some(outcome) = state.playout_action(rng, &mut scratch.legal) else {
-                        return (node, state);
-                    };
-                    state.apply(outcome);
-                    continue;
-                }
-                Turn::Player(seat) => seat,
-            };
-            let Some(priors) = tree.nodes[node as usize].priors else {
-                return (node, state);
-            };
-            state.legal_actions(&mut scratch.legal);
-            if scratch.legal.is_empty() {
-                return (node, state);
-            }
-            // Each legal action's child, if it has one.
-            scratch.children.clear();
-            scratch.children.resize(scratch.legal.len(), NONE);
-            let mut visits = 0u32;
-            let mut child = tree.nodes[node as usize].first_child;
-            while child != NONE {
-                let n = &tree.nodes[child as usize];
-                if let Ok(i) = scratch.legal.binary_search(&n.action) {
-                    scratch.children[i] = child;
-                    visits += n.visits;
-                }
-                child = n.next_sibling;
-            }
-            scratch.priors.clear();
-            scratch.priors.extend(
-                scratch
-                    .legal
-                    .iter()
-                    .map(|&a| tree.prior(priors, G::action_number(a))),
-            );
-            let weights: f32 = scratch.priors.iter().sum();
-            let uniform = 1.0 / scratch.legal.len() as f32;
-            let explore = self.config.c_puct * (visits.max(1) as f32).sqrt();
-            let mut best = (0, f32::NEG_INFINITY);
-            for (i, (&prior, &child)) in scratch.priors.iter().zip(&scratch.children).enumerate() {
-                let p = if weights > 0.0 {
-                    prior / weights
-                } else {
-                    uniform
-                };
-                let (q, n) = if child == NONE {
-                    (0.0, 0.0)
-                } else {
-                    let c = &tree.nodes[child as usize];
-                    let n = c.visits as f32;
-                    (if n > 0.0 { c.value / n } else { 0.0 }, n)
-                };
-                let score = q + explore * p / (1.0 + n);
-                if score > best.1 {
-                    best = (i, score);
-                }
-            }
-            let (i, _) = best;
-            let next = match scratch.children[i] {
-                NONE => tree.add_child(node, scratch.legal[i], seat),
-                child => child,
-            };
-            let chosen = &mut tree.nodes[next as usize];
-            chosen.visits += 1;
-            chosen.value -= 1.0;
-            state.apply(chosen.action);
-            scratch.path.push(next);
-            node = next;
-        }
-    }
-
-    /// What the trees found together: their root children summed by action, the move
-    /// chosen from them (at a temperature, drawn by tree 0's generator).
-    fn result<A: Copy + Ord>(&self, grown: Vec<Grown<A>>) -> PuctResult<A> {
-        let root_action = grown.first().map(|g| g.tree.nodes[0].action);
-        let simulations = grown.iter().map(|g| g.simulations).sum();
-        let evaluations = grown.iter().map(|g| g.evaluations).sum();
-        let children = grown
-            .iter()
-            .flat_map(|g| {
-                let tree = &g.tree;
-                std::iter::successors(
-                    Some(tree.nodes[0].first_child).filter(|&c| c != NONE),
-                    |&c| Some(tree.nodes[c as usize].next_sibling).filter(|&c| c != NONE),
-                )
-                .map(|c| {
-                    let n = &tree.nodes[c as usize];
-                    (n.action, n.visits, n.value)
-                })
-            })
-            .collect();
-        let children = merge_children(children);
-        let mut rng = grown.into_iter().next().map(|g| g.rng);
-        let most = children.iter().max_by(|a, b| {
-            (a.1, a.2 / a.1 as f32)
-                .partial_cmp(&(b.1, b.2 / b.1 as f32))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        let chosen = if self.config.temperature == 0.0 {
-            most.copied()
-        } else {
-            let top = most.map_or(1.0, |c| f64::from(c.1));
-            let power = 1.0 / f64::from(self.config.temperature);
-            let weights: Vec<f64> = children
-                .iter()
-                .map(|c| (f64::from(c.1) / top).powf(power))
-                .collect();
-            let rng = rng
-                .as_mut()
-                .unwrap_or_else(|| unreachable!("a search grows a tree"));
-            let mut left = weights.iter().sum::<f64>() * unit(rng);
-            children
-                .iter()
-                .zip(&weights)
-                .find(|&(_, &w)| {
-                    left -= w;
-                    left < 0.0
-                })
-                .map(|(&c, _)| c)
-                .or(most.copied())
-        };
-        let Some((best, visits, value)) = chosen.or_else(|| root_action.map(|a| (a, 0, 0.0)))
-        else {
-            unreachable!("a search grows a tree")
-        };
-        PuctResult {
-            best,
-            visits: children.iter().map(|&(a, v, _)| (a, v)).collect(),
-            simulations,
-            evaluations,
-            value: if visits > 0 {
-                value / visits as f32
-            } else {
-                0.0
-            },
-        }
+        PuctSearch::new(self.config, info, seed, deadline)
     }
 }
 

@@ -11,7 +11,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::encoded::{Encoded, LegalLists, LegalRows, append_offsets};
+use crate::evaluator::Evaluator;
 use crate::game::{Game, MAX_PLAYERS, Turn};
+use crate::puct::{Puct, PuctError, PuctSearch, search_round};
 use crate::random::{Rng, mix};
 use crate::simulate::{Batch, Outcome, Setup, run_games, seat_bots};
 use crate::spec::Decision;
@@ -130,41 +132,80 @@ pub type SelfPlayOf<G> = SelfPlayGame<<G as Game>::Action, <G as Encoded>::Legal
 /// # Errors
 /// The first error of `decide`, which ends the game.
 pub fn self_play_with<G: Encoded, E>(
-    mut state: G,
+    state: G,
     seed: u64,
     index: u64,
     mut decide: impl FnMut(&G, u8) -> Result<Option<Decision<G::Action>>, E>,
 ) -> Result<SelfPlayOf<G>, E> {
-    let mut chance = <Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64));
-    let mut samples = Samples::<G::Legal>::default();
-    let mut actions = Vec::new();
-    let mut legal = Vec::new();
-    let mut observation = vec![0f32; G::OBSERVATION_SIZE];
-    loop {
-        let seat = match state.turn() {
-            Turn::Over => break,
-            Turn::Chance => {
-                let Some(outcome) = state.playout_action(&mut chance, &mut legal) else {
-                    break;
-                };
-                state.apply(outcome);
-                actions.push(outcome);
-                continue;
-            }
-            Turn::Player(seat) => seat,
-        };
-        let Some((action, visits)) = decide(&state, seat)? else {
+    let mut game = SelfPlaying::new(state, seed, index);
+    while let Some(seat) = game.next_mover() {
+        let Some(decision) = decide(&game.state, seat)? else {
             break;
         };
-        state.observation(seat, &mut observation);
-        state.legal_actions(&mut legal);
-        samples.game.push(index);
+        game.play(decision);
+    }
+    Ok(game.finish())
+}
+
+/// A game of [`self_play_with`] in progress, a move at a time.
+struct SelfPlaying<G: Encoded> {
+    state: G,
+    seed: u64,
+    index: u64,
+    chance: Rng,
+    samples: Samples<G::Legal>,
+    actions: Vec<G::Action>,
+    legal: Vec<G::Action>,
+    observation: Vec<f32>,
+}
+
+impl<G: Encoded> SelfPlaying<G> {
+    fn new(state: G, seed: u64, index: u64) -> SelfPlaying<G> {
+        SelfPlaying {
+            state,
+            seed,
+            index,
+            chance: <Rng as rand::SeedableRng>::seed_from_u64(mix(seed, MAX_PLAYERS as u64)),
+            samples: Samples::default(),
+            actions: Vec::new(),
+            legal: Vec::new(),
+            observation: vec![0f32; G::OBSERVATION_SIZE],
+        }
+    }
+
+    /// Plays chance's outcomes up to the next player's move: that seat, or `None` once over.
+    fn next_mover(&mut self) -> Option<u8> {
+        loop {
+            match self.state.turn() {
+                Turn::Over => return None,
+                Turn::Chance => {
+                    let outcome = self
+                        .state
+                        .playout_action(&mut self.chance, &mut self.legal)?;
+                    self.state.apply(outcome);
+                    self.actions.push(outcome);
+                }
+                Turn::Player(seat) => return Some(seat),
+            }
+        }
+    }
+
+    /// Plays the seat to move's `action`, keeping its sample (`visits`: its search's root
+    /// visits, if it searched); nothing unless a seat is to move.
+    fn play(&mut self, (action, visits): Decision<G::Action>) {
+        let Turn::Player(seat) = self.state.turn() else {
+            return;
+        };
+        let samples = &mut self.samples;
+        self.state.observation(seat, &mut self.observation);
+        self.state.legal_actions(&mut self.legal);
+        samples.game.push(self.index);
         samples.ply.push(samples.ply.len() as u16);
         samples.seat.push(seat);
-        samples.observations.extend_from_slice(&observation);
+        samples.observations.extend_from_slice(&self.observation);
         samples
             .legal
-            .push_row(legal.iter().map(|&a| G::action_number(a)));
+            .push_row(self.legal.iter().map(|&a| G::action_number(a)));
         samples
             .action
             .push(G::Legal::number(G::action_number(action)));
@@ -178,23 +219,113 @@ pub fn self_play_with<G: Encoded, E>(
         samples
             .visit_offsets
             .push(samples.visit_actions.len() as u32);
-        state.apply(action);
-        actions.push(action);
+        self.state.apply(action);
+        self.actions.push(action);
     }
-    let returns = state.returns();
-    let scores = state.scores();
-    for &seat in &samples.seat {
-        samples.outcome.push(returns[usize::from(seat)] as f32);
-        samples
-            .points
-            .push(u16::try_from(scores[usize::from(seat)]).unwrap_or(u16::MAX));
+
+    /// The game as played so far, each sample with the mover's final result.
+    fn finish(self) -> SelfPlayOf<G> {
+        let SelfPlaying {
+            state,
+            seed,
+            actions,
+            mut samples,
+            ..
+        } = self;
+        let returns = state.returns();
+        let scores = state.scores();
+        for &seat in &samples.seat {
+            samples.outcome.push(returns[usize::from(seat)] as f32);
+            samples
+                .points
+                .push(u16::try_from(scores[usize::from(seat)]).unwrap_or(u16::MAX));
+        }
+        SelfPlayGame {
+            seed,
+            actions,
+            outcome: Outcome::of(&state),
+            samples,
+        }
     }
-    Ok(SelfPlayGame {
-        seed,
-        actions,
-        outcome: Outcome::of(&state),
-        samples,
-    })
+}
+
+/// The most games [`puct_self_play`] keeps in flight.
+pub const MAX_IN_FLIGHT: usize = 4096;
+
+/// Self-play with a PUCT search in every seat, `in_flight` games at a time sharing each
+/// evaluator call: games `games`, game `index` from `start(index)` (its first state, its seed
+/// as [`self_play_with`] takes it, and the search that plays all its moves), each played as
+/// [`self_play_with`] plays it with that search deciding. Each game's current search grows
+/// with the others' ([`search_together`](crate::search_together)'s rounds, one evaluator call a round); a search
+/// that finishes plays its move and the game's next search starts, and a game that ends
+/// leaves its place to the next game of `games`. The searches depend only on their own
+/// leaves, so for an evaluator that answers each leaf the same way whatever else its batch
+/// holds (a network), the games are the same for every `in_flight` (1 is one game at a time,
+/// each evaluator call one search's batch). The games come back in the order of `games`.
+/// `in_flight` is taken from 1 to [`MAX_IN_FLIGHT`].
+///
+/// # Errors
+/// The evaluator's error, or an evaluation it got wrong; it ends every game.
+pub fn puct_self_play<G: Encoded, E: Evaluator<G>>(
+    games: Range<u64>,
+    in_flight: usize,
+    mut start: impl FnMut(u64) -> (G, u64, Puct),
+    evaluator: &mut E,
+) -> Result<Vec<SelfPlayOf<G>>, PuctError<E::Error>> {
+    /// A game's next search, or `None` once it is over (or cut short: no search to make).
+    fn next_search<G: Encoded>(
+        game: &mut SelfPlaying<G>,
+        puct: &mut Puct,
+    ) -> Option<PuctSearch<G>> {
+        game.next_mover()?;
+        puct.start_search(&game.state)
+    }
+    let in_flight = in_flight.clamp(1, MAX_IN_FLIGHT);
+    let mut next = games;
+    let mut played: Vec<(u64, SelfPlayOf<G>)> = Vec::new();
+    // The games in flight and, at the same places, their searches.
+    let mut flying: Vec<(SelfPlaying<G>, Puct)> = Vec::new();
+    let mut searches: Vec<PuctSearch<G>> = Vec::new();
+    let mut leaves = Vec::new();
+    let never = AtomicBool::new(false);
+    loop {
+        while flying.len() < in_flight
+            && let Some(index) = next.next()
+        {
+            let (state, seed, mut puct) = start(index);
+            let mut game = SelfPlaying::new(state, seed, index);
+            match next_search(&mut game, &mut puct) {
+                Some(search) => {
+                    flying.push((game, puct));
+                    searches.push(search);
+                }
+                None => played.push((index, game.finish())),
+            }
+        }
+        if flying.is_empty() {
+            break;
+        }
+        search_round(&mut searches, evaluator, &never, &mut leaves)?;
+        let games = std::mem::take(&mut flying);
+        for ((mut game, mut puct), search) in games.into_iter().zip(std::mem::take(&mut searches)) {
+            let search = if search.is_finished() {
+                let found = search.result();
+                game.play((found.best, Some(found.visits)));
+                next_search(&mut game, &mut puct)
+            } else {
+                Some(search)
+            };
+            match search {
+                Some(search) => {
+                    flying.push((game, puct));
+                    searches.push(search);
+                }
+                None => played.push((game.index, game.finish())),
+            }
+        }
+    }
+    played.sort_unstable_by_key(|&(index, _)| index);
+    Ok(played.into_iter().map(|(_, game)| game).collect())
 }
 
 impl<S: Setup> Batch<S>

@@ -367,3 +367,51 @@ fn net_plays_whole_games_and_a_batch_refuses_it_at_a_seat_count_it_was_not_train
     let error = Batch::new(setup, bots, None, 1).unwrap_err();
     assert!(error.0.contains("trained for 2 players"), "{error}");
 }
+
+#[test]
+fn puct_self_play_in_flight_plays_the_games_of_one_at_a_time_in_fewer_larger_calls() {
+    use indigo_search::{
+        Encoded as _, Evaluator as _, FnEvaluator, NetEvaluator, Network, Puct, PuctConfig, mix,
+        puct_self_play,
+    };
+    let network = Network::from_bytes(Position::DEFAULT_NETWORK).unwrap();
+    // Noise and a temperature: each search's own draws decide its games.
+    let config = PuctConfig::new(12, 4, 1.5, 0.3, 0.25, 1.0).unwrap();
+    let start = |index: u64| {
+        let seed = game_seed(3, index);
+        let position = Position::new(Rules::indigo(2).unwrap(), &shuffled_pile(seed)).unwrap();
+        (position, seed, Puct::new(config, mix(seed, 1)))
+    };
+    let mut runs = Vec::new();
+    for in_flight in [1, 3] {
+        let mut calls = Vec::new();
+        let mut net = NetEvaluator::new(&network);
+        let mut evaluator = FnEvaluator(|leaves: &[Position]| {
+            calls.push(leaves.len());
+            match net.evaluate(leaves) {
+                Ok(evaluation) => evaluation,
+            }
+        });
+        let played = puct_self_play(2..5, in_flight, start, &mut evaluator).unwrap();
+        let games: Vec<_> = played
+            .into_iter()
+            .map(|g| (g.seed, g.actions, g.outcome, g.samples))
+            .collect();
+        runs.push((games, calls));
+    }
+    let [(one, one_calls), (three, three_calls)] = &runs[..] else {
+        unreachable!()
+    };
+    assert_eq!(three, one);
+    assert!(
+        one.iter()
+            .all(|g| g.1.len() > 40 && g.3.searched.iter().all(|&s| s))
+    );
+    assert_eq!(one[0].0, game_seed(3, 2));
+    assert!(one_calls.iter().all(|&n| n <= 4), "{one_calls:?}");
+    assert!(three_calls.iter().any(|&n| n > 4), "{three_calls:?}");
+    assert!(
+        3 * three_calls.len() < 2 * one_calls.len(),
+        "{three_calls:?}"
+    );
+}

@@ -2,6 +2,7 @@
 //! wins exactly when the heap is not a multiple of 4, by leaving one.
 
 use std::convert::Infallible;
+use std::sync::atomic::AtomicBool;
 
 use crate::game::SortedActions;
 use crate::*;
@@ -415,4 +416,144 @@ fn a_time_budget_and_the_stop_flag_end_a_search() {
             .with_budget(Budget::Simulations(PuctConfig::MAX_SIMULATIONS + 1))
             .is_err()
     );
+}
+
+/// `evaluator` with the size of every batch it is asked for kept in `calls`.
+fn counted<'a>(
+    calls: &'a mut Vec<usize>,
+    mut evaluator: impl Evaluator<Nim, Error = Infallible> + 'a,
+) -> FnEvaluator<impl FnMut(&[Nim]) -> Evaluation + 'a> {
+    FnEvaluator(move |leaves: &[Nim]| {
+        calls.push(leaves.len());
+        match evaluator.evaluate(leaves) {
+            Ok(evaluation) => evaluation,
+        }
+    })
+}
+
+#[test]
+fn searches_grown_together_find_what_each_finds_alone_in_fewer_larger_calls() {
+    // Noise and a temperature draw from each tree's generator; two threads are two trees.
+    for threads in [1, 2] {
+        let config = config(60, 4, 0.25, 1.0).with_threads(threads).unwrap();
+        let heaps = [9u8, 13, 20, 30, 31];
+        let mut alone_calls = Vec::new();
+        let alone: Vec<_> = heaps
+            .iter()
+            .map(|&h| {
+                let mut evaluator = counted(&mut alone_calls, oracle([0.2, 0.3, 0.5]));
+                let mut puct = Puct::new(config, u64::from(h));
+                puct.search(&heap(h), &mut evaluator).unwrap().unwrap()
+            })
+            .collect();
+        let mut searches: Vec<_> = heaps
+            .iter()
+            .map(|&h| {
+                Puct::new(config, u64::from(h))
+                    .start_search(&heap(h))
+                    .unwrap()
+            })
+            .collect();
+        let mut together_calls = Vec::new();
+        let mut evaluator = counted(&mut together_calls, oracle([0.2, 0.3, 0.5]));
+        search_together(&mut searches, &mut evaluator, &AtomicBool::new(false)).unwrap();
+        drop(evaluator);
+        assert!(searches.iter().all(PuctSearch::is_finished));
+        let together: Vec<_> = searches.into_iter().map(PuctSearch::result).collect();
+        assert_eq!(together, alone, "threads {threads}");
+        // Every tree's root in the first call, then every tree's batch of 4 in each call.
+        let trees = heaps.len() * threads as usize;
+        assert_eq!(together_calls[0], trees, "{together_calls:?}");
+        assert_eq!(together_calls[1], trees * 4, "{together_calls:?}");
+        assert_eq!(
+            together_calls.iter().sum::<usize>(),
+            alone_calls.iter().sum::<usize>()
+        );
+        assert!(
+            together_calls.len() * 4 < alone_calls.len(),
+            "{together_calls:?}"
+        );
+        assert!(alone_calls.iter().all(|&n| n <= 4));
+    }
+}
+
+#[test]
+fn an_evaluator_error_ends_searches_grown_together() {
+    let mut searches: Vec<_> = (0..3)
+        .map(|seed| {
+            Puct::new(config(40, 2, 0.0, 0.0), seed)
+                .start_search(&heap(20))
+                .unwrap()
+        })
+        .collect();
+    let mut failing = Failing(0);
+    let stop = AtomicBool::new(false);
+    assert_eq!(
+        search_together(&mut searches, &mut failing, &stop),
+        Err(PuctError::Evaluator("no more".to_string()))
+    );
+    assert_eq!(failing.0, 3, "the rounds stop at the error");
+    assert!(searches.iter().all(|s| !s.is_finished()));
+    assert!(
+        Puct::new(config(4, 2, 0.0, 0.0), 1)
+            .start_search(&heap(0))
+            .is_none()
+    );
+}
+
+/// Game `index` of a Nim self-play: its start, its seed and its search.
+fn nim_game(index: u64) -> (Nim, u64, Puct) {
+    let seed = game_seed(7, index);
+    let puct = Puct::new(config(24, 4, 0.25, 1.0), mix(seed, 1));
+    (heap(9 + (index % 5) as u8), seed, puct)
+}
+
+#[test]
+fn self_play_in_flight_plays_the_games_of_one_at_a_time_in_fewer_larger_calls() {
+    // One game at a time, each search alone: the games as self_play_with plays them.
+    let mut alone = Vec::new();
+    let mut evaluator = oracle([0.2, 0.3, 0.5]);
+    for index in 3..10 {
+        let (state, seed, mut puct) = nim_game(index);
+        let game = self_play_with(state, seed, index, |state, _| {
+            let found = puct.search(state, &mut evaluator)?;
+            Ok::<_, PuctError<Infallible>>(found.map(|r| (r.best, Some(r.visits))))
+        });
+        alone.push(game.unwrap());
+    }
+    let summary = |games: &[SelfPlayOf<Nim>]| {
+        games
+            .iter()
+            .map(|g| (g.seed, g.actions.clone(), g.outcome, g.samples.clone()))
+            .collect::<Vec<_>>()
+    };
+    let mut counts = Vec::new();
+    for in_flight in [1, 3, 7, 100] {
+        let mut calls = Vec::new();
+        let mut evaluator = counted(&mut calls, oracle([0.2, 0.3, 0.5]));
+        let played = puct_self_play(3..10, in_flight, nim_game, &mut evaluator).unwrap();
+        drop(evaluator);
+        assert_eq!(summary(&played), summary(&alone), "in flight {in_flight}");
+        assert!(played.iter().all(|g| g.samples.searched.iter().all(|&s| s)));
+        if in_flight == 1 {
+            assert!(calls.iter().all(|&n| n <= 4), "{calls:?}");
+        } else {
+            assert!(calls.iter().any(|&n| n > 4), "{calls:?}");
+        }
+        counts.push(calls.len());
+    }
+    // More games in flight, fewer calls (7 and 100 both hold all 7 games).
+    assert!(
+        counts[0] > 2 * counts[1] && counts[1] > counts[2],
+        "{counts:?}"
+    );
+    assert_eq!(counts[2], counts[3]);
+    let mut failing = Failing(0);
+    let failed = puct_self_play(0..4, 2, nim_game, &mut failing);
+    assert_eq!(
+        failed.unwrap_err(),
+        PuctError::Evaluator("no more".to_string())
+    );
+    let none = puct_self_play(5..5, 2, nim_game, &mut oracle([1.0; 3])).unwrap();
+    assert!(none.is_empty());
 }
