@@ -223,7 +223,7 @@ impl Game for Position {
     }
 
     /// The legal actions, listed again only when the position differs from the last few
-    /// listed in what the list is read from ([`LegalKey`]).
+    /// listed in what the list is read from (`LegalKey`).
     fn legal_set(&self, out: &mut SortedActions<Action>) {
         LEGAL_SETS.with_borrow_mut(|sets| sets.fill(self, out.buffer()));
         out.reset();
