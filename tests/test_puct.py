@@ -37,6 +37,21 @@ def flat(observations: Observations, masks: Masks) -> Answer:
     return masks.astype(np.float32), np.zeros((len(masks), 2), np.float32)
 
 
+def failing_at(call: int) -> tuple[Callable[[Observations, Masks], Answer], Callable[[], int]]:
+    """An evaluator answering as :func:`flat` that raises at its ``call``-th call, and how
+    many calls it has had."""
+    calls = 0
+
+    def failing(observations: Observations, masks: Masks) -> Answer:
+        nonlocal calls
+        calls += 1
+        if calls == call:
+            raise RuntimeError("the network is on fire")
+        return flat(observations, masks)
+
+    return failing, lambda: calls
+
+
 def points_ahead(observations: Observations, masks: Masks) -> Answer:
     """Uniform priors; the mover's lead in points as its value."""
     scores = observations[:, SCORES : SCORES + 2]
@@ -205,18 +220,10 @@ def test_ctrl_c_stops_a_long_search() -> None:
 
 def test_evaluator_exceptions_propagate_and_bad_answers_are_refused() -> None:
     position = game(8)
-    calls = 0
-
-    def failing(observations: Observations, masks: Masks) -> Answer:
-        nonlocal calls
-        calls += 1
-        if calls == 3:
-            raise RuntimeError("the network is on fire")
-        return flat(observations, masks)
-
+    failing, calls = failing_at(3)
     with pytest.raises(RuntimeError, match="on fire"):
         PuctBot(failing, 100, seed=1).choose(position)
-    assert calls == 3
+    assert calls() == 3
 
     bad: list[tuple[Callable[[Observations, Masks], object], str]] = [
         (lambda o, m: (np.ones((len(m), 7)), np.zeros((len(m), 2))), r"priors must have shape"),
@@ -553,18 +560,10 @@ def test_self_play_in_flight_plays_the_games_of_one_at_a_time_in_fewer_larger_ca
 
 
 def test_self_play_in_flight_raises_the_evaluators_errors_and_is_checked() -> None:
-    calls = 0
-
-    def failing(observations: Observations, masks: Masks) -> Answer:
-        nonlocal calls
-        calls += 1
-        if calls == 5:
-            raise RuntimeError("the network is on fire")
-        return flat(observations, masks)
-
+    failing, calls = failing_at(5)
     with pytest.raises(RuntimeError, match="on fire"):
         PuctBot(failing, 8, batch_size=2, seed=1).self_play(4, in_flight=4)
-    assert calls == 5
+    assert calls() == 5
     with pytest.raises(EvaluatorError, match="in \\[-1, 1\\]"):
         PuctBot(lambda o, m: (m, np.full((len(m), 2), 2.0)), 8).self_play(2, in_flight=2)
     for bad in [0, -1, 4097, 2**70]:
