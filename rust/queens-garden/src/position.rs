@@ -454,6 +454,9 @@ pub struct Position {
     /// Bit `i` is set once `expansions[i]` has been face up in the display: the expansions
     /// every player has seen (the others are hidden from all, [`crate::search`]).
     pub(crate) revealed: u64,
+    /// Where the display shows each kind, kept with the display (a function of the slots,
+    /// their tiles, the top and the face-up expansions).
+    pub(crate) shown: Shown,
 }
 
 /// Kind-id counts of a list.
@@ -559,6 +562,7 @@ impl Position {
             moves_played: 0,
             last_move: None,
             revealed: 0,
+            shown: Shown::NONE,
         };
         p.give_tiles(&mut NoHook)
             .unwrap_or_else(|_| unreachable!("the full bag needs no refill"));
@@ -899,23 +903,6 @@ impl Position {
         Area::all().filter(move |&a| able && self.gardens[seat].area(a) == AreaState::Empty)
     }
 
-    /// For each kind, the slots (bit mask) where the display shows it.
-    fn presence(&self) -> [u8; KIND_COUNT] {
-        let mut at = [0u8; KIND_COUNT];
-        for s in 0..usize::from(self.rules.stack_size()) {
-            match self.slots[s] {
-                SlotState::Up => at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s,
-                SlotState::Down => {}
-                SlotState::Stack if s == usize::from(self.top) => {}
-                SlotState::Stack | SlotState::Gone => continue,
-            }
-            for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
-                at[usize::from(k)] |= 1 << s;
-            }
-        }
-        at
-    }
-
     fn legal_takes(&self, out: &mut Vec<Move>) {
         let room = self.take_room();
         for attribute in Attribute::all() {
@@ -942,11 +929,11 @@ impl Position {
         // One take per attribute shown when nothing is ambiguous and anything fits.
         let mut counts = [0usize; 12];
         for (i, c) in counts.iter_mut().enumerate() {
-            *c = usize::from(room.once & ATTRIBUTE_KINDS[i] != 0);
+            *c = usize::from(room.shown.once & ATTRIBUTE_KINDS[i] != 0);
         }
         if room.roomy {
             // A kind at several slots multiplies the takes of its colour and its pattern.
-            for k in bits(room.twice) {
+            for k in bits(room.shown.twice) {
                 let slots = usize::from(SLOT_COUNTS[usize::from(room.at(k))]);
                 counts[k / 6] *= slots;
                 counts[6 + k % 6] *= slots;
@@ -955,16 +942,16 @@ impl Position {
         }
         // Short of room: each shown attribute's takes by its kinds at one slot (tiles and
         // expansions, counted for all attributes at once) and its ambiguous kinds.
-        let fixed = room.once & !room.twice;
-        let exps = attribute_counts(fixed & room.up_kinds);
-        let tiles = attribute_counts(fixed & !room.up_kinds);
+        let fixed = room.shown.once & !room.shown.twice;
+        let exps = attribute_counts(fixed & room.shown.up_kinds);
+        let tiles = attribute_counts(fixed & !room.shown.up_kinds);
         for (i, (c, attribute)) in counts.iter_mut().zip(Attribute::all()).enumerate() {
             if *c != 0 {
                 let selection = Selection {
                     attribute,
                     fixed_tiles: tiles[i],
                     fixed_exps: exps[i],
-                    ambiguous: room.twice & ATTRIBUTE_KINDS[i],
+                    ambiguous: room.shown.twice & ATTRIBUTE_KINDS[i],
                     any: true,
                 };
                 *c = selection.count(room);
@@ -980,7 +967,7 @@ impl Position {
                 r -= c;
                 continue;
             }
-            if room.twice == 0 && room.roomy {
+            if room.shown.twice == 0 && room.roomy {
                 return Some(Move::Take {
                     attribute,
                     choices: Choices::NONE,
@@ -1001,65 +988,55 @@ impl Position {
         None
     }
 
-    /// What a take's selection is read against: where each kind is shown, the face-up slots
-    /// and the mover's free spaces.
+    /// What a take's selection is read against: the display as shown and the mover's free
+    /// spaces.
     fn take_room(&self) -> TakeRoom {
         let storage = &self.storages[usize::from(self.to_move)];
-        let mut room = TakeRoom {
-            once: 0,
-            twice: 0,
-            up_kinds: 0,
-            up: 0,
-            free_tiles: storage.free_tile_spaces(),
-            free_exps: EXPANSION_SPACES - storage.expansion_count(),
-            roomy: false,
-            at: [0; KIND_COUNT],
-        };
+        let free_tiles = storage.free_tile_spaces();
+        let free_exps = EXPANSION_SPACES - storage.expansion_count();
+        TakeRoom {
+            shown: self.shown,
+            free_tiles,
+            free_exps,
+            roomy: free_tiles >= 6 && u32::from(free_exps) >= self.shown.up.count_ones(),
+        }
+    }
+
+    /// [`Position::shown`] read from the display itself: what the kept one must equal.
+    pub(crate) fn read_shown(&self) -> Shown {
+        let mut shown = Shown::NONE;
         for s in 0..usize::from(self.rules.stack_size()) {
-            let mut shown = 0u64;
             match self.slots[s] {
-                SlotState::Up => {
-                    // A hexagon at a face-up slot is an expansion, elsewhere a tile.
-                    shown = 1 << self.slot_expansion(s as u8).id();
-                    room.up |= 1 << s;
-                    room.up_kinds |= shown;
-                }
+                SlotState::Up => shown.turn_up(s, self.slot_expansion(s as u8)),
                 SlotState::Down => {}
                 SlotState::Stack if s == usize::from(self.top) => {}
                 SlotState::Stack | SlotState::Gone => continue,
             }
             for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
-                shown |= 1 << k;
-                room.at[usize::from(k)] |= 1 << s;
+                shown.add(usize::from(k), s);
             }
-            if let SlotState::Up = self.slots[s] {
-                room.at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s;
-            }
-            room.twice |= room.once & shown;
-            room.once |= shown;
         }
-        room.roomy = room.free_tiles >= 6 && u32::from(room.free_exps) >= room.up.count_ones();
-        room
+        shown
     }
 
     /// The kinds `attribute` selects, split into those at one slot and those at several.
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
-        let any = room.once & kinds != 0;
+        let any = room.shown.once & kinds != 0;
         // The counts matter only when the storage is short of room.
         let (fixed_tiles, fixed_exps) = if room.roomy || !any {
             (0, 0)
         } else {
-            let fixed = room.once & !room.twice;
-            let exps = attribute_count(fixed & room.up_kinds, attribute);
+            let fixed = room.shown.once & !room.shown.twice;
+            let exps = attribute_count(fixed & room.shown.up_kinds, attribute);
             (attribute_count(fixed, attribute) - exps, exps)
         };
         Selection {
             attribute,
             fixed_tiles,
             fixed_exps,
-            ambiguous: room.twice & kinds,
+            ambiguous: room.shown.twice & kinds,
             any,
         }
     }
@@ -1218,16 +1195,6 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
-        self.playout_move_in(below, &mut None)
-    }
-
-    /// [`Position::playout_move`], leaving in `shown` where the display shows each kind
-    /// ([`TakeRoom::at`]) when the move is a take, for [`Position::play_shown`].
-    pub(crate) fn playout_move_in(
-        &self,
-        below: &mut impl FnMut(usize) -> usize,
-        shown: &mut Option<[u8; KIND_COUNT]>,
-    ) -> Option<Move> {
         if self.over {
             return None;
         }
@@ -1277,12 +1244,7 @@ impl Position {
                 }
             }
         }
-        let room = self.take_room();
-        let take = Position::random_take(&room, below);
-        if take.is_some() {
-            *shown = Some(room.at);
-        }
-        Some(take.unwrap_or(Move::PASS))
+        Some(Position::random_take(&self.take_room(), below).unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1350,7 +1312,7 @@ impl Position {
     }
 
     fn check_take(&self, attribute: Attribute, choices: &Choices) -> Result<(), IllegalMove> {
-        let at = self.presence();
+        let at = &self.shown.at;
         let mut any = false;
         let mut tiles = 0u8;
         let mut exps = 0u8;
@@ -1476,23 +1438,10 @@ impl Position {
         mv: &Move,
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
-        self.play_shown(mv, None, on_refill)
-    }
-
-    /// [`Position::play_unchecked_with`] given, for a take, where the display shows each kind
-    /// (`shown`, as [`Position::playout_move_in`] leaves it for this position), or `None` to
-    /// read the display.
-    pub(crate) fn play_shown(
-        &mut self,
-        mv: &Move,
-        shown: Option<&[u8; KIND_COUNT]>,
-        on_refill: &mut dyn ChanceHook,
-    ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         match *mv {
             Move::Take { attribute, choices } => {
-                let at = shown.copied().unwrap_or_else(|| self.presence());
-                self.play_take(attribute, &choices, &at, on_refill)?;
+                self.play_take(attribute, &choices, on_refill)?;
             }
             Move::Tile {
                 kind: k,
@@ -1585,18 +1534,16 @@ impl Position {
         }
     }
 
-    /// Plays a take, `at` giving the slots showing each kind ([`Position::presence`]).
     fn play_take(
         &mut self,
         attribute: Attribute,
         choices: &Choices,
-        at: &[u8; KIND_COUNT],
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         let mut from_top = false;
         for k in attribute.kinds() {
-            let mask = at[usize::from(k.id())];
+            let mask = self.shown.at[usize::from(k.id())];
             if mask == 0 {
                 continue;
             }
@@ -1607,6 +1554,7 @@ impl Position {
             let s = usize::from(slot);
             if self.slots[s] == SlotState::Up {
                 self.slots[s] = SlotState::Gone;
+                self.shown.take_up(s, k);
                 self.storages[seat].add_expansion(k);
             } else {
                 let len = usize::from(self.slot_len[s]);
@@ -1617,6 +1565,10 @@ impl Position {
                     let above = word >> (8 * (i + 1)) << (8 * i);
                     self.slot_tiles[s] = ((below | above) as u32).to_le_bytes();
                     self.slot_len[s] -= 1;
+                    // The tiles are sorted: another of kind `k` would now be at `i`.
+                    if i + 1 >= len || self.slot_tiles[s][i] != k.id() {
+                        self.shown.remove(usize::from(k.id()), s);
+                    }
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
                 }
@@ -1684,6 +1636,9 @@ impl Position {
         let tiles = &mut self.slot_tiles[top];
         tiles[..n].copy_from_slice(&self.bag[start..start + n]);
         tiles[..n].sort_unstable();
+        for &k in &tiles[..n] {
+            self.shown.add(usize::from(k), top);
+        }
         self.slot_len[top] = n as u8;
         self.bag_start += n as u8;
         Ok(())
@@ -1744,6 +1699,7 @@ impl Position {
         let index = (usize::from(self.round) - 1) * stack + s;
         hook.reveal(&mut self.expansions, self.revealed, index);
         self.revealed |= 1 << index;
+        self.shown.turn_up(s, kind(self.expansions[index]));
     }
 
     /// Phase 2, then phase 3 or the final scoring.
@@ -1797,6 +1753,7 @@ impl Position {
         self.slot_tiles = [[0; 4]; MAX_STACK];
         self.slot_len = [0; MAX_STACK];
         self.top = 0;
+        self.shown = Shown::NONE;
         self.give_tiles(on_refill)
     }
 }
@@ -1954,28 +1911,81 @@ const ATTRIBUTE_KINDS: [u64; 12] = {
     out
 };
 
-/// What the takes of one position are read against ([`Position::take_room`]).
-struct TakeRoom {
+/// Where the display shows each kind ([`Position::shown`]), changed slot by slot as
+/// hexagons come and go.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Shown {
+    /// For each kind id, the slots (bit mask) showing it.
+    at: [u8; KIND_COUNT],
     /// The kinds shown at one slot or more, and at two or more (bits by kind id).
     once: u64,
     twice: u64,
     /// The kinds of the face-up expansions, and their slots.
     up_kinds: u64,
     up: u8,
+}
+
+impl Shown {
+    /// An empty display.
+    pub(crate) const NONE: Shown = Shown {
+        at: [0; KIND_COUNT],
+        once: 0,
+        twice: 0,
+        up_kinds: 0,
+        up: 0,
+    };
+
+    /// Kind id `k` is shown at the slots `at`.
+    #[inline]
+    fn set(&mut self, k: usize, at: u8) {
+        self.at[k] = at;
+        let bit = 1u64 << k;
+        self.once = self.once & !bit | u64::from(at != 0) << k;
+        self.twice = self.twice & !bit | u64::from(at & at.wrapping_sub(1) != 0) << k;
+    }
+
+    /// Kind id `k` is shown at slot `s` too.
+    #[inline]
+    fn add(&mut self, k: usize, s: usize) {
+        self.set(k, self.at[k] | 1 << s);
+    }
+
+    /// Kind id `k` is no longer shown at slot `s`.
+    #[inline]
+    fn remove(&mut self, k: usize, s: usize) {
+        self.set(k, self.at[k] & !(1 << s));
+    }
+
+    /// Slot `s` turns face up, showing `kind`.
+    fn turn_up(&mut self, s: usize, kind: Kind) {
+        self.add(usize::from(kind.id()), s);
+        self.up |= 1 << s;
+        self.up_kinds |= 1 << kind.id();
+    }
+
+    /// The face-up expansion `kind` at slot `s` is taken.
+    fn take_up(&mut self, s: usize, kind: Kind) {
+        self.remove(usize::from(kind.id()), s);
+        self.up &= !(1 << s);
+        self.up_kinds &= !(1 << kind.id());
+    }
+}
+
+/// What the takes of one position are read against ([`Position::take_room`]).
+struct TakeRoom {
+    shown: Shown,
     free_tiles: u8,
     free_exps: u8,
     /// Whether every selection fits the storage, whatever slots it picks: a selection takes
     /// at most 6 hexagons, its expansions from the face-up slots.
     roomy: bool,
-    /// For each kind id, the slots (bit mask) showing it.
-    at: [u8; KIND_COUNT],
 }
 
 impl TakeRoom {
     /// The slots (bit mask) showing kind id `k`.
     #[inline]
     fn at(&self, k: usize) -> u8 {
-        self.at[k]
+        self.shown.at[k]
     }
 }
 
@@ -2019,8 +2029,8 @@ impl Selection {
         let mut n = 0;
         for k in bits(self.ambiguous) {
             let mask = room.at(k);
-            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.up)]);
-            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.up)]);
+            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.shown.up)]);
+            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.shown.up)]);
             n += 1;
             for e in (0..=n).rev() {
                 ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
@@ -2063,7 +2073,7 @@ impl Selection {
             let mut exps = self.fixed_exps;
             let mut choices = Choices::NONE;
             for (&p, &(k, _)) in pick.iter().zip(amb) {
-                if room.up & (1 << p) != 0 {
+                if room.shown.up & (1 << p) != 0 {
                     exps += 1;
                 } else {
                     tiles += 1;
@@ -2484,6 +2494,7 @@ impl Position {
 
     pub(crate) fn set_round(&mut self, round: u8) {
         self.round = round;
+        self.shown = self.read_shown();
     }
 
     pub(crate) fn chance_mut(&mut self, chance: Chance) {
@@ -2591,6 +2602,24 @@ mod tests {
             }
         }
         assert!(drawn > 10_000, "the positions have moves: {drawn}");
+    }
+
+    #[test]
+    fn the_kept_display_is_the_display_read() {
+        let mut checked = 0;
+        for (i, p) in positions().into_iter().enumerate() {
+            assert_eq!(p.shown, p.read_shown(), "position {i}");
+            // The playout policy's games from here (mostly takes), and a determinization.
+            let mut rng = PyRandom::from_u64(i as u64);
+            let mut q = p.resample(&mut |n| rng.randbelow(n as u32) as usize, i as u64);
+            assert_eq!(q.shown, q.read_shown(), "position {i} resampled");
+            while let Some(mv) = q.playout_move(&mut |n| rng.randbelow(n as u32) as usize) {
+                q.play_unchecked(&mv).unwrap();
+                assert_eq!(q.shown, q.read_shown(), "position {i}, then {mv}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "the policy's games have moves: {checked}");
     }
 
     #[test]
