@@ -927,10 +927,8 @@ impl Position {
     /// The number of legal takes of each attribute ([`Attribute::all`]'s order).
     fn take_counts(room: &TakeRoom) -> [usize; 12] {
         // One take per attribute shown when nothing is ambiguous and anything fits.
-        let mut counts = [0usize; 12];
-        for (i, c) in counts.iter_mut().enumerate() {
-            *c = usize::from(room.shown.once & ATTRIBUTE_KINDS[i] != 0);
-        }
+        let shown = shown_attributes(room.shown.once);
+        let mut counts: [usize; 12] = std::array::from_fn(|i| usize::from(shown >> i & 1 != 0));
         if room.roomy {
             // A kind at several slots multiplies the takes of its colour and its pattern.
             for k in bits(room.shown.twice) {
@@ -946,12 +944,19 @@ impl Position {
         let exps = attribute_counts(fixed & room.shown.up_kinds);
         let tiles = attribute_counts(fixed & !room.shown.up_kinds);
         for (i, (c, attribute)) in counts.iter_mut().zip(Attribute::all()).enumerate() {
-            if *c != 0 {
+            let ambiguous = room.shown.twice & ATTRIBUTE_KINDS[i];
+            if ambiguous == 0 {
+                // One take (if shown) of the kinds at one slot, if they fit: no branch on
+                // whether the attribute is shown.
+                let fits =
+                    u8::from(tiles[i] <= room.free_tiles) & u8::from(exps[i] <= room.free_exps);
+                *c &= usize::from(fits);
+            } else {
                 let selection = Selection {
                     attribute,
                     fixed_tiles: tiles[i],
                     fixed_exps: exps[i],
-                    ambiguous: room.shown.twice & ATTRIBUTE_KINDS[i],
+                    ambiguous,
                     any: true,
                 };
                 *c = selection.count(room);
@@ -1542,11 +1547,10 @@ impl Position {
     ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         let mut from_top = false;
-        for k in attribute.kinds() {
+        // The selected kinds shown, ascending (`attribute.kinds()`'s order).
+        for k in bits(attribute_kinds(attribute) & self.shown.once) {
+            let k = kind(k as u8);
             let mask = self.shown.at[usize::from(k.id())];
-            if mask == 0 {
-                continue;
-            }
             let slot = choices
                 .slot_of(k)
                 .unwrap_or(mask.trailing_zeros() as u8)
@@ -1579,10 +1583,15 @@ impl Position {
             self.top += 1;
             self.give_tiles(on_refill)?;
         }
+        // Face-down slots left without tiles turn up (found without a branch per slot).
+        let mut emptied = 0u64;
         for s in 0..usize::from(self.rules.stack_size()) {
-            if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
-                self.turn_up(s, on_refill);
-            }
+            emptied |= u64::from(
+                u8::from(self.slots[s] == SlotState::Down) & u8::from(self.slot_len[s] == 0),
+            ) << s;
+        }
+        for s in bits(emptied) {
+            self.turn_up(s, on_refill);
         }
         Ok(())
     }
@@ -1839,6 +1848,20 @@ fn attribute_count(kinds: u64, attribute: Attribute) -> u8 {
         let spread = (kinds >> (a - 6)) & SPREAD;
         (spread.wrapping_mul(SPREAD) >> 30 & 0b11_1111) as u8
     }
+}
+
+/// The attributes (bits by [`Attribute::index`]) that some kind of `kinds` (bits by kind id)
+/// shows: a colour's row of six bits is not empty, a value's column is not.
+#[inline]
+fn shown_attributes(kinds: u64) -> u16 {
+    let mut colours = 0u16;
+    let mut columns = 0u64;
+    for c in 0..6 {
+        let row = (kinds >> (6 * c)) & 0b11_1111;
+        colours |= u16::from(row != 0) << c;
+        columns |= row;
+    }
+    colours | (columns as u16) << 6
 }
 
 /// For each attribute ([`Attribute::all`]'s order), how many kinds of `kinds` (bits by kind
@@ -2633,6 +2656,8 @@ mod tests {
                 assert_eq!(u32::from(attribute_count(kinds, attribute)), expected);
                 let all = attribute_counts(kinds);
                 assert_eq!(u32::from(all[usize::from(attribute.index())]), expected);
+                let shown = shown_attributes(kinds) >> attribute.index() & 1;
+                assert_eq!(shown == 1, expected > 0, "{attribute} shown");
             }
         }
     }
