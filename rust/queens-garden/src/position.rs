@@ -1562,17 +1562,23 @@ impl Position {
                 self.storages[seat].add_expansion(k);
             } else {
                 let len = usize::from(self.slot_len[s]);
-                if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
+                let word = u32::from_le_bytes(self.slot_tiles[s]);
+                // The first tile of kind `k`: the lowest zero byte of the word xor `k` in
+                // every byte (the zeros past `len` match kind 0 only after any kind-0 tile).
+                let x = word ^ (u32::from(k.id()) * 0x0101_0101);
+                let zero = !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f);
+                let i = (zero.trailing_zeros() / 8) as usize;
+                if i < len {
                     // Tile `i` out, the later ones one place down, a zero in the last place.
-                    let word = u64::from(u32::from_le_bytes(self.slot_tiles[s]));
+                    let word = u64::from(word);
                     let below = word & ((1 << (8 * i)) - 1);
                     let above = word >> (8 * (i + 1)) << (8 * i);
                     self.slot_tiles[s] = ((below | above) as u32).to_le_bytes();
                     self.slot_len[s] -= 1;
                     // The tiles are sorted: another of kind `k` would now be at `i`.
-                    if i + 1 >= len || self.slot_tiles[s][i] != k.id() {
-                        self.shown.remove(usize::from(k.id()), s);
-                    }
+                    let kept = u8::from(i + 1 < len) & u8::from(self.slot_tiles[s][i] == k.id());
+                    let at = self.shown.at[usize::from(k.id())];
+                    self.shown.set(usize::from(k.id()), at & !((1 - kept) << s));
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
                 }
@@ -1644,7 +1650,15 @@ impl Position {
         }
         let tiles = &mut self.slot_tiles[top];
         tiles[..n].copy_from_slice(&self.bag[start..start + n]);
-        tiles[..n].sort_unstable();
+        if n == 4 {
+            // A sorting network: minima and maxima, no branches.
+            for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+                let (a, b) = (tiles[i], tiles[j]);
+                (tiles[i], tiles[j]) = (a.min(b), a.max(b));
+            }
+        } else {
+            tiles[..n].sort_unstable();
+        }
         for &k in &tiles[..n] {
             self.shown.add(usize::from(k), top);
         }
