@@ -454,6 +454,9 @@ pub struct Position {
     /// Bit `i` is set once `expansions[i]` has been face up in the display: the expansions
     /// every player has seen (the others are hidden from all, [`crate::search`]).
     pub(crate) revealed: u64,
+    /// Where the display shows each kind, kept with the display (a function of the slots,
+    /// their tiles, the top and the face-up expansions).
+    pub(crate) shown: Shown,
 }
 
 /// Kind-id counts of a list.
@@ -559,6 +562,7 @@ impl Position {
             moves_played: 0,
             last_move: None,
             revealed: 0,
+            shown: Shown::NONE,
         };
         p.give_tiles(&mut NoHook)
             .unwrap_or_else(|_| unreachable!("the full bag needs no refill"));
@@ -899,23 +903,6 @@ impl Position {
         Area::all().filter(move |&a| able && self.gardens[seat].area(a) == AreaState::Empty)
     }
 
-    /// For each kind, the slots (bit mask) where the display shows it.
-    fn presence(&self) -> [u8; KIND_COUNT] {
-        let mut at = [0u8; KIND_COUNT];
-        for s in 0..usize::from(self.rules.stack_size()) {
-            match self.slots[s] {
-                SlotState::Up => at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s,
-                SlotState::Down => {}
-                SlotState::Stack if s == usize::from(self.top) => {}
-                SlotState::Stack | SlotState::Gone => continue,
-            }
-            for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
-                at[usize::from(k)] |= 1 << s;
-            }
-        }
-        at
-    }
-
     fn legal_takes(&self, out: &mut Vec<Move>) {
         let room = self.take_room();
         for attribute in Attribute::all() {
@@ -940,13 +927,11 @@ impl Position {
     /// The number of legal takes of each attribute ([`Attribute::all`]'s order).
     fn take_counts(room: &TakeRoom) -> [usize; 12] {
         // One take per attribute shown when nothing is ambiguous and anything fits.
-        let mut counts = [0usize; 12];
-        for (i, c) in counts.iter_mut().enumerate() {
-            *c = usize::from(room.once & ATTRIBUTE_KINDS[i] != 0);
-        }
+        let shown = shown_attributes(room.shown.once);
+        let mut counts: [usize; 12] = std::array::from_fn(|i| usize::from(shown >> i & 1 != 0));
         if room.roomy {
             // A kind at several slots multiplies the takes of its colour and its pattern.
-            for k in bits(room.twice) {
+            for k in bits(room.shown.twice) {
                 let slots = usize::from(SLOT_COUNTS[usize::from(room.at(k))]);
                 counts[k / 6] *= slots;
                 counts[6 + k % 6] *= slots;
@@ -955,16 +940,23 @@ impl Position {
         }
         // Short of room: each shown attribute's takes by its kinds at one slot (tiles and
         // expansions, counted for all attributes at once) and its ambiguous kinds.
-        let fixed = room.once & !room.twice;
-        let exps = attribute_counts(fixed & room.up_kinds);
-        let tiles = attribute_counts(fixed & !room.up_kinds);
+        let fixed = room.shown.once & !room.shown.twice;
+        let exps = attribute_counts(fixed & room.shown.up_kinds);
+        let tiles = attribute_counts(fixed & !room.shown.up_kinds);
         for (i, (c, attribute)) in counts.iter_mut().zip(Attribute::all()).enumerate() {
-            if *c != 0 {
+            let ambiguous = room.shown.twice & ATTRIBUTE_KINDS[i];
+            if ambiguous == 0 {
+                // One take (if shown) of the kinds at one slot, if they fit: no branch on
+                // whether the attribute is shown.
+                let fits =
+                    u8::from(tiles[i] <= room.free_tiles) & u8::from(exps[i] <= room.free_exps);
+                *c &= usize::from(fits);
+            } else {
                 let selection = Selection {
                     attribute,
                     fixed_tiles: tiles[i],
                     fixed_exps: exps[i],
-                    ambiguous: room.twice & ATTRIBUTE_KINDS[i],
+                    ambiguous,
                     any: true,
                 };
                 *c = selection.count(room);
@@ -980,7 +972,7 @@ impl Position {
                 r -= c;
                 continue;
             }
-            if room.twice == 0 && room.roomy {
+            if room.shown.twice == 0 && room.roomy {
                 return Some(Move::Take {
                     attribute,
                     choices: Choices::NONE,
@@ -1001,65 +993,55 @@ impl Position {
         None
     }
 
-    /// What a take's selection is read against: where each kind is shown, the face-up slots
-    /// and the mover's free spaces.
+    /// What a take's selection is read against: the display as shown and the mover's free
+    /// spaces.
     fn take_room(&self) -> TakeRoom {
         let storage = &self.storages[usize::from(self.to_move)];
-        let mut room = TakeRoom {
-            once: 0,
-            twice: 0,
-            up_kinds: 0,
-            up: 0,
-            free_tiles: storage.free_tile_spaces(),
-            free_exps: EXPANSION_SPACES - storage.expansion_count(),
-            roomy: false,
-            at: [0; KIND_COUNT],
-        };
+        let free_tiles = storage.free_tile_spaces();
+        let free_exps = EXPANSION_SPACES - storage.expansion_count();
+        TakeRoom {
+            shown: self.shown,
+            free_tiles,
+            free_exps,
+            roomy: free_tiles >= 6 && u32::from(free_exps) >= self.shown.up.count_ones(),
+        }
+    }
+
+    /// [`Position::shown`] read from the display itself: what the kept one must equal.
+    pub(crate) fn read_shown(&self) -> Shown {
+        let mut shown = Shown::NONE;
         for s in 0..usize::from(self.rules.stack_size()) {
-            let mut shown = 0u64;
             match self.slots[s] {
-                SlotState::Up => {
-                    // A hexagon at a face-up slot is an expansion, elsewhere a tile.
-                    shown = 1 << self.slot_expansion(s as u8).id();
-                    room.up |= 1 << s;
-                    room.up_kinds |= shown;
-                }
+                SlotState::Up => shown.turn_up(s, self.slot_expansion(s as u8)),
                 SlotState::Down => {}
                 SlotState::Stack if s == usize::from(self.top) => {}
                 SlotState::Stack | SlotState::Gone => continue,
             }
             for &k in &self.slot_tiles[s][..usize::from(self.slot_len[s])] {
-                shown |= 1 << k;
-                room.at[usize::from(k)] |= 1 << s;
+                shown.add(usize::from(k), s);
             }
-            if let SlotState::Up = self.slots[s] {
-                room.at[usize::from(self.slot_expansion(s as u8).id())] |= 1 << s;
-            }
-            room.twice |= room.once & shown;
-            room.once |= shown;
         }
-        room.roomy = room.free_tiles >= 6 && u32::from(room.free_exps) >= room.up.count_ones();
-        room
+        shown
     }
 
     /// The kinds `attribute` selects, split into those at one slot and those at several.
     #[inline]
     fn selection(attribute: Attribute, room: &TakeRoom) -> Selection {
         let kinds = attribute_kinds(attribute);
-        let any = room.once & kinds != 0;
+        let any = room.shown.once & kinds != 0;
         // The counts matter only when the storage is short of room.
         let (fixed_tiles, fixed_exps) = if room.roomy || !any {
             (0, 0)
         } else {
-            let fixed = room.once & !room.twice;
-            let exps = attribute_count(fixed & room.up_kinds, attribute);
+            let fixed = room.shown.once & !room.shown.twice;
+            let exps = attribute_count(fixed & room.shown.up_kinds, attribute);
             (attribute_count(fixed, attribute) - exps, exps)
         };
         Selection {
             attribute,
             fixed_tiles,
             fixed_exps,
-            ambiguous: room.twice & kinds,
+            ambiguous: room.shown.twice & kinds,
             any,
         }
     }
@@ -1218,16 +1200,6 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
-        self.playout_move_in(below, &mut None)
-    }
-
-    /// [`Position::playout_move`], leaving in `shown` where the display shows each kind
-    /// ([`TakeRoom::at`]) when the move is a take, for [`Position::play_shown`].
-    pub(crate) fn playout_move_in(
-        &self,
-        below: &mut impl FnMut(usize) -> usize,
-        shown: &mut Option<[u8; KIND_COUNT]>,
-    ) -> Option<Move> {
         if self.over {
             return None;
         }
@@ -1277,12 +1249,7 @@ impl Position {
                 }
             }
         }
-        let room = self.take_room();
-        let take = Position::random_take(&room, below);
-        if take.is_some() {
-            *shown = Some(room.at);
-        }
-        Some(take.unwrap_or(Move::PASS))
+        Some(Position::random_take(&self.take_room(), below).unwrap_or(Move::PASS))
     }
 
     // ----- checking -----
@@ -1350,7 +1317,7 @@ impl Position {
     }
 
     fn check_take(&self, attribute: Attribute, choices: &Choices) -> Result<(), IllegalMove> {
-        let at = self.presence();
+        let at = &self.shown.at;
         let mut any = false;
         let mut tiles = 0u8;
         let mut exps = 0u8;
@@ -1476,23 +1443,10 @@ impl Position {
         mv: &Move,
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
-        self.play_shown(mv, None, on_refill)
-    }
-
-    /// [`Position::play_unchecked_with`] given, for a take, where the display shows each kind
-    /// (`shown`, as [`Position::playout_move_in`] leaves it for this position), or `None` to
-    /// read the display.
-    pub(crate) fn play_shown(
-        &mut self,
-        mv: &Move,
-        shown: Option<&[u8; KIND_COUNT]>,
-        on_refill: &mut dyn ChanceHook,
-    ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         match *mv {
             Move::Take { attribute, choices } => {
-                let at = shown.copied().unwrap_or_else(|| self.presence());
-                self.play_take(attribute, &choices, &at, on_refill)?;
+                self.play_take(attribute, &choices, on_refill)?;
             }
             Move::Tile {
                 kind: k,
@@ -1585,21 +1539,18 @@ impl Position {
         }
     }
 
-    /// Plays a take, `at` giving the slots showing each kind ([`Position::presence`]).
     fn play_take(
         &mut self,
         attribute: Attribute,
         choices: &Choices,
-        at: &[u8; KIND_COUNT],
         on_refill: &mut dyn ChanceHook,
     ) -> Result<(), RefillError> {
         let seat = usize::from(self.to_move);
         let mut from_top = false;
-        for k in attribute.kinds() {
-            let mask = at[usize::from(k.id())];
-            if mask == 0 {
-                continue;
-            }
+        // The selected kinds shown, ascending (`attribute.kinds()`'s order).
+        for k in bits(attribute_kinds(attribute) & self.shown.once) {
+            let k = kind(k as u8);
+            let mask = self.shown.at[usize::from(k.id())];
             let slot = choices
                 .slot_of(k)
                 .unwrap_or(mask.trailing_zeros() as u8)
@@ -1607,16 +1558,27 @@ impl Position {
             let s = usize::from(slot);
             if self.slots[s] == SlotState::Up {
                 self.slots[s] = SlotState::Gone;
+                self.shown.take_up(s, k);
                 self.storages[seat].add_expansion(k);
             } else {
                 let len = usize::from(self.slot_len[s]);
-                if let Some(i) = self.slot_tiles[s][..len].iter().position(|&t| t == k.id()) {
+                let word = u32::from_le_bytes(self.slot_tiles[s]);
+                // The first tile of kind `k`: the lowest zero byte of the word xor `k` in
+                // every byte (the zeros past `len` match kind 0 only after any kind-0 tile).
+                let x = word ^ (u32::from(k.id()) * 0x0101_0101);
+                let zero = !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f);
+                let i = (zero.trailing_zeros() / 8) as usize;
+                if i < len {
                     // Tile `i` out, the later ones one place down, a zero in the last place.
-                    let word = u64::from(u32::from_le_bytes(self.slot_tiles[s]));
+                    let word = u64::from(word);
                     let below = word & ((1 << (8 * i)) - 1);
                     let above = word >> (8 * (i + 1)) << (8 * i);
                     self.slot_tiles[s] = ((below | above) as u32).to_le_bytes();
                     self.slot_len[s] -= 1;
+                    // The tiles are sorted: another of kind `k` would now be at `i`.
+                    let kept = u8::from(i + 1 < len) & u8::from(self.slot_tiles[s][i] == k.id());
+                    let at = self.shown.at[usize::from(k.id())];
+                    self.shown.set(usize::from(k.id()), at & !((1 - kept) << s));
                     self.storages[seat].add_tile(k);
                     from_top |= slot == self.top;
                 }
@@ -1627,10 +1589,15 @@ impl Position {
             self.top += 1;
             self.give_tiles(on_refill)?;
         }
+        // Face-down slots left without tiles turn up (found without a branch per slot).
+        let mut emptied = 0u64;
         for s in 0..usize::from(self.rules.stack_size()) {
-            if self.slots[s] == SlotState::Down && self.slot_len[s] == 0 {
-                self.turn_up(s, on_refill);
-            }
+            emptied |= u64::from(
+                u8::from(self.slots[s] == SlotState::Down) & u8::from(self.slot_len[s] == 0),
+            ) << s;
+        }
+        for s in bits(emptied) {
+            self.turn_up(s, on_refill);
         }
         Ok(())
     }
@@ -1683,7 +1650,18 @@ impl Position {
         }
         let tiles = &mut self.slot_tiles[top];
         tiles[..n].copy_from_slice(&self.bag[start..start + n]);
-        tiles[..n].sort_unstable();
+        if n == 4 {
+            // A sorting network: minima and maxima, no branches.
+            for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+                let (a, b) = (tiles[i], tiles[j]);
+                (tiles[i], tiles[j]) = (a.min(b), a.max(b));
+            }
+        } else {
+            tiles[..n].sort_unstable();
+        }
+        for &k in &tiles[..n] {
+            self.shown.add(usize::from(k), top);
+        }
         self.slot_len[top] = n as u8;
         self.bag_start += n as u8;
         Ok(())
@@ -1744,6 +1722,7 @@ impl Position {
         let index = (usize::from(self.round) - 1) * stack + s;
         hook.reveal(&mut self.expansions, self.revealed, index);
         self.revealed |= 1 << index;
+        self.shown.turn_up(s, kind(self.expansions[index]));
     }
 
     /// Phase 2, then phase 3 or the final scoring.
@@ -1797,6 +1776,7 @@ impl Position {
         self.slot_tiles = [[0; 4]; MAX_STACK];
         self.slot_len = [0; MAX_STACK];
         self.top = 0;
+        self.shown = Shown::NONE;
         self.give_tiles(on_refill)
     }
 }
@@ -1884,6 +1864,20 @@ fn attribute_count(kinds: u64, attribute: Attribute) -> u8 {
     }
 }
 
+/// The attributes (bits by [`Attribute::index`]) that some kind of `kinds` (bits by kind id)
+/// shows: a colour's row of six bits is not empty, a value's column is not.
+#[inline]
+fn shown_attributes(kinds: u64) -> u16 {
+    let mut colours = 0u16;
+    let mut columns = 0u64;
+    for c in 0..6 {
+        let row = (kinds >> (6 * c)) & 0b11_1111;
+        colours |= u16::from(row != 0) << c;
+        columns |= row;
+    }
+    colours | (columns as u16) << 6
+}
+
 /// For each attribute ([`Attribute::all`]'s order), how many kinds of `kinds` (bits by kind
 /// id) show it: six table reads give both a colour's count and each value's column.
 #[inline]
@@ -1954,28 +1948,81 @@ const ATTRIBUTE_KINDS: [u64; 12] = {
     out
 };
 
-/// What the takes of one position are read against ([`Position::take_room`]).
-struct TakeRoom {
+/// Where the display shows each kind ([`Position::shown`]), changed slot by slot as
+/// hexagons come and go.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Shown {
+    /// For each kind id, the slots (bit mask) showing it.
+    at: [u8; KIND_COUNT],
     /// The kinds shown at one slot or more, and at two or more (bits by kind id).
     once: u64,
     twice: u64,
     /// The kinds of the face-up expansions, and their slots.
     up_kinds: u64,
     up: u8,
+}
+
+impl Shown {
+    /// An empty display.
+    pub(crate) const NONE: Shown = Shown {
+        at: [0; KIND_COUNT],
+        once: 0,
+        twice: 0,
+        up_kinds: 0,
+        up: 0,
+    };
+
+    /// Kind id `k` is shown at the slots `at`.
+    #[inline]
+    fn set(&mut self, k: usize, at: u8) {
+        self.at[k] = at;
+        let bit = 1u64 << k;
+        self.once = self.once & !bit | u64::from(at != 0) << k;
+        self.twice = self.twice & !bit | u64::from(at & at.wrapping_sub(1) != 0) << k;
+    }
+
+    /// Kind id `k` is shown at slot `s` too.
+    #[inline]
+    fn add(&mut self, k: usize, s: usize) {
+        self.set(k, self.at[k] | 1 << s);
+    }
+
+    /// Kind id `k` is no longer shown at slot `s`.
+    #[inline]
+    fn remove(&mut self, k: usize, s: usize) {
+        self.set(k, self.at[k] & !(1 << s));
+    }
+
+    /// Slot `s` turns face up, showing `kind`.
+    fn turn_up(&mut self, s: usize, kind: Kind) {
+        self.add(usize::from(kind.id()), s);
+        self.up |= 1 << s;
+        self.up_kinds |= 1 << kind.id();
+    }
+
+    /// The face-up expansion `kind` at slot `s` is taken.
+    fn take_up(&mut self, s: usize, kind: Kind) {
+        self.remove(usize::from(kind.id()), s);
+        self.up &= !(1 << s);
+        self.up_kinds &= !(1 << kind.id());
+    }
+}
+
+/// What the takes of one position are read against ([`Position::take_room`]).
+struct TakeRoom {
+    shown: Shown,
     free_tiles: u8,
     free_exps: u8,
     /// Whether every selection fits the storage, whatever slots it picks: a selection takes
     /// at most 6 hexagons, its expansions from the face-up slots.
     roomy: bool,
-    /// For each kind id, the slots (bit mask) showing it.
-    at: [u8; KIND_COUNT],
 }
 
 impl TakeRoom {
     /// The slots (bit mask) showing kind id `k`.
     #[inline]
     fn at(&self, k: usize) -> u8 {
-        self.at[k]
+        self.shown.at[k]
     }
 }
 
@@ -2019,8 +2066,8 @@ impl Selection {
         let mut n = 0;
         for k in bits(self.ambiguous) {
             let mask = room.at(k);
-            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.up)]);
-            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.up)]);
+            let exps = usize::from(SLOT_COUNTS[usize::from(mask & room.shown.up)]);
+            let tiles = usize::from(SLOT_COUNTS[usize::from(mask & !room.shown.up)]);
             n += 1;
             for e in (0..=n).rev() {
                 ways[e] = ways[e] * tiles + if e > 0 { ways[e - 1] * exps } else { 0 };
@@ -2063,7 +2110,7 @@ impl Selection {
             let mut exps = self.fixed_exps;
             let mut choices = Choices::NONE;
             for (&p, &(k, _)) in pick.iter().zip(amb) {
-                if room.up & (1 << p) != 0 {
+                if room.shown.up & (1 << p) != 0 {
                     exps += 1;
                 } else {
                     tiles += 1;
@@ -2484,6 +2531,7 @@ impl Position {
 
     pub(crate) fn set_round(&mut self, round: u8) {
         self.round = round;
+        self.shown = self.read_shown();
     }
 
     pub(crate) fn chance_mut(&mut self, chance: Chance) {
@@ -2594,6 +2642,24 @@ mod tests {
     }
 
     #[test]
+    fn the_kept_display_is_the_display_read() {
+        let mut checked = 0;
+        for (i, p) in positions().into_iter().enumerate() {
+            assert_eq!(p.shown, p.read_shown(), "position {i}");
+            // The playout policy's games from here (mostly takes), and a determinization.
+            let mut rng = PyRandom::from_u64(i as u64);
+            let mut q = p.resample(&mut |n| rng.randbelow(n as u32) as usize, i as u64);
+            assert_eq!(q.shown, q.read_shown(), "position {i} resampled");
+            while let Some(mv) = q.playout_move(&mut |n| rng.randbelow(n as u32) as usize) {
+                q.play_unchecked(&mv).unwrap();
+                assert_eq!(q.shown, q.read_shown(), "position {i}, then {mv}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50_000, "the policy's games have moves: {checked}");
+    }
+
+    #[test]
     fn attribute_counts_are_bit_counts() {
         let mut rng = PyRandom::from_u64(5);
         for _ in 0..2000 {
@@ -2604,6 +2670,8 @@ mod tests {
                 assert_eq!(u32::from(attribute_count(kinds, attribute)), expected);
                 let all = attribute_counts(kinds);
                 assert_eq!(u32::from(all[usize::from(attribute.index())]), expected);
+                let shown = shown_attributes(kinds) >> attribute.index() & 1;
+                assert_eq!(shown == 1, expected > 0, "{attribute} shown");
             }
         }
     }

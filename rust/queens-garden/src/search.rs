@@ -25,7 +25,7 @@ use crate::garden::{Garden, Storage};
 use crate::kind::Kind;
 use crate::moves::Move;
 use crate::observation::OBSERVATION_SIZE;
-use crate::position::{BUY_COST, MAX_STACK, NoHook, Position, SlotState, Utility};
+use crate::position::{BUY_COST, MAX_STACK, Position, SlotState, Utility};
 use crate::rules::Rules;
 
 /// What one seat knows: the position without its hidden chance, and the seat.
@@ -302,12 +302,10 @@ impl Game for Position {
 
     /// [`Game::playout_action`]'s moves applied as moves: the same games without encoding
     /// each move as an action and back (every move of the policy has an action).
-    /// A take is applied from the display as the policy read it.
     fn playout(&mut self, rng: &mut Rng) -> u32 {
         let mut applied = 0;
-        let mut shown = None;
-        while let Some(mv) = self.playout_move_in(&mut |n| below(rng, n), &mut shown) {
-            let _ = self.play_shown(&mv, shown.take().as_ref(), &mut NoHook);
+        while let Some(mv) = self.playout_move(&mut |n| below(rng, n)) {
+            let _ = self.play_unchecked(&mv);
             applied += 1;
         }
         applied

@@ -14,7 +14,7 @@ use crate::kind::{KIND_COUNT, Kind};
 use crate::moves::Move;
 use crate::position::{
     Chance, EXPANSION_TOTAL, FinalScore, MAX_STACK, NOBODY, Position, START_JOKERS, START_SCORE,
-    SlotState, TILE_TOTAL, check_bag, check_expansions,
+    Shown, SlotState, TILE_TOTAL, check_bag, check_expansions,
 };
 use crate::record::{ErrorAt, RecordError, read_rules, rules_to_json};
 use crate::rules::MAX_PLAYERS;
@@ -335,7 +335,7 @@ impl Position {
             ),
             _ => return fail("last_move", "must be a move's text or null"),
         };
-        let position = Position {
+        let mut position = Position {
             rules,
             chance,
             expansions,
@@ -367,8 +367,10 @@ impl Position {
             moves_played: uint(get(p, "moves_played")?, "moves_played", COUNT_LIMIT)? as u32,
             last_move,
             revealed: uint(get(p, "revealed")?, "revealed", (1 << EXPANSION_TOTAL) - 1)?,
+            shown: Shown::NONE,
         };
         check_play(&position)?;
+        position.shown = position.read_shown();
         Ok(position)
     }
 }
