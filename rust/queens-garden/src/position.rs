@@ -1218,15 +1218,18 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
-        self.playout_move_in(below, &mut None)
+        self.playout_move_in(below, &mut None, Placing::First)
     }
 
-    /// [`Position::playout_move`], leaving in `shown` where the display shows each kind
-    /// ([`TakeRoom::at`]) when the move is a take, for [`Position::play_shown`].
+    /// [`Position::playout_move`] with the tile's space chosen by `placing`, leaving in
+    /// `shown` where the display shows each kind ([`TakeRoom::at`]) when the move is a take,
+    /// for [`Position::play_shown`].
+    #[inline]
     pub(crate) fn playout_move_in(
         &self,
         below: &mut impl FnMut(usize) -> usize,
         shown: &mut Option<[u8; KIND_COUNT]>,
+        placing: Placing,
     ) -> Option<Move> {
         if self.over {
             return None;
@@ -1259,9 +1262,16 @@ impl Position {
                 from &= from - 1;
             }
             let below_start = (from & from.wrapping_neg()) - 1;
-            let fits = cells_of(candidates & !below_start)
+            let mut fitting = cells_of(candidates & !below_start)
                 .chain(cells_of(candidates & below_start))
-                .find(|&c| garden.fits(k, c));
+                .filter(|&c| garden.fits(k, c));
+            let fits = match placing {
+                Placing::First => fitting.next(),
+                // The first of those with the most: `min_by_key` keeps the first minimum.
+                Placing::Grouping => {
+                    fitting.min_by_key(|&c| std::cmp::Reverse(garden.shared_neighbours(k, c)))
+                }
+            };
             if let Some(cell) = fits {
                 // Payment `below(n)` of the legal list's `n` (which a buffer caps).
                 let mut families = Families::new(storage, k);
@@ -2339,6 +2349,17 @@ impl PaymentFamilies {
             (&self.pattern, false, self.split..self.pattern.n),
         ]
     }
+}
+
+/// Which fitting free space a playout policy puts its tile on ([`Position::playout_move_in`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Placing {
+    /// The first from a random start: the search's playout policy ([`Position::playout_move`]).
+    First,
+    /// The one next to the most hexagons sharing the tile's colour or pattern
+    /// ([`Garden::shared_neighbours`]), ties to the first from the random start: the `best`
+    /// bot's.
+    Grouping,
 }
 
 /// [`PaymentFamilies`] with their [`Ways`], to count payments and find one by its rank.
