@@ -148,12 +148,12 @@ pub struct IsmctsConfig {
     budget: Budget,
     exploration: f32,
     threads: usize,
-    playout: Playout,
+    playout: PlayoutPolicy,
 }
 
 /// The playout policy a search plays from each new leaf.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Playout {
+pub enum PlayoutPolicy {
     /// The game's playout policy ([`Game::playout`]): `ismcts`'s.
     Plain,
     /// The `best` bot's ([`Game::best_playout`]).
@@ -209,7 +209,7 @@ impl IsmctsConfig {
             budget,
             exploration,
             threads,
-            playout: Playout::Plain,
+            playout: PlayoutPolicy::Plain,
         })
     }
 
@@ -227,7 +227,7 @@ impl IsmctsConfig {
             budget: Budget::Simulations(simulations),
             exploration: Self::DEFAULT_EXPLORATION,
             threads: 1,
-            playout: Playout::Plain,
+            playout: PlayoutPolicy::Plain,
         }
     }
 
@@ -246,15 +246,15 @@ impl IsmctsConfig {
         self.threads
     }
 
-    /// The playout policy ([`Playout::Plain`] unless the settings are `best`'s).
-    pub const fn playout(&self) -> Playout {
+    /// The playout policy ([`PlayoutPolicy::Plain`] unless the settings are `best`'s).
+    pub const fn playout_policy(&self) -> PlayoutPolicy {
         self.playout
     }
 
     /// These settings with the `best` bot's playout policy ([`Game::best_playout`]).
     pub(crate) const fn with_best_playout(self) -> IsmctsConfig {
         IsmctsConfig {
-            playout: Playout::Best,
+            playout: PlayoutPolicy::Best,
             ..self
         }
     }
@@ -447,7 +447,7 @@ impl<A: Copy> Tree<A> {
     fn simulate<G: Game<Action = A>>(
         &mut self,
         info: &G::Information,
-        (c, playout): (f32, Playout),
+        (c, playout): (f32, PlayoutPolicy),
         rng: &mut Rng,
         scratch: &mut Scratch<G>,
     ) {
@@ -499,8 +499,8 @@ impl<A: Copy> Tree<A> {
             }
         }
         match playout {
-            Playout::Plain => state.playout(rng),
-            Playout::Best => state.best_playout(rng),
+            PlayoutPolicy::Plain => state.playout(rng),
+            PlayoutPolicy::Best => state.best_playout(rng),
         };
         let rewards = state.returns().map(|r| r as f32);
         for (depth, &n) in path.iter().enumerate() {

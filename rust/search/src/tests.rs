@@ -364,8 +364,8 @@ fn best_is_ismcts_at_the_games_tuned_exploration() {
         best.search_config::<Nim>().unwrap(),
         ismcts.search_config::<Nim>().unwrap(),
     );
-    assert_eq!(tuned.playout(), Playout::Best);
-    assert_eq!(plain.playout(), Playout::Plain);
+    assert_eq!(tuned.playout_policy(), PlayoutPolicy::Best);
+    assert_eq!(plain.playout_policy(), PlayoutPolicy::Plain);
     assert_eq!(tuned, plain.with_best_playout());
     assert_eq!(
         "greedy".parse::<BotSpec>().unwrap().search_config::<Nim>(),

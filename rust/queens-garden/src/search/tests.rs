@@ -1,7 +1,7 @@
 //! The search trait's contract for Queen's Garden, its action encoding and its bots.
 
 use indigo_search::{
-    ActionSet as _, Bot, BotSpec, Game as _, IsmctsConfig, Playout, Rng, SearchBot, Turn,
+    ActionSet as _, Bot, BotSpec, Game as _, IsmctsConfig, PlayoutPolicy, Rng, SearchBot, Turn,
 };
 use rand::SeedableRng;
 
@@ -102,15 +102,23 @@ fn best_plays_the_grouping_playout_and_ismcts_the_plain_one() {
     let search = |spec: &str| spec.parse::<BotSpec>().unwrap().search_config::<Position>();
     let best = search("best:time=0.05,threads=2").unwrap();
     let ismcts = search("ismcts:time=0.05,threads=2").unwrap();
-    assert_eq!((best.playout(), ismcts.playout()), (Playout::Best, Playout::Plain));
     assert_eq!(
-        best.exploration(),
-        Position::BEST_EXPLORATION.unwrap_or(IsmctsConfig::DEFAULT_EXPLORATION)
+        (best.playout_policy(), ismcts.playout_policy()),
+        (PlayoutPolicy::Best, PlayoutPolicy::Plain)
     );
-    assert_eq!(ismcts.exploration(), IsmctsConfig::DEFAULT_EXPLORATION);
+    // Queen's Garden keeps ISMCTS's exploration for `best`: only the playout differs.
+    assert_eq!(Position::BEST_EXPLORATION, None);
     assert_eq!(
-        (best.budget(), best.threads()),
-        (ismcts.budget(), ismcts.threads())
+        (best.exploration().to_bits(), best.budget(), best.threads()),
+        (
+            IsmctsConfig::DEFAULT_EXPLORATION.to_bits(),
+            ismcts.budget(),
+            ismcts.threads()
+        )
+    );
+    assert_eq!(
+        ismcts.exploration().to_bits(),
+        IsmctsConfig::DEFAULT_EXPLORATION.to_bits()
     );
     // The plain playout is the playout policy's moves, one at a time
     // (`the_playout_plays_the_playout_actions`); the grouping one plays other games.
