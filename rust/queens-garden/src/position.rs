@@ -1246,6 +1246,8 @@ impl Position {
         let free = garden.free_mask();
         let m = free.count_ones() as usize;
         let held = held(storage);
+        // `Placing::Grouping`'s kind, space and shared neighbours so far.
+        let mut grouped: Option<(Kind, Cell, u32)> = None;
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1265,27 +1267,29 @@ impl Position {
             let mut fitting = cells_of(candidates & !below_start)
                 .chain(cells_of(candidates & below_start))
                 .filter(|&c| garden.fits(k, c));
-            let fits = match placing {
-                Placing::First => fitting.next(),
-                // The first of those with the most: `min_by_key` keeps the first minimum.
-                Placing::Grouping => {
-                    fitting.min_by_key(|&c| std::cmp::Reverse(garden.shared_neighbours(k, c)))
+            match placing {
+                Placing::First => {
+                    let tile = fitting.next().and_then(|c| tile_move(storage, k, c, below));
+                    if tile.is_some() {
+                        return tile;
+                    }
                 }
-            };
-            if let Some(cell) = fits {
-                // Payment `below(n)` of the legal list's `n` (which a buffer caps).
-                let mut families = Families::new(storage, k);
-                families.count_ways();
-                let n = families.count().min(PaymentBuffer::CAPACITY);
-                if n > 0 {
-                    let payment = families.nth(below(n)).unwrap_or(Payment::EMPTY);
-                    return Some(Move::Tile {
-                        kind: k,
-                        cell,
-                        payment,
-                    });
+                // The first space with the most of the first kind with the most:
+                // `min_by_key` keeps the first minimum, and only more replaces a kind.
+                Placing::Grouping => {
+                    let most = fitting
+                        .map(|c| (c, garden.shared_neighbours(k, c)))
+                        .min_by_key(|&(_, shared)| std::cmp::Reverse(shared));
+                    if let Some((cell, shared)) = most
+                        && grouped.is_none_or(|(_, _, most)| shared > most)
+                    {
+                        grouped = Some((k, cell, shared));
+                    }
                 }
             }
+        }
+        if let Some(tile) = grouped.and_then(|(k, cell, _)| tile_move(storage, k, cell, below)) {
+            return Some(tile);
         }
         let room = self.take_room();
         let take = Position::random_take(&room, below);
@@ -2351,14 +2355,34 @@ impl PaymentFamilies {
     }
 }
 
-/// Which fitting free space a playout policy puts its tile on ([`Position::playout_move_in`]).
+/// A playout's tile move of kind `k` on `cell`: payment `below(n)` of the legal list's `n`
+/// (which a buffer caps); `None` if none is stored.
+#[inline]
+fn tile_move(
+    storage: &Storage,
+    k: Kind,
+    cell: Cell,
+    below: &mut impl FnMut(usize) -> usize,
+) -> Option<Move> {
+    let mut families = Families::new(storage, k);
+    families.count_ways();
+    let n = families.count().min(PaymentBuffer::CAPACITY);
+    (n > 0).then(|| Move::Tile {
+        kind: k,
+        cell,
+        payment: families.nth(below(n)).unwrap_or(Payment::EMPTY),
+    })
+}
+
+/// Which stored kind and fitting free space a playout policy places ([`Position::playout_move_in`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Placing {
-    /// The first from a random start: the search's playout policy ([`Position::playout_move`]).
+    /// The first kind in a random order that fits, on its first fitting space from a random
+    /// start: the search's playout policy ([`Position::playout_move`]).
     First,
-    /// The one next to the most hexagons sharing the tile's colour or pattern
-    /// ([`Garden::shared_neighbours`]), ties to the first from the random start: the `best`
-    /// bot's.
+    /// Of every stored kind that fits, the space next to the most hexagons sharing the kind's
+    /// colour or pattern ([`Garden::shared_neighbours`]); ties to the first kind in the random
+    /// order and its first space from the random start: the `best` bot's.
     Grouping,
 }
 
