@@ -1,4 +1,4 @@
-"""The ``best`` bot spec: ISMCTS at each game's tuned exploration, for every game."""
+"""The ``best`` bot spec: ISMCTS at each game's tuned exploration and playout, for every game."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from indigo.games import GAMES, GameEntry
 # The exploration each game's crate tunes for `best` (`Game::BEST_EXPLORATION`, docs/search.md).
 # None: not tuned (no exploration measured stronger than ISMCTS's default).
 TUNED: dict[str, float | None] = {"indigo": 0.25, "queens-garden": None}
+# Whether the game's crate gives `best` a playout policy of its own (`Game::best_playout`).
+OWN_PLAYOUT: dict[str, bool] = {"indigo": False, "queens-garden": True}
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
@@ -28,7 +30,7 @@ def test_best_is_a_spec_of_every_game(entry: GameEntry) -> None:
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=lambda e: e.name)
-def test_best_plays_the_games_of_ismcts_at_the_tuned_exploration(entry: GameEntry) -> None:
+def test_best_plays_the_games_of_ismcts_at_the_tuned_settings(entry: GameEntry) -> None:
     c = TUNED[entry.name]
     rules = entry.default_rules(2)
 
@@ -37,8 +39,10 @@ def test_best_plays_the_games_of_ismcts_at_the_tuned_exploration(entry: GameEntr
         return sim.checksum, sim.scores.tolist()
 
     best = outcomes("best:60")
-    if c is None:
-        assert best == outcomes("ismcts:60")
+    ismcts = outcomes("ismcts:60" if c is None else f"ismcts:60,c={c}")
+    if OWN_PLAYOUT[entry.name]:
+        assert best != ismcts  # its own playout policy plays other games
     else:
-        assert best == outcomes(f"ismcts:60,c={c}")
+        assert best == ismcts
+    if c is not None:
         assert best != outcomes("ismcts:60")  # the default exploration plays other games

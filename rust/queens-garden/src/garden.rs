@@ -342,6 +342,15 @@ impl Garden {
         self.free & (sharing | !near_any)
     }
 
+    /// How many hexagons next to `cell` share `kind`'s colour or pattern: the groups a tile of
+    /// `kind` there would join.
+    #[inline]
+    pub(crate) fn shared_neighbours(&self, kind: Kind, cell: Cell) -> u32 {
+        let same = self.colours[usize::from(kind.colour().index())]
+            | self.values[usize::from(kind.value().get() - 1)];
+        (NEIGHBOUR_MASKS[usize::from(cell.index())] & same).count_ones()
+    }
+
     /// Labels every colour group and pattern group once.
     fn groups(&self) -> Groups {
         self.groups_of(&self.colours, &self.values)

@@ -1200,6 +1200,16 @@ impl Position {
     /// legal-move list, never buys or places an expansion, and passes only when nothing else
     /// of these is legal. `below(n)` is a uniform index below `n`.
     pub fn playout_move(&self, below: &mut impl FnMut(usize) -> usize) -> Option<Move> {
+        self.playout_move_placing(below, Placing::First)
+    }
+
+    /// [`Position::playout_move`] with the tile's kind and space chosen by `placing`.
+    #[inline]
+    pub(crate) fn playout_move_placing(
+        &self,
+        below: &mut impl FnMut(usize) -> usize,
+        placing: Placing,
+    ) -> Option<Move> {
         if self.over {
             return None;
         }
@@ -1215,6 +1225,8 @@ impl Position {
         let free = garden.free_mask();
         let m = free.count_ones() as usize;
         let held = held(storage);
+        // `Placing::Grouping`'s kind, space and shared neighbours so far.
+        let mut grouped: Option<(Kind, Cell, u32)> = None;
         while n > 0 && m > 0 {
             let i = below(n);
             let k = kind(kinds[i]);
@@ -1231,23 +1243,32 @@ impl Position {
                 from &= from - 1;
             }
             let below_start = (from & from.wrapping_neg()) - 1;
-            let fits = cells_of(candidates & !below_start)
+            let mut fitting = cells_of(candidates & !below_start)
                 .chain(cells_of(candidates & below_start))
-                .find(|&c| garden.fits(k, c));
-            if let Some(cell) = fits {
-                // Payment `below(n)` of the legal list's `n` (which a buffer caps).
-                let mut families = Families::new(storage, k);
-                families.count_ways();
-                let n = families.count().min(PaymentBuffer::CAPACITY);
-                if n > 0 {
-                    let payment = families.nth(below(n)).unwrap_or(Payment::EMPTY);
-                    return Some(Move::Tile {
-                        kind: k,
-                        cell,
-                        payment,
-                    });
+                .filter(|&c| garden.fits(k, c));
+            match placing {
+                Placing::First => {
+                    let tile = fitting.next().and_then(|c| tile_move(storage, k, c, below));
+                    if tile.is_some() {
+                        return tile;
+                    }
+                }
+                // The first space with the most of the first kind with the most:
+                // `min_by_key` keeps the first minimum, and only more replaces a kind.
+                Placing::Grouping => {
+                    let most = fitting
+                        .map(|c| (c, garden.shared_neighbours(k, c)))
+                        .min_by_key(|&(_, shared)| std::cmp::Reverse(shared));
+                    if let Some((cell, shared)) = most
+                        && grouped.is_none_or(|(_, _, most)| shared > most)
+                    {
+                        grouped = Some((k, cell, shared));
+                    }
                 }
             }
+        }
+        if let Some(tile) = grouped.and_then(|(k, cell, _)| tile_move(storage, k, cell, below)) {
+            return Some(tile);
         }
         Some(Position::random_take(&self.take_room(), below).unwrap_or(Move::PASS))
     }
@@ -2386,6 +2407,38 @@ impl PaymentFamilies {
             (&self.pattern, false, self.split..self.pattern.n),
         ]
     }
+}
+
+/// A playout's tile move of kind `k` on `cell`: payment `below(n)` of the legal list's `n`
+/// (which a buffer caps); `None` if none is stored.
+#[inline]
+fn tile_move(
+    storage: &Storage,
+    k: Kind,
+    cell: Cell,
+    below: &mut impl FnMut(usize) -> usize,
+) -> Option<Move> {
+    let mut families = Families::new(storage, k);
+    families.count_ways();
+    let n = families.count().min(PaymentBuffer::CAPACITY);
+    (n > 0).then(|| Move::Tile {
+        kind: k,
+        cell,
+        payment: families.nth(below(n)).unwrap_or(Payment::EMPTY),
+    })
+}
+
+/// Which stored kind and fitting free space a playout policy places
+/// ([`Position::playout_move_placing`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Placing {
+    /// The first kind in a random order that fits, on its first fitting space from a random
+    /// start: the search's playout policy ([`Position::playout_move`]).
+    First,
+    /// Of every stored kind that fits, the space next to the most hexagons sharing the kind's
+    /// colour or pattern ([`Garden::shared_neighbours`]); ties to the first kind in the random
+    /// order and its first space from the random start: the `best` bot's.
+    Grouping,
 }
 
 /// [`PaymentFamilies`] with their [`Ways`], to count payments and find one by its rank.

@@ -161,6 +161,13 @@ pub trait Game: Clone + Send + Sync {
         playout_seats_stepwise(self, seats, chance)
     }
 
+    /// Plays the `best` bot's playout policy ([`crate::BotSpec::Best`]) to the end; returns
+    /// the actions applied. By default the playout policy ([`Game::playout`]); a game may
+    /// override it with one measured stronger at equal time.
+    fn best_playout(&mut self, rng: &mut Rng) -> u32 {
+        self.playout(rng)
+    }
+
     /// Plays the playout policy to the end; returns the actions applied.
     fn playout(&mut self, rng: &mut Rng) -> u32 {
         let mut buffer = Vec::new();

@@ -148,6 +148,16 @@ pub struct IsmctsConfig {
     budget: Budget,
     exploration: f32,
     threads: usize,
+    playout: PlayoutPolicy,
+}
+
+/// The playout policy a search plays from each new leaf.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PlayoutPolicy {
+    /// The game's playout policy ([`Game::playout`]): `ismcts`'s.
+    Plain,
+    /// The `best` bot's ([`Game::best_playout`]).
+    Best,
 }
 
 impl IsmctsConfig {
@@ -199,6 +209,7 @@ impl IsmctsConfig {
             budget,
             exploration,
             threads,
+            playout: PlayoutPolicy::Plain,
         })
     }
 
@@ -216,6 +227,7 @@ impl IsmctsConfig {
             budget: Budget::Simulations(simulations),
             exploration: Self::DEFAULT_EXPLORATION,
             threads: 1,
+            playout: PlayoutPolicy::Plain,
         }
     }
 
@@ -234,6 +246,19 @@ impl IsmctsConfig {
         self.threads
     }
 
+    /// The playout policy ([`PlayoutPolicy::Plain`] unless the settings are `best`'s).
+    pub const fn playout_policy(&self) -> PlayoutPolicy {
+        self.playout
+    }
+
+    /// These settings with the `best` bot's playout policy ([`Game::best_playout`]).
+    pub(crate) const fn with_best_playout(self) -> IsmctsConfig {
+        IsmctsConfig {
+            playout: PlayoutPolicy::Best,
+            ..self
+        }
+    }
+
     /// These settings at exploration `c`, a game's constant ([`crate::Game::BEST_EXPLORATION`]):
     /// one out of [`Self::new`]'s bounds is a bug of that game, caught in debug builds and
     /// ignored (the settings unchanged) in release builds.
@@ -241,7 +266,10 @@ impl IsmctsConfig {
         let threads = i64::try_from(self.threads).unwrap_or(i64::MAX);
         let tuned = IsmctsConfig::new(self.budget, f64::from(c), threads);
         debug_assert!(tuned.is_ok(), "exploration {c}: {tuned:?}");
-        tuned.unwrap_or(self)
+        tuned.map_or(self, |t| IsmctsConfig {
+            playout: self.playout,
+            ..t
+        })
     }
 }
 
@@ -419,7 +447,7 @@ impl<A: Copy> Tree<A> {
     fn simulate<G: Game<Action = A>>(
         &mut self,
         info: &G::Information,
-        c: f32,
+        (c, playout): (f32, PlayoutPolicy),
         rng: &mut Rng,
         scratch: &mut Scratch<G>,
     ) {
@@ -470,7 +498,10 @@ impl<A: Copy> Tree<A> {
                 break;
             }
         }
-        state.playout(rng);
+        match playout {
+            PlayoutPolicy::Plain => state.playout(rng),
+            PlayoutPolicy::Best => state.best_playout(rng),
+        };
         let rewards = state.returns().map(|r| r as f32);
         for (depth, &n) in path.iter().enumerate() {
             let node = &mut self.nodes[n as usize];
@@ -691,7 +722,12 @@ fn grow<G: Game>(
     };
     let mut run = |tree: &mut Tree<G::Action>, n: u64| {
         for _ in 0..n {
-            tree.simulate::<G>(info, config.exploration, &mut rng, &mut scratch);
+            tree.simulate::<G>(
+                info,
+                (config.exploration, config.playout),
+                &mut rng,
+                &mut scratch,
+            );
         }
     };
     // The bounds on the time keep this sum far from overflow; `None` means no deadline.

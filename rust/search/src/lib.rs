@@ -144,7 +144,9 @@ pub use evaluator::{
     Evaluation, EvaluationError, Evaluator, FnEvaluator, RolloutEvaluator, zero_sum,
 };
 pub use game::{ActionSet, Game, MAX_PLAYERS, SortedActions, Turn, playout_seats_stepwise};
-pub use ismcts::{Budget, Ismcts, IsmctsConfig, SearchResult, SettingsError, Visits};
+pub use ismcts::{
+    Budget, Ismcts, IsmctsConfig, PlayoutPolicy, SearchResult, SettingsError, Visits,
+};
 pub use net::{NETWORK_FORMAT, NetEvaluator, Network, NetworkError};
 pub use puct::{Puct, PuctBot, PuctConfig, PuctError, PuctResult, PuctSearch, search_together};
 pub use random::{Rng, below, game_seed, mix, sample_outcome};

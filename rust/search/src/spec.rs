@@ -27,8 +27,8 @@ pub enum BotSpec {
     /// [`crate::Ismcts`].
     Ismcts(IsmctsConfig),
     /// The strongest bot of the crate for the game it plays: [`crate::Ismcts`] at the game's
-    /// tuned exploration ([`Game::BEST_EXPLORATION`]) with these budget and threads; `c` is
-    /// not a setting of it.
+    /// tuned exploration ([`Game::BEST_EXPLORATION`]) and playout policy
+    /// ([`Game::best_playout`]) with these budget and threads; `c` is not a setting of it.
     Best(IsmctsConfig),
     /// [`crate::Puct`] steered by a network ([`crate::NetEvaluator`]): the file's, or the
     /// game's shipped one ([`Encoded::DEFAULT_NETWORK`]).
@@ -307,11 +307,13 @@ impl BotSpec {
     }
 
     /// The settings of the search this spec's bot runs for game `G` (`best` at `G`'s tuned
-    /// exploration); `None` for a bot that does not search.
+    /// exploration, with its playout policy [`Game::best_playout`]); `None` for a bot that
+    /// does not search.
     pub fn search_config<G: Game>(&self) -> Option<IsmctsConfig> {
         match *self {
             BotSpec::Ismcts(config) => Some(config),
             BotSpec::Best(config) => {
+                let config = config.with_best_playout();
                 Some(G::BEST_EXPLORATION.map_or(config, |c| config.with_exploration(c)))
             }
             BotSpec::Random | BotSpec::Greedy | BotSpec::Playout | BotSpec::Net(_) => None,

@@ -356,10 +356,17 @@ fn best_is_ismcts_at_the_games_tuned_exploration() {
     }
     let error = "best:time=1,c=0.3".parse::<BotSpec>().unwrap_err();
     assert!(error.0.contains("tuned for each game"), "{error}");
-    // Nim keeps ISMCTS's default: `best` searches exactly as `ismcts` with that budget.
+    // Nim keeps ISMCTS's default exploration and its playout policy as `best`'s: `best`
+    // searches exactly as `ismcts` with that budget.
     let best: BotSpec = "best:300".parse().unwrap();
     let ismcts: BotSpec = "ismcts:300".parse().unwrap();
-    assert_eq!(best.search_config::<Nim>(), ismcts.search_config::<Nim>());
+    let (tuned, plain) = (
+        best.search_config::<Nim>().unwrap(),
+        ismcts.search_config::<Nim>().unwrap(),
+    );
+    assert_eq!(tuned.playout_policy(), PlayoutPolicy::Best);
+    assert_eq!(plain.playout_policy(), PlayoutPolicy::Plain);
+    assert_eq!(tuned, plain.with_best_playout());
     assert_eq!(
         "greedy".parse::<BotSpec>().unwrap().search_config::<Nim>(),
         None

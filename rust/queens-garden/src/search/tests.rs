@@ -1,13 +1,15 @@
 //! The search trait's contract for Queen's Garden, its action encoding and its bots.
 
-use indigo_search::{ActionSet as _, Bot, BotSpec, Game as _, Rng, SearchBot, Turn};
+use indigo_search::{
+    ActionSet as _, Bot, BotSpec, Game as _, IsmctsConfig, PlayoutPolicy, Rng, SearchBot, Turn,
+};
 use rand::SeedableRng;
 
 use crate::action::{ACTION_COUNT, Action, PAYMENT_COUNT, payments};
 use crate::geometry::Cell;
 use crate::kind::Kind;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Placing, Position};
 use crate::rules::Rules;
 
 /// Positions of random seeded games of 2 to 4 players, every `every`-th move.
@@ -69,6 +71,61 @@ fn the_playout_plays_the_playout_actions() {
         }
         assert_eq!((fast, applied), (by_action, count));
     }
+}
+
+#[test]
+fn the_best_playout_puts_each_tile_where_it_joins_the_most_groups() {
+    for p in positions(6, 13) {
+        let mut rng = Rng::seed_from_u64(5);
+        let mut end = p.clone();
+        end.best_playout(&mut rng);
+        assert!(end.is_over());
+        let mut below = |n| indigo_search::below(&mut rng, n);
+        let Some(mv) = p.playout_move_placing(&mut below, Placing::Grouping) else {
+            continue;
+        };
+        assert!(p.is_legal(&mv), "{mv}");
+        // Of every legal tile placement, one with the most shared neighbours.
+        let garden = p.garden(p.to_move().unwrap());
+        let shared = |mv: &Move| match *mv {
+            Move::Tile { kind, cell, .. } => Some(garden.shared_neighbours(kind, cell)),
+            _ => None,
+        };
+        let most = p.legal_moves().iter().filter_map(shared).max();
+        assert_eq!(shared(&mv), most, "{mv}");
+    }
+}
+
+#[test]
+fn best_plays_the_grouping_playout_and_ismcts_the_plain_one() {
+    let search = |spec: &str| spec.parse::<BotSpec>().unwrap().search_config::<Position>();
+    let best = search("best:time=0.05,threads=2").unwrap();
+    let ismcts = search("ismcts:time=0.05,threads=2").unwrap();
+    assert_eq!(
+        (best.playout_policy(), ismcts.playout_policy()),
+        (PlayoutPolicy::Best, PlayoutPolicy::Plain)
+    );
+    // Queen's Garden keeps ISMCTS's exploration for `best`: only the playout differs.
+    assert_eq!(Position::BEST_EXPLORATION, None);
+    assert_eq!(
+        (best.exploration().to_bits(), best.budget(), best.threads()),
+        (
+            IsmctsConfig::DEFAULT_EXPLORATION.to_bits(),
+            ismcts.budget(),
+            ismcts.threads()
+        )
+    );
+    assert_eq!(
+        ismcts.exploration().to_bits(),
+        IsmctsConfig::DEFAULT_EXPLORATION.to_bits()
+    );
+    // The plain playout is the playout policy's moves, one at a time
+    // (`the_playout_plays_the_playout_actions`); the grouping one plays other games.
+    let p = Position::from_seed(Rules::with_players(2).unwrap(), 7);
+    let (mut plain, mut grouping) = (p.clone(), p);
+    plain.playout(&mut Rng::seed_from_u64(1));
+    grouping.best_playout(&mut Rng::seed_from_u64(1));
+    assert_ne!(plain, grouping);
 }
 
 #[test]
