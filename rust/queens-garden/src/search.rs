@@ -307,7 +307,7 @@ impl Game for Position {
     }
 
     /// The playout policy with each tile put where it joins the most groups
-    /// ([`Placing::Grouping`]): slower per playout, stronger per second (docs/search.md,
+    /// (`Placing::Grouping`): slower per playout, stronger per second (docs/search.md,
     /// "The strongest bot: `best`").
     fn best_playout(&mut self, rng: &mut Rng) -> u32 {
         self.playout_placing(rng, Placing::Grouping)
