@@ -776,22 +776,47 @@ fn check_expansions_and_reveals(p: &Position) -> Result<(), RecordError> {
     Ok(())
 }
 
-/// The move count (section 14): every player passes once a round, and a game ends within
-/// `4 (5S + P) + 54P` moves; the last move is known exactly when one was played.
+/// The move count (section 14): every player passes once a round, every `tile`, `exp` and
+/// `buy` fills a garden cell or area for good, and every `take` moves at least one of the at
+/// most `5S` hexagons (a stack top's 1 to 4 tiles and its expansion per slot) a round brings
+/// into the display. So the takes so far are at most `5S` per earlier round plus this round's
+/// `5S` less the hexagons it still holds or brings; the last move is known exactly when one
+/// was played.
 fn check_moves(p: &Position) -> Result<(), RecordError> {
+    if p.last_move.is_some() != (p.moves_played > 0) {
+        return fail("last_move", "is null exactly when no move has been played");
+    }
     let players = u32::from(p.rules.players());
-    let size = u32::from(p.rules.stack_size());
+    let size = usize::from(p.rules.stack_size());
+    let top = usize::from(p.top);
     let passes = u32::from(p.round - 1) * players
         + p.passed[..players as usize].iter().filter(|&&x| x).count() as u32;
-    let most = 4 * (5 * size + players) + 54 * players;
+    let placed: usize = p.gardens[..players as usize]
+        .iter()
+        .map(|g| {
+            g.tiles().count()
+                + Area::all()
+                    .filter(|&a| g.area(a) != AreaState::Empty)
+                    .count()
+        })
+        .sum();
+    let to_come: usize = (0..size)
+        .map(|s| match p.slots[s] {
+            SlotState::Gone => 0,
+            SlotState::Up => 1,
+            SlotState::Stack if s > top => 5,
+            SlotState::Stack | SlotState::Down => usize::from(p.slot_len[s]) + 1,
+        })
+        .sum();
+    let takes = 5 * size * usize::from(p.round) - to_come;
+    let most = passes + (placed + takes) as u32;
     if p.moves_played < passes || p.moves_played > most {
         return fail(
             "moves_played",
-            format!("must be {passes} (the passes so far) to {most} (the longest game)"),
+            format!(
+                "must be {passes} (the passes so far) to {most} (those, {placed} placements and {takes} takes)"
+            ),
         );
-    }
-    if p.last_move.is_some() != (p.moves_played > 0) {
-        return fail("last_move", "is null exactly when no move has been played");
     }
     Ok(())
 }
@@ -1170,6 +1195,14 @@ mod tests {
             at(&|p| {
                 p["moves_played"] = json!(217);
                 p["last_move"] = json!("pass");
+            }),
+            "state.moves_played"
+        );
+        // The set-up position: no take, placement or pass yet.
+        assert_eq!(
+            at(&|p| {
+                p["moves_played"] = json!(1);
+                p["last_move"] = json!("take bl");
             }),
             "state.moves_played"
         );

@@ -189,3 +189,48 @@ fn bad_positions_are_refused_at_the_field() {
     );
     assert!(Position::from_text("", 0).is_err());
 }
+
+/// The text of `position` with its move count set to `count`.
+fn with_moves(position: &Position, count: u32) -> String {
+    let text = position.to_text();
+    let (head, moves) = text.rsplit_once(' ').unwrap();
+    let (_, last) = moves.split_once(':').unwrap();
+    format!("{head} {count}:{last}")
+}
+
+#[test]
+fn the_move_count_leaves_room_for_the_rest_of_the_game() {
+    // Found by the qg_position fuzz target: 280 moves in round 3 of a 3-player game, more than
+    // the game's fields allow, read; its playout then ended past the longest game (314 moves).
+    let crash = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus/qg_position/6b73c6db2e183f39561f73ba990c0f3d40e97f32");
+    let crash = String::from_utf8_lossy(&std::fs::read(crash).unwrap()).into_owned();
+    assert_eq!(refused(&crash), "moves");
+    for players in 2..=4 {
+        let mut game = Game::from_seed(Rules::with_players(players).unwrap(), 9);
+        for _ in 0..25 {
+            let mv = game.legal_moves()[0];
+            game.play(&mv).unwrap();
+        }
+        let reads = |count| Position::from_text(&with_moves(game.position(), count), 1).is_ok();
+        let most = (25..=392).take_while(|&count| reads(count)).last().unwrap();
+        assert!(!reads(most + 1));
+        let mut on = Game::from_position(
+            Position::from_text(&with_moves(game.position(), most), 1).unwrap(),
+        );
+        let mut at = 0usize;
+        let mut below = |n: usize| {
+            at += 1;
+            at * 7 % n.max(1)
+        };
+        while let Some(mv) = on.position().playout_move(&mut below) {
+            on.play(&mv).unwrap();
+        }
+        let end = on.position().to_text();
+        assert_eq!(
+            Position::from_text(&end, 2).unwrap().to_text(),
+            end,
+            "{players} players"
+        );
+    }
+}
