@@ -537,7 +537,11 @@ class PuctBot:
     propagate, and an answer it cannot use raises :class:`EvaluatorError`.
     ``dirichlet_fraction`` mixes Dirichlet(``dirichlet_alpha``) noise into the root's priors
     (0: none); ``temperature`` 0 plays the most visited move, above it draws a move with odds
-    ``visits ** (1 / temperature)``. ``simulations`` (default 200), ``time`` in seconds, or
+    ``visits ** (1 / temperature)``. ``playout_mix`` values each leaf
+    ``(1 - playout_mix) * value + playout_mix * z``, ``z`` one playout's result from it
+    (AlphaGo's mixed evaluation; 0: the evaluator's value alone); a leaf is evaluated at its
+    ``expansion``-th visit, each simulation ending there before valued by a playout alone (1:
+    at its first). ``simulations`` (default 200), ``time`` in seconds, or
     both (whichever comes first); ``threads`` grows that many trees side by side (root
     parallelism), with ``"rollout"`` only (a Python evaluator takes 1). docs/alphazero.md."""
 
@@ -553,6 +557,8 @@ class PuctBot:
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.0,
         temperature: float = 0.0,
+        playout_mix: float = 0.0,
+        expansion: int = 1,
         seed: int | None = None,
     ) -> PuctBot: ...
     @property

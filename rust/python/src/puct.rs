@@ -370,8 +370,8 @@ impl PuctBot {
     /// (text_signature shows their values).
     #[new]
     #[pyo3(
-        signature = (evaluator, simulations=None, *, time=None, threads=Int::new(1), batch_size=Int::new(PuctConfig::default().batch_size() as i64), c_puct=Real::new(PuctConfig::default().c_puct().into()), dirichlet_alpha=Real::new(PuctConfig::default().dirichlet_alpha().into()), dirichlet_fraction=Real::new(PuctConfig::default().dirichlet_fraction().into()), temperature=Real::new(PuctConfig::default().temperature().into()), seed=None),
-        text_signature = "(evaluator, simulations=None, *, time=None, threads=1, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, seed=None)"
+        signature = (evaluator, simulations=None, *, time=None, threads=Int::new(1), batch_size=Int::new(PuctConfig::default().batch_size() as i64), c_puct=Real::new(PuctConfig::default().c_puct().into()), dirichlet_alpha=Real::new(PuctConfig::default().dirichlet_alpha().into()), dirichlet_fraction=Real::new(PuctConfig::default().dirichlet_fraction().into()), temperature=Real::new(PuctConfig::default().temperature().into()), playout_mix=Real::new(PuctConfig::default().playout_mix().into()), expansion=Int::new(PuctConfig::default().expansion().into()), seed=None),
+        text_signature = "(evaluator, simulations=None, *, time=None, threads=1, batch_size=8, c_puct=1.5, dirichlet_alpha=0.3, dirichlet_fraction=0.0, temperature=0.0, playout_mix=0.0, expansion=1, seed=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -384,6 +384,8 @@ impl PuctBot {
         dirichlet_alpha: Real,
         dirichlet_fraction: Real,
         temperature: Real,
+        playout_mix: Real,
+        expansion: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let steer = steer_of(evaluator)?;
@@ -409,7 +411,7 @@ impl PuctBot {
             ];
             IndigoError::new_err(refused(&e.0, &given))
         })?;
-        let mut given: Vec<&dyn Refusal> = vec![&simulations, &threads];
+        let mut given: Vec<&dyn Refusal> = vec![&simulations, &threads, &playout_mix, &expansion];
         given.extend(time.as_ref().map(|t| t as &dyn Refusal));
         let refusal = |e: indigo_search::SettingsError| IndigoError::new_err(refused(&e.0, &given));
         let budget = match time {
@@ -420,6 +422,8 @@ impl PuctBot {
         let config = config
             .with_budget(budget)
             .and_then(|c| c.with_threads(threads.0))
+            .and_then(|c| c.with_playout_mix(playout_mix.0))
+            .and_then(|c| c.with_expansion(expansion.0))
             .map_err(refusal)?;
         if config.threads() > 1 && matches!(steer, Steer::Python(_)) {
             return Err(IndigoError::new_err(format!(
@@ -465,6 +469,16 @@ impl PuctBot {
         } else {
             String::new()
         };
+        let mix = if c.playout_mix() > 0.0 {
+            format!(",mix={}", c.playout_mix())
+        } else {
+            String::new()
+        };
+        let expand = if c.expansion() > 1 {
+            format!(",expand={}", c.expansion())
+        } else {
+            String::new()
+        };
         let rollout = match self.steer {
             Steer::Python(_) => "",
             Steer::Rollout => ",rollout",
@@ -480,7 +494,7 @@ impl PuctBot {
             String::new()
         };
         format!(
-            "puct:{budget},batch={},c={}{threads}{noise}{temperature}{rollout}",
+            "puct:{budget},batch={},c={}{threads}{noise}{temperature}{mix}{expand}{rollout}",
             c.batch_size(),
             c.c_puct()
         )

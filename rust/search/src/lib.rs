@@ -158,7 +158,7 @@ pub use simulate::{
     Batch, BatchError, MAX_BATCH_GAMES, MAX_BATCH_START, MAX_BATCH_THREADS, Outcome, Setup,
     batch_games, in_range, progress_interval, run_games, run_games_with, seat_seed, seatings,
 };
-pub use spec::{BotSpec, BotSpecError, Decision, NetFile, NetSpec, SearchBot};
+pub use spec::{BotSpec, BotSpecError, Decision, NamedSteering, NetFile, NetSpec, SearchBot};
 pub use vector::{
     Contents, Legal, LegalRow, ObservationValue, Observations, Opponents, Outputs, VectorError,
     VectorGames, Vectored, episode_seed,

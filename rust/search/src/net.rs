@@ -51,11 +51,10 @@ impl Layer {
     fn forward(&self, x: &[f32], out: &mut Vec<f32>) {
         out.clear();
         out.extend_from_slice(&self.bias);
-        for (&xi, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
-            if xi != 0.0 {
-                for (o, &w) in out.iter_mut().zip(row) {
-                    *o += xi * w;
-                }
+        for (i, xi) in nonzero(x) {
+            let row = &self.weights[i * self.outputs..(i + 1) * self.outputs];
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o += xi * w;
             }
         }
     }
@@ -70,6 +69,55 @@ impl Layer {
             }
         }
     }
+}
+
+/// `ln(1 + n)` of every whole `n` below 64, as `f32::ln_1p` gives it.
+fn log1p_table() -> &'static [f32; 64] {
+    static TABLE: std::sync::OnceLock<[f32; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|n| (n as f32).ln_1p()))
+}
+
+/// Values per block of [`nonzero`]'s scan.
+const ZERO_BLOCK: usize = 8;
+
+/// Whether every value of `block` is zero (either zero has no bit set but the sign).
+fn is_zero(block: &[f32]) -> bool {
+    block.iter().fold(0, |bits, v| bits | v.to_bits()) << 1 == 0
+}
+
+/// The non-zero values of `x` with their places, in order: a block of [`ZERO_BLOCK`] zeros
+/// (most of an observation, and many of a hidden layer after `relu`) costs one test.
+fn nonzero(x: &[f32]) -> impl Iterator<Item = (usize, f32)> + '_ {
+    x.chunks(ZERO_BLOCK)
+        .enumerate()
+        .filter(|(_, block)| !is_zero(block))
+        .flat_map(|(b, block)| {
+            block
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0.0)
+                .map(move |(i, &v)| (b * ZERO_BLOCK + i, v))
+        })
+}
+
+/// Lanes of [`dot`]'s partial sums.
+const DOT_LANES: usize = 8;
+
+/// `a . b` over their common length, summed in [`DOT_LANES`] independent lanes so that no
+/// addition waits on the one before it and the loop vectorizes (a single running sum cannot:
+/// floating-point addition is not reordered).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len());
+    let (a, a_rest) = a[..n].as_chunks::<DOT_LANES>();
+    let (b, b_rest) = b[..n].as_chunks::<DOT_LANES>();
+    let mut lanes = [0.0f32; DOT_LANES];
+    for (a, b) in a.iter().zip(b) {
+        for lane in 0..DOT_LANES {
+            lanes[lane] += a[lane] * b[lane];
+        }
+    }
+    let rest: f32 = a_rest.iter().zip(b_rest).map(|(x, y)| x * y).sum();
+    lanes.iter().sum::<f32>() + rest
 }
 
 /// A network in the `indigo-net/1` format, checked against itself when read
@@ -433,9 +481,19 @@ impl<'n> NetEvaluator<'n> {
         // The game writes every value ([`Encoded::observation`]): no zeroing first.
         self.observation.resize(G::OBSERVATION_SIZE, 0.0);
         leaf.observation(seat, &mut self.observation);
-        // ln(1 + 0) = 0: most values are zero, and a logarithm costs more than the rest.
-        for x in self.observation.iter_mut().filter(|x| **x != 0.0) {
-            *x = x.ln_1p();
+        // ln(1 + 0) = 0: most values are zero, and a logarithm costs more than the rest;
+        // most of the others are small counts, whose logarithms are kept.
+        let table = log1p_table();
+        let blocks = self
+            .observation
+            .chunks_mut(ZERO_BLOCK)
+            .filter(|b| !is_zero(b));
+        for x in blocks.flatten().filter(|x| **x != 0.0) {
+            *x = match table.get(*x as usize) {
+                #[allow(clippy::float_cmp)] // a whole number, compared exactly
+                Some(&l) if (*x as usize) as f32 == *x => l,
+                _ => x.ln_1p(),
+            };
         }
         let [a, b] = &mut self.activations;
         for (i, layer) in network.hidden.iter().enumerate() {
@@ -501,8 +559,7 @@ impl<G: Encoded> Evaluator<G> for NetEvaluator<'_> {
             logits.extend(legal.iter().map(|&action| {
                 let a = G::action_number(action);
                 let row = &head.weights[a * head.outputs..(a + 1) * head.outputs];
-                let dot: f32 = row.iter().zip(h).map(|(w, x)| w * x).sum();
-                (a, head.bias[a] + dot)
+                (a, head.bias[a] + dot(row, h))
             }));
             let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
             let start = priors.len();

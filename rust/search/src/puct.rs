@@ -44,6 +44,8 @@ pub struct PuctConfig {
     dirichlet_alpha: f32,
     dirichlet_fraction: f32,
     temperature: f32,
+    playout_mix: f32,
+    expansion: u32,
 }
 
 impl Default for PuctConfig {
@@ -56,6 +58,8 @@ impl Default for PuctConfig {
             dirichlet_alpha: Self::DEFAULT_DIRICHLET_ALPHA,
             dirichlet_fraction: 0.0,
             temperature: 0.0,
+            playout_mix: 0.0,
+            expansion: 1,
         }
     }
 }
@@ -143,6 +147,8 @@ impl PuctConfig {
                 &|t| (0.0..=Self::MAX_TEMPERATURE).contains(&t),
                 "from 0 to 100",
             )?,
+            playout_mix: 0.0,
+            expansion: 1,
         })
     }
 
@@ -188,6 +194,61 @@ impl PuctConfig {
     pub fn with_c_puct(self, c_puct: f64) -> Result<PuctConfig, SettingsError> {
         let c = PuctConfig::new(1, 1, c_puct, f64::from(self.dirichlet_alpha), 0.0, 0.0)?.c_puct;
         Ok(PuctConfig { c_puct: c, ..self })
+    }
+
+    /// These settings with each leaf valued `(1 - mix) * v + mix * z` (AlphaGo's mixed
+    /// evaluation): `v` the evaluator's value, `z` the result of one playout of the game's
+    /// playout policy ([`crate::Game::playout`]) from the leaf, drawn by the tree's
+    /// generator; `mix` from 0 (the evaluator's value alone, the default) to 1 (the
+    /// playout's alone).
+    ///
+    /// # Errors
+    /// `mix` out of those bounds (checked after conversion to `f32`).
+    pub fn with_playout_mix(self, mix: f64) -> Result<PuctConfig, SettingsError> {
+        let m = mix as f32;
+        if (0.0..=1.0).contains(&m) {
+            Ok(PuctConfig {
+                playout_mix: m,
+                ..self
+            })
+        } else {
+            Err(SettingsError(format!(
+                "playout_mix must be from 0 to 1, not {mix}"
+            )))
+        }
+    }
+
+    /// The most visits a leaf may wait for its evaluation ([`Self::with_expansion`]).
+    pub const MAX_EXPANSION: u32 = 1000;
+
+    /// These settings with a leaf evaluated at its `visits`-th visit (1 to
+    /// [`Self::MAX_EXPANSION`]; 1, the default, is at its first, as AlphaZero does): before,
+    /// each simulation that ends there is valued by a playout alone and the leaf keeps no
+    /// priors, so the evaluator is asked only for the nodes the search comes back to.
+    ///
+    /// # Errors
+    /// `visits` out of those bounds.
+    pub fn with_expansion(self, visits: i64) -> Result<PuctConfig, SettingsError> {
+        u32::try_from(visits)
+            .ok()
+            .filter(|v| (1..=Self::MAX_EXPANSION).contains(v))
+            .map(|expansion| PuctConfig { expansion, ..self })
+            .ok_or_else(|| {
+                SettingsError(format!(
+                    "expansion must be a whole number from 1 to {}, not {visits}",
+                    Self::MAX_EXPANSION
+                ))
+            })
+    }
+
+    /// The visit at which a leaf is evaluated ([`Self::with_expansion`]).
+    pub const fn expansion(&self) -> u32 {
+        self.expansion
+    }
+
+    /// The share of a playout's result in each leaf's value ([`Self::with_playout_mix`]).
+    pub const fn playout_mix(&self) -> f32 {
+        self.playout_mix
     }
 
     /// How long each search runs.
@@ -283,14 +344,21 @@ struct Tree<A> {
     nodes: Vec<Node<A>>,
     /// Every evaluated node's priors as `(action number, prior)`, ascending by action.
     priors: Vec<(u32, f32)>,
+    /// The child made for each entry of `priors` ([`NONE`] until one is), so that the descent
+    /// finds a legal action's prior and child in one walk along the row. A child whose
+    /// action has no entry (legal in another determinization only) is found in its parent's
+    /// list alone.
+    child_at: Vec<u32>,
 }
 
 /// A leaf waiting for its evaluation (its state is in the batch at the same place): its
-/// node, its mover and the path to it.
+/// node, its mover, the path to it and its playout's values per seat (when the settings mix
+/// one in, [`PuctConfig::with_playout_mix`]).
 struct Pending {
     node: u32,
     mover: u8,
     path: std::ops::Range<usize>,
+    playout: [f32; MAX_PLAYERS],
 }
 
 impl<A: Copy + Ord> Tree<A> {
@@ -309,19 +377,71 @@ impl<A: Copy + Ord> Tree<A> {
         index
     }
 
-    /// Stores `row`'s positive priors as `node`'s.
+    /// Stores `row` as `node`'s priors (a node gets its children after its priors).
     fn set_priors(&mut self, node: u32, row: impl Iterator<Item = (u32, f32)>) {
         let start = self.priors.len() as u32;
-        self.priors.extend(row.filter(|&(_, p)| p > 0.0));
+        self.priors.extend(row);
+        self.child_at.resize(self.priors.len(), NONE);
         self.nodes[node as usize].priors = Some((start, self.priors.len() as u32));
     }
 
-    // Inline across modules: the descent calls it for every legal action of every node.
-    #[inline]
-    fn prior(&self, (start, end): (u32, u32), action: usize) -> f32 {
+    /// Each of `legal`'s (ascending) prior in `node`'s row `(start, end)`, its entry there
+    /// ([`NONE`] if it has none) and its child ([`NONE`] if it has none), into `scratch`; the
+    /// visits of those children. One walk along the row while the actions' numbers ascend
+    /// (as games list them), from its start again where one does not; a walk along the
+    /// node's children only if some legal action has no entry.
+    fn legal_children<G: Encoded<Action = A>>(
+        &self,
+        node: u32,
+        (start, end): (u32, u32),
+        legal: &[A],
+        scratch: &mut Scratch<A>,
+    ) -> u32 {
         let row = &self.priors[start as usize..end as usize];
-        row.binary_search_by_key(&(action as u32), |&(a, _)| a)
-            .map_or(0.0, |i| row[i].1)
+        scratch.priors.clear();
+        scratch.children.clear();
+        scratch.entries.clear();
+        let (mut at, mut previous, mut visits, mut unlisted) = (0, 0u32, 0u32, false);
+        for &action in legal {
+            let number = G::action_number(action) as u32;
+            if number < previous {
+                at = 0;
+            }
+            previous = number;
+            while at < row.len() && row[at].0 < number {
+                at += 1;
+            }
+            let (prior, entry, child) = match row.get(at) {
+                Some(&(a, p)) if a == number => {
+                    let entry = start + at as u32;
+                    (p, entry, self.child_at[entry as usize])
+                }
+                _ => {
+                    unlisted = true;
+                    (0.0, NONE, NONE)
+                }
+            };
+            if child != NONE {
+                visits += self.nodes[child as usize].visits;
+            }
+            scratch.priors.push(prior);
+            scratch.entries.push(entry);
+            scratch.children.push(child);
+        }
+        if unlisted {
+            let mut child = self.nodes[node as usize].first_child;
+            while child != NONE {
+                let n = &self.nodes[child as usize];
+                if let Ok(i) = legal.binary_search(&n.action)
+                    && scratch.entries[i] == NONE
+                {
+                    scratch.children[i] = child;
+                    visits += n.visits;
+                }
+                child = n.next_sibling;
+            }
+        }
+        visits
     }
 
     /// Adds `values` (per seat) to every node of `path`, taking back their virtual losses.
@@ -339,6 +459,8 @@ struct Scratch<A> {
     children: Vec<u32>,
     /// The node's prior of each legal action.
     priors: Vec<f32>,
+    /// Each legal action's entry in the node's priors ([`NONE`] if it has none).
+    entries: Vec<u32>,
     path: Vec<u32>,
 }
 

@@ -40,10 +40,27 @@ pub enum BotSpec {
 /// The settings of a `net` bot: its search and its network.
 #[derive(Clone, PartialEq, Debug)]
 pub struct NetSpec {
-    /// The search's settings (`c` is its `c_puct`).
+    /// The search's settings as the spec names them (`c` is its `c_puct`, `mix` its
+    /// [`PuctConfig::playout_mix`], `expand` its [`PuctConfig::expansion`]), the others
+    /// [`PuctConfig`]'s defaults; [`NetSpec::config_for`] gives the ones it plays.
     pub config: PuctConfig,
     /// The network file, read when the spec was; `None`: the game's shipped network.
     pub file: Option<NetFile>,
+    /// Which of `c`, `mix` and `expand` the spec names.
+    pub named: NamedSteering,
+}
+
+/// Which settings of how a `net` bot's search uses its network a spec names: those it does
+/// not follow the network ([`NetSpec::config_for`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct NamedSteering {
+    /// `c`.
+    pub c: bool,
+    /// `mix`.
+    pub mix: bool,
+    /// `expand`.
+    pub expand: bool,
 }
 
 /// A network file named by a spec, as read when the spec was (kept for the process's life).
@@ -62,6 +79,40 @@ impl PartialEq for NetFile {
 }
 
 impl NetSpec {
+    /// `c` of a network with a policy head unless the spec names one.
+    pub const POLICY_C_PUCT: f64 = 3.0;
+    /// `mix` of a network with a policy head unless the spec names one: its priors steer,
+    /// playouts value the leaves.
+    pub const POLICY_PLAYOUT_MIX: f64 = 1.0;
+    /// `expand` of a network with a policy head unless the spec names one.
+    pub const POLICY_EXPANSION: i64 = 8;
+
+    /// The search's settings with `network`: those the spec names; the others, for a
+    /// network with a policy head, [`Self::POLICY_C_PUCT`], [`Self::POLICY_PLAYOUT_MIX`] and
+    /// [`Self::POLICY_EXPANSION`] (its priors steer the search, playouts value the leaves:
+    /// measured stronger at equal time, docs/search.md); for a value-only network (or
+    /// none), [`PuctConfig`]'s (AlphaZero's: its value at every leaf).
+    pub fn config_for(&self, network: Option<&Network>) -> PuctConfig {
+        let mut config = self.config;
+        if network.is_some_and(Network::has_policy) {
+            // The policy defaults are within the settings' bounds.
+            if !self.named.c {
+                config = config.with_c_puct(Self::POLICY_C_PUCT).unwrap_or(config);
+            }
+            if !self.named.mix {
+                config = config
+                    .with_playout_mix(Self::POLICY_PLAYOUT_MIX)
+                    .unwrap_or(config);
+            }
+            if !self.named.expand {
+                config = config
+                    .with_expansion(Self::POLICY_EXPANSION)
+                    .unwrap_or(config);
+            }
+        }
+        config
+    }
+
     /// The network this bot plays for game `G` with `players` seats (`None`: as many as the
     /// network was trained for), checked against them ([`Network::check_game`]).
     ///
@@ -95,7 +146,7 @@ impl NetSpec {
             _ => NetEvaluator::blank(),
         };
         PuctBot {
-            puct: crate::Puct::new(self.config, seed),
+            puct: crate::Puct::new(self.config_for(evaluator.network()), seed),
             evaluator,
         }
     }
@@ -183,6 +234,7 @@ static NET_SPECS: std::sync::Mutex<Vec<&'static NetSpec>> = std::sync::Mutex::ne
 fn parse_net(args: &str) -> Result<BotSpec, String> {
     let (mut simulations, mut seconds, mut file) = (None, None, None);
     let mut config = PuctConfig::default();
+    let mut named = NamedSteering::default();
     for arg in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
         let (key, value) = arg.split_once('=').unwrap_or(("simulations", arg));
         let (key, value) = (key.trim(), value.trim());
@@ -205,8 +257,19 @@ fn parse_net(args: &str) -> Result<BotSpec, String> {
         match key {
             "simulations" | "sims" => simulations = Some(whole()?),
             "time" => seconds = Some(number),
-            "c" | "c_puct" => config = config.with_c_puct(number).map_err(|e| e.0)?,
+            "c" | "c_puct" => {
+                config = config.with_c_puct(number).map_err(|e| e.0)?;
+                named.c = true;
+            }
             "threads" => config = config.with_threads(whole()?).map_err(|e| e.0)?,
+            "mix" => {
+                config = config.with_playout_mix(number).map_err(|e| e.0)?;
+                named.mix = true;
+            }
+            "expand" => {
+                config = config.with_expansion(whole()?).map_err(|e| e.0)?;
+                named.expand = true;
+            }
             other => return Err(format!("unknown setting {other:?}")),
         }
     }
@@ -215,7 +278,12 @@ fn parse_net(args: &str) -> Result<BotSpec, String> {
         given => Budget::given(given.0, given.1).map_err(|e| e.0)?,
     };
     let config = config.with_budget(budget).map_err(|e| e.0)?;
-    Ok(BotSpec::Net(keep_in(&NET_SPECS, NetSpec { config, file })))
+    let spec = NetSpec {
+        config,
+        file,
+        named,
+    };
+    Ok(BotSpec::Net(keep_in(&NET_SPECS, spec)))
 }
 
 /// A budget as a spec writes it: `N`, `time=S` or `N,time=S`.
@@ -234,11 +302,17 @@ impl fmt::Display for BotSpec {
                 // Every value written here reads back to the same settings.
                 let config = &net.config;
                 write_budget(f, "net", config.budget())?;
-                if config.c_puct() != PuctConfig::DEFAULT_C_PUCT {
+                if net.named.c {
                     write!(f, ",c={}", config.c_puct())?;
                 }
                 if config.threads() != 1 {
                     write!(f, ",threads={}", config.threads())?;
+                }
+                if net.named.mix {
+                    write!(f, ",mix={}", config.playout_mix())?;
+                }
+                if net.named.expand {
+                    write!(f, ",expand={}", config.expansion())?;
                 }
                 if let Some(file) = &net.file {
                     write!(f, ",file={}", file.path)?;

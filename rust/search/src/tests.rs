@@ -469,6 +469,8 @@ fn net_specs_read_back_and_name_their_file() {
             "net:800,time=2,threads=2,c=2",
             "net:800,time=2,c=2,threads=2",
         ),
+        ("net:expand=3,mix=0.5,50", "net:50,mix=0.5,expand=3"),
+        ("net:mix=0,c=1.5", "net:200,c=1.5,mix=0"),
     ] {
         let spec: BotSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), canonical, "{text}");
@@ -482,6 +484,11 @@ fn net_specs_read_back_and_name_their_file() {
         "net:threads=0",
         "net:temperature=1",
         "net:time=-1",
+        "net:mix=1.5",
+        "net:mix=-0.1",
+        "net:expand=0",
+        "net:expand=1001",
+        "net:expand=2.5",
     ] {
         assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
     }

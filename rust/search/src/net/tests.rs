@@ -1,5 +1,6 @@
 //! The network format and its evaluator on Nim (observation: the heap and the seat; actions:
 //! take 1, 2 or 3).
+#![allow(clippy::float_cmp)] // exact values: the settings as given, a value of exactly 0
 
 use std::sync::atomic::AtomicBool;
 
@@ -321,4 +322,44 @@ fn a_net_spec_reads_its_file_once_and_reads_back() {
         nim.apply(take);
     }
     assert_eq!(nim.winners().count_ones(), 1);
+}
+
+#[test]
+fn a_net_spec_steers_by_a_policy_head_unless_its_settings_say_otherwise() {
+    use crate::{BotSpec, Budget, NetSpec};
+    let policy = Network::from_bytes(&file(&tiny(), &METADATA)).unwrap();
+    let value_only =
+        Network::from_bytes(&random_network(&mut Rng::seed_from_u64(1), &[3], 1)).unwrap();
+    let BotSpec::Net(net) = "net:30".parse().unwrap() else {
+        unreachable!("a net spec")
+    };
+    let steered = net.config_for(Some(&policy));
+    assert_eq!(
+        (steered.playout_mix(), steered.expansion(), steered.c_puct()),
+        (
+            NetSpec::POLICY_PLAYOUT_MIX as f32,
+            NetSpec::POLICY_EXPANSION as u32,
+            NetSpec::POLICY_C_PUCT as f32
+        )
+    );
+    assert_eq!(steered.budget(), Budget::Simulations(30));
+    // AlphaZero's settings for a value-only network, or none.
+    let alphazero = PuctConfig::default()
+        .with_budget(Budget::Simulations(30))
+        .unwrap();
+    assert_eq!(net.config_for(Some(&value_only)), alphazero);
+    assert_eq!(net.config_for(None), alphazero);
+    let text = "net:30,mix=0.25,expand=1,c=2";
+    let BotSpec::Net(named) = text.parse().unwrap() else {
+        unreachable!("a net spec")
+    };
+    let kept = named.config_for(Some(&policy));
+    assert_eq!(
+        (kept.playout_mix(), kept.expansion(), kept.c_puct()),
+        (0.25, 1, 2.0)
+    );
+    assert_eq!(
+        BotSpec::Net(named).to_string(),
+        "net:30,c=2,mix=0.25,expand=1"
+    );
 }

@@ -254,6 +254,7 @@ impl<G: Encoded> TreeSearch<G> {
             legal: Vec::new(),
             children: Vec::new(),
             priors: Vec::new(),
+            entries: Vec::new(),
             path: Vec::new(),
         };
         root.legal_actions(&mut scratch.legal);
@@ -275,6 +276,7 @@ impl<G: Encoded> TreeSearch<G> {
                     priors: None,
                 }],
                 priors: Vec::new(),
+                child_at: Vec::new(),
             },
             rng,
             scratch,
@@ -318,16 +320,39 @@ impl<G: Encoded> TreeSearch<G> {
             }
             self.pending.clear();
             self.paths.clear();
-            while self.pending.len() < self.config.batch_size && self.started < self.simulations {
+            let mut unevaluated_run = 0;
+            while self.pending.len() < self.config.batch_size
+                && self.started < self.simulations
+                && unevaluated_run < UNEVALUATED_PER_BATCH
+            {
                 self.started += 1;
-                let (node, state) = self.descend();
+                let (node, mut state) = self.descend();
+                // A leaf is valued by its playouts alone until its `expansion`-th visit
+                // (this one counted), when the evaluator is asked.
+                let unevaluated =
+                    node != 0 && self.tree.nodes[node as usize].visits < self.config.expansion;
+                if unevaluated && matches!(state.turn(), Turn::Player(_)) {
+                    unevaluated_run += 1;
+                    state.playout(&mut self.rng);
+                    self.tree
+                        .back_up(&self.scratch.path, &zero_sum(&state.returns()));
+                    continue;
+                }
                 if let Turn::Player(mover) = state.turn() {
                     let start = self.paths.len();
                     self.paths.extend_from_slice(&self.scratch.path);
+                    let playout = if self.config.playout_mix > 0.0 {
+                        let mut end = state.clone();
+                        end.playout(&mut self.rng);
+                        zero_sum(&end.returns())
+                    } else {
+                        [0.0; MAX_PLAYERS]
+                    };
                     self.pending.push(Pending {
                         node,
                         mover,
                         path: start..self.paths.len(),
+                        playout,
                     });
                     leaves.push(state);
                 } else {
@@ -366,8 +391,9 @@ impl<G: Encoded> TreeSearch<G> {
                     self.tree.set_priors(leaf.node, row.iter().copied());
                 } else {
                     let row = evaluation.row_priors(r, G::ACTION_COUNT);
-                    self.tree
-                        .set_priors(leaf.node, (0..).zip(row.iter().copied()));
+                    // A dense row keeps only the actions it gives a chance.
+                    let positive = (0..).zip(row.iter().copied()).filter(|&(_, p)| p > 0.0);
+                    self.tree.set_priors(leaf.node, positive);
                 }
             }
             let mover = leaf.mover;
@@ -375,6 +401,12 @@ impl<G: Encoded> TreeSearch<G> {
             let mut values = [0.0; MAX_PLAYERS];
             for (k, &v) in relative.iter().enumerate() {
                 values[(usize::from(mover) + k) % players] = v;
+            }
+            let mix = self.config.playout_mix;
+            if mix > 0.0 {
+                for (v, &z) in values.iter_mut().zip(&leaf.playout) {
+                    *v = (1.0 - mix) * *v + mix * z;
+                }
             }
             self.tree.back_up(&self.paths[leaf.path.clone()], &values);
         }
@@ -444,26 +476,9 @@ impl<G: Encoded> TreeSearch<G> {
             if scratch.legal.is_empty() {
                 return (node, state);
             }
-            // Each legal action's child, if it has one.
-            scratch.children.clear();
-            scratch.children.resize(scratch.legal.len(), NONE);
-            let mut visits = 0u32;
-            let mut child = tree.nodes[node as usize].first_child;
-            while child != NONE {
-                let n = &tree.nodes[child as usize];
-                if let Ok(i) = scratch.legal.binary_search(&n.action) {
-                    scratch.children[i] = child;
-                    visits += n.visits;
-                }
-                child = n.next_sibling;
-            }
-            scratch.priors.clear();
-            scratch.priors.extend(
-                scratch
-                    .legal
-                    .iter()
-                    .map(|&a| tree.prior(priors, G::action_number(a))),
-            );
+            let legal = std::mem::take(&mut scratch.legal);
+            let visits = tree.legal_children::<G>(node, priors, &legal, scratch);
+            scratch.legal = legal;
             let weights: f32 = scratch.priors.iter().sum();
             let uniform = 1.0 / scratch.legal.len() as f32;
             let explore = config.c_puct * (visits.max(1) as f32).sqrt();
@@ -488,7 +503,13 @@ impl<G: Encoded> TreeSearch<G> {
             }
             let (i, _) = best;
             let next = match scratch.children[i] {
-                NONE => tree.add_child(node, scratch.legal[i], seat),
+                NONE => {
+                    let child = tree.add_child(node, scratch.legal[i], seat);
+                    if let Some(at) = tree.child_at.get_mut(scratch.entries[i] as usize) {
+                        *at = child;
+                    }
+                    child
+                }
                 child => child,
             };
             let chosen = &mut tree.nodes[next as usize];
@@ -500,6 +521,10 @@ impl<G: Encoded> TreeSearch<G> {
         }
     }
 }
+
+/// The most simulations a batch ends without an evaluation (valued by their playouts alone)
+/// before the tree looks at `stop` and its deadline again.
+const UNEVALUATED_PER_BATCH: usize = 32;
 
 /// Dirichlet noise over `n` actions (all zero when `config` asks for none).
 fn noise(config: &PuctConfig, n: usize, rng: &mut Rng) -> Vec<f32> {

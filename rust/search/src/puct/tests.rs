@@ -1,5 +1,6 @@
 //! The PUCT search on Nim (one heap, take 1 to 3, whoever takes the last wins): the mover
 //! wins exactly when the heap is not a multiple of 4, by leaving one.
+#![allow(clippy::float_cmp)] // exact values: the settings as given, a value of exactly 0
 
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
@@ -379,6 +380,74 @@ fn settings_are_checked() {
     let e = PuctConfig::new(1, 1, 1.0, 0.3, 0.0, -1.0).unwrap_err();
     assert_eq!(e.0, "temperature must be from 0 to 100, not -1");
     assert!(PuctConfig::new(1, 1, 1.0, 0.3, f64::NAN, 0.0).is_err());
+}
+
+#[test]
+fn mixed_and_expansion_settings_are_checked() {
+    let c = PuctConfig::default();
+    assert_eq!(c.playout_mix(), 0.0);
+    assert_eq!(c.expansion(), 1);
+    assert_eq!(c.with_playout_mix(0.5).unwrap().playout_mix(), 0.5);
+    for bad in [-0.1, 1.01, f64::NAN] {
+        assert!(c.with_playout_mix(bad).is_err(), "{bad}");
+    }
+    assert_eq!(c.with_expansion(8).unwrap().expansion(), 8);
+    let e = c.with_expansion(0).unwrap_err();
+    assert_eq!(
+        e.0,
+        "expansion must be a whole number from 1 to 1000, not 0"
+    );
+    assert!(c.with_expansion(1001).is_err());
+}
+
+#[test]
+fn a_playout_mixed_in_values_the_leaves_an_evaluator_does_not() {
+    // `flat` values every leaf 0; with the playouts' results mixed in, the search finds
+    // the winning move.
+    let mixed = config(800, 8, 0.0, 0.0).with_playout_mix(1.0).unwrap();
+    for h in [5u8, 6, 7] {
+        let mut puct = Puct::new(mixed, 2);
+        let result = puct.search(&heap(h), &mut flat([1.0; 3])).unwrap().unwrap();
+        assert_eq!(result.best, h % 4, "heap {h}: {result:?}");
+        assert!(result.value > 0.0, "{result:?}");
+    }
+    // From 30 no game ends within reach of the tree: unmixed, every value is `flat`'s 0.
+    let value = |config| {
+        let mut puct = Puct::new(config, 2);
+        puct.search(&heap(30), &mut flat([1.0; 3]))
+            .unwrap()
+            .unwrap()
+            .value
+    };
+    assert_eq!(value(config(800, 8, 0.0, 0.0)), 0.0);
+    assert_ne!(value(mixed), 0.0);
+}
+
+#[test]
+fn a_leaf_waits_for_its_expansion_visit_to_be_evaluated() {
+    // With batches of 1 a node is evaluated once, at its `expansion`-th visit: the
+    // `expansion - 1` simulations before ended there without a row, so at most
+    // 400 / expansion rows are asked for.
+    let mut rows = Vec::new();
+    for expansion in [1i64, 2, 8] {
+        let mut calls = Vec::new();
+        let config = config(400, 1, 0.0, 0.0).with_expansion(expansion).unwrap();
+        let result = Puct::new(config, 4)
+            .search(&heap(30), &mut counted(&mut calls, flat([1.0; 3])))
+            .unwrap()
+            .unwrap();
+        assert_eq!(result.simulations, 400);
+        assert_eq!(result.visits.iter().map(|v| v.1).sum::<u32>(), 400);
+        let leaves: usize = calls[1..].iter().sum();
+        assert!(
+            leaves > 0 && leaves * expansion as usize <= 400,
+            "{expansion}: {leaves}"
+        );
+        rows.push(leaves);
+    }
+    // No game ends within reach of the tree from 30: every simulation is a row at 1.
+    assert_eq!(rows[0], 400);
+    assert!(rows[2] < rows[1], "{rows:?}");
 }
 
 #[test]
