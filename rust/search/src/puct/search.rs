@@ -41,6 +41,8 @@ struct TreeSearch<G: Encoded> {
     scratch: Scratch<G::Action>,
     /// The determinization's legal actions at each step of a descent.
     legal: G::Actions,
+    /// The state a descent walks, drawn afresh for each.
+    state: G,
     /// The leaves gathered, in their rows' order, their paths and their legal actions.
     pending: Vec<Pending>,
     paths: Vec<u32>,
@@ -267,7 +269,7 @@ impl<G: Encoded> TreeSearch<G> {
             info: info.clone(),
             deadline,
             players: root.players(),
-            root: Some(root),
+            root: Some(root.clone()),
             tree: Tree {
                 nodes: vec![Node {
                     action: first,
@@ -287,6 +289,7 @@ impl<G: Encoded> TreeSearch<G> {
             rng,
             scratch,
             legal: G::Actions::default(),
+            state: root,
             pending: Vec::with_capacity(config.batch_size),
             paths: Vec::new(),
             pending_legal: Vec::new(),
@@ -335,7 +338,8 @@ impl<G: Encoded> TreeSearch<G> {
                 && unevaluated_run < UNEVALUATED_PER_BATCH
             {
                 self.started += 1;
-                let (node, mut state) = self.descend();
+                let node = self.descend();
+                let state = &mut self.state;
                 // A leaf is valued by its playouts alone until its `expansion`-th visit
                 // (this one counted), when the evaluator is asked; so is a draw that reaches
                 // a node none of whose priors it may play, until the node's next multiple of
@@ -356,10 +360,10 @@ impl<G: Encoded> TreeSearch<G> {
                     let first_legal = self.pending_legal.len();
                     state.legal_actions(&mut self.scratch.legal);
                     self.pending_legal.extend_from_slice(&self.scratch.legal);
+                    leaves.push(state.clone());
                     let playout = if self.config.playout_mix > 0.0 {
-                        let mut end = state.clone();
-                        end.playout(&mut self.rng);
-                        zero_sum(&end.returns())
+                        state.playout(&mut self.rng);
+                        zero_sum(&state.returns())
                     } else {
                         [0.0; MAX_PLAYERS]
                     };
@@ -370,7 +374,6 @@ impl<G: Encoded> TreeSearch<G> {
                         legal: first_legal..self.pending_legal.len(),
                         playout,
                     });
-                    leaves.push(state);
                 } else {
                     // Over (a chance node without outcomes cannot be reached).
                     self.tree
@@ -446,10 +449,11 @@ impl<G: Encoded> TreeSearch<G> {
         mixed.collect()
     }
 
-    /// One simulation's walk from a fresh determinization down to a leaf or the end of the
-    /// game; the path (without the root) is left in `scratch.path`, each node on it holding a
-    /// virtual loss.
-    fn descend(&mut self) -> (u32, G) {
+    /// One simulation's walk from a fresh determinization (drawn into `state`) down to a leaf
+    /// or the end of the game, its last node; the path (without the root) is left in
+    /// `scratch.path`, each node on it holding a virtual loss, and the state reached in
+    /// `state`.
+    fn descend(&mut self) -> u32 {
         let TreeSearch {
             config,
             info,
@@ -457,17 +461,18 @@ impl<G: Encoded> TreeSearch<G> {
             rng,
             scratch,
             legal,
+            state,
             ..
         } = self;
-        let mut state = G::sample(info, rng);
+        G::sample_into(info, state, rng);
         scratch.path.clear();
         let mut node = 0u32;
         loop {
             let seat = match state.turn() {
-                Turn::Over => return (node, state),
+                Turn::Over => return node,
                 Turn::Chance => {
                     let Some(outcome) = state.playout_action(rng, &mut scratch.legal) else {
-                        return (node, state);
+                        return node;
                     };
                     state.apply(outcome);
                     continue;
@@ -475,11 +480,11 @@ impl<G: Encoded> TreeSearch<G> {
                 Turn::Player(seat) => seat,
             };
             let Some(priors) = tree.nodes[node as usize].priors else {
-                return (node, state);
+                return node;
             };
             state.legal_set(legal);
             if legal.is_empty() {
-                return (node, state);
+                return node;
             }
             let Some(chosen) = tree.choose(
                 node,
@@ -489,7 +494,7 @@ impl<G: Encoded> TreeSearch<G> {
                 |out| state.legal_actions(out),
                 scratch,
             ) else {
-                return (node, state);
+                return node;
             };
             let next = match chosen {
                 Chosen::Child(child) => child,
