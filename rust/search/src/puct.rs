@@ -378,6 +378,27 @@ enum Chosen<A> {
 }
 
 impl<A: Copy + Ord> Tree<A> {
+    /// A tree of its root alone: `action` stands for the move that led there (none did) and
+    /// `mover` is the seat searched for.
+    fn new(action: A, mover: u8) -> Tree<A> {
+        Tree {
+            nodes: vec![Node {
+                action,
+                mover,
+                prior: 0.0,
+                unlisted: 0,
+                rows: 0,
+                first_child: NONE,
+                next_sibling: NONE,
+                visits: 0,
+                value: 0.0,
+                priors: None,
+            }],
+            priors: Vec::new(),
+            child_at: Vec::new(),
+        }
+    }
+
     fn add_child(&mut self, parent: u32, action: A, mover: u8, prior: f32) -> u32 {
         let index = self.nodes.len() as u32;
         self.nodes.push(Node {

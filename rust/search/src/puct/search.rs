@@ -10,9 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Gamma};
 
-use super::{
-    Chosen, NONE, Node, Pending, PuctConfig, PuctError, PuctResult, Scratch, Tree, evaluate,
-};
+use super::{Chosen, NONE, Pending, PuctConfig, PuctError, PuctResult, Scratch, Tree, evaluate};
 use crate::clock::Instant;
 use crate::encoded::Encoded;
 use crate::evaluator::{Evaluation, Evaluator, zero_sum};
@@ -270,22 +268,7 @@ impl<G: Encoded> TreeSearch<G> {
             deadline,
             players: root.players(),
             root: Some(root.clone()),
-            tree: Tree {
-                nodes: vec![Node {
-                    action: first,
-                    mover: observer,
-                    prior: 0.0,
-                    unlisted: 0,
-                    rows: 0,
-                    first_child: NONE,
-                    next_sibling: NONE,
-                    visits: 0,
-                    value: 0.0,
-                    priors: None,
-                }],
-                priors: Vec::new(),
-                child_at: Vec::new(),
-            },
+            tree: Tree::new(first, observer),
             rng,
             scratch,
             legal: G::Actions::default(),

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 
-use super::{Chosen, NONE, Node, Scratch, Tree};
+use super::{Chosen, NONE, Scratch, Tree};
 use crate::game::SortedActions;
 use crate::random::unit;
 use crate::*;
@@ -641,22 +641,7 @@ fn random_node(rng: &mut Rng) -> Tree<u8> {
     let listed = [1, 3, 10][below(rng, 3)];
     let made_one_in = [1, 2, 4][below(rng, 3)];
     let lean = [0.0, -0.9][below(rng, 2)];
-    let mut tree = Tree {
-        nodes: vec![Node {
-            action: 0,
-            mover: 0,
-            prior: 0.0,
-            unlisted: 0,
-            rows: 0,
-            first_child: NONE,
-            next_sibling: NONE,
-            visits: 0,
-            value: 0.0,
-            priors: None,
-        }],
-        priors: Vec::new(),
-        child_at: Vec::new(),
-    };
+    let mut tree = Tree::new(0, 0);
     let row = |rng: &mut Rng| -> Vec<(u8, f32)> {
         let mut entries = Vec::new();
         for a in 0..40u8 {
