@@ -7,7 +7,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
 use indigo_search::{
-    Budget, Encoded, Evaluator as _, NetEvaluator, Network, Puct, PuctConfig, Rng,
+    BotSpec, Budget, Encoded, Evaluator as _, Ismcts, IsmctsConfig, NetEvaluator, Network, Puct,
+    PuctConfig, Rng,
 };
 use rand::SeedableRng;
 
@@ -35,7 +36,7 @@ pub fn net_leaf<G: Encoded>(c: &mut Criterion, leaf: &G) {
 
 /// One `net` search of 1000 simulations (`G`'s shipped network, batches of 8) from `position`,
 /// in simulations per second (group `puct_2p`): to set against `net_leaf_2p/network_sparse`,
-/// the evaluator's share of it.
+/// the evaluator's share of it; and the `net` bot's search of 8000 against ISMCTS's.
 pub fn puct<G: Encoded>(c: &mut Criterion, position: &G) {
     let network = Network::from_bytes(G::DEFAULT_NETWORK).unwrap();
     let config = PuctConfig::default()
@@ -48,6 +49,23 @@ pub fn puct<G: Encoded>(c: &mut Criterion, position: &G) {
         let mut puct = Puct::new(config, 3);
         let mut evaluator = NetEvaluator::new(&network);
         b.iter(|| puct.search(black_box(position), &mut evaluator).unwrap());
+    });
+    // The `net` bot as its spec plays (the shipped network's settings), against ISMCTS at
+    // the same simulations: the cost of a `net` simulation in ISMCTS ones.
+    let BotSpec::Net(spec) = "net:8000".parse::<BotSpec>().unwrap() else {
+        unreachable!("a net spec")
+    };
+    let config = spec.config_for(Some(&network));
+    group.throughput(Throughput::Elements(8000));
+    group.bench_function("net_bot_midgame_8000_sims", |b| {
+        let mut puct = Puct::new(config, 3);
+        let mut evaluator = NetEvaluator::new(&network);
+        b.iter(|| puct.search(black_box(position), &mut evaluator).unwrap());
+    });
+    let ismcts = IsmctsConfig::new(Budget::Simulations(8000), 0.7, 1).unwrap();
+    group.bench_function("ismcts_midgame_8000_sims", |b| {
+        let mut bot = Ismcts::new(ismcts, 3);
+        b.iter(|| bot.search(black_box(position)));
     });
     group.finish();
 }

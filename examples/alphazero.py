@@ -415,7 +415,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--distill-rounds", type=int, default=1, help="distillation iterations (0: none)"
     )
     parser.add_argument("--distill-games", type=int, default=1000, help="games per round")
-    parser.add_argument("--distill-bot", default="ismcts:1000", help="the distilled bot spec")
+    parser.add_argument(
+        "--distill-bot", default="ismcts:1000",
+        help="the distilled bot spec; {network} in it names the network trained so far "
+        "(expert iteration: net:2000,file={network})",
+    )  # fmt: skip
     parser.add_argument("--distill-epochs", type=int, default=2, help="per round")
     parser.add_argument(
         "--distill-window", type=int, default=1, help="rounds of games a round trains on"
@@ -466,9 +470,14 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
         started = time.monotonic()
         folder = args.out / f"iteration-{iteration}"
         distilled = iteration < rounds
+        teacher = args.distill_bot
+        if distilled and "{network}" in teacher:
+            network_path.parent.mkdir(parents=True, exist_ok=True)
+            network.save(network_path, entry, f"{command}: the teacher of iteration {iteration}")
+            teacher = teacher.replace("{network}", str(network_path))
         if distilled:
             run_selfplay(
-                [args.distill_bot] * PLAYERS,
+                [teacher] * PLAYERS,
                 args.distill_games,
                 folder,
                 rules=rules,
@@ -506,7 +515,7 @@ def main(argv: Sequence[str] | None = None, log: Callable[[str], object] = print
         history.append(
             {
                 "iteration": iteration,
-                "self_play": args.distill_bot if distilled else "puct",
+                "self_play": teacher if distilled else "puct",
                 "games": games,
                 "samples": len(data),
                 "seconds": {

@@ -96,3 +96,21 @@ def test_the_recipe_runs_at_toy_size_and_writes_a_network(
     assert trained.startswith(f"python examples/alphazero.py --game {entry.name} ")
     assert "2 iterations (1 distilling ismcts:8 self-play, 1 of PUCT self-play)" in trained
     assert "4 games" in trained
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[e.name for e in GAMES])
+def test_expert_iteration_rounds_are_taught_by_the_network_trained_so_far(
+    entry: GameEntry[Any, Any, Any], tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    toy = ["--game", entry.name, "--distill-rounds", "2", "--distill-games", "2"]
+    toy += ["--distill-bot", "net:4,file={network}", "--distill-target", "visits"]
+    toy += ["--simulations", "4", "--batch-size", "4", "--hidden", "8", "--eval-games", "2"]
+    result = example().main([*toy, "--out", str(out)], log=lambda _: None)
+
+    network = out / "network.safetensors"
+    assert [step["self_play"] for step in result["training"]] == [f"net:4,file={network}"] * 2
+    for iteration in range(2):
+        manifest = json.loads((out / f"iteration-{iteration}" / "manifest.json").read_text())
+        assert manifest["bots"] == [f"net:4,file={network}"] * 2
+    assert network.exists()

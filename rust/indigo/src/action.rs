@@ -221,6 +221,17 @@ impl ActionSet {
         None
     }
 
+    /// The smallest and the largest action in the set, if any: the lowest set bit of the
+    /// first word that has one and the highest of the last.
+    #[inline]
+    pub fn bounds(&self) -> Option<(Action, Action)> {
+        let first = self.0.iter().position(|&w| w != 0)?;
+        let last = self.0.iter().rposition(|&w| w != 0)?;
+        let low = first * 64 + self.0[first].trailing_zeros() as usize;
+        let high = last * 64 + 63 - self.0[last].leading_zeros() as usize;
+        Some((Action(low as u16), Action(high as u16)))
+    }
+
     /// Writes the set as a mask: `out[a]` is whether action `a` is in it (`out` holds
     /// [`ACTION_COUNT`] entries).
     pub fn write_mask(&self, out: &mut [bool]) {
@@ -318,8 +329,27 @@ mod tests {
             assert_eq!(set.iter().collect::<Vec<_>>(), actions);
             for (k, &a) in actions.iter().enumerate() {
                 assert_eq!(set.nth(k), Some(a));
+                assert!(set.contains(a));
                 assert_eq!(p.check(a.to_move()), Ok(()));
             }
+            assert_eq!(
+                set.bounds(),
+                actions.first().zip(actions.last()).map(|(&a, &b)| (a, b))
+            );
+        }
+    }
+
+    #[test]
+    fn a_set_bounds_its_actions_across_its_words() {
+        use crate::action::ActionSet;
+        let mut set = ActionSet::default();
+        assert_eq!(set.bounds(), None);
+        for (low, high) in [(5, 5), (0, 809), (63, 64), (64, 700), (130, 191)] {
+            set = ActionSet::default();
+            set.insert(Action::from_index(high));
+            set.insert(Action::from_index(low));
+            let bounds = Some((Action::from_index(low), Action::from_index(high)));
+            assert_eq!(set.bounds(), bounds, "{low} {high}");
         }
     }
 }

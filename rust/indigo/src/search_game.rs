@@ -27,6 +27,11 @@ impl indigo_search::ActionSet<Action> for ActionSet {
         ActionSet::is_empty(self)
     }
 
+    #[inline]
+    fn contains(&self, action: Action) -> bool {
+        ActionSet::contains(self, action)
+    }
+
     /// One read and one write of the action's word.
     #[inline]
     fn take(&mut self, action: Action) -> bool {
@@ -41,6 +46,11 @@ impl indigo_search::ActionSet<Action> for ActionSet {
     #[inline]
     fn nth(&self, k: usize) -> Option<Action> {
         ActionSet::nth(self, k)
+    }
+
+    #[inline]
+    fn bounds(&self) -> Option<(Action, Action)> {
+        ActionSet::bounds(self)
     }
 }
 

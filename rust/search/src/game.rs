@@ -30,11 +30,19 @@ pub trait ActionSet<A>: Default + Clone + Send + Sync {
         self.len() == 0
     }
 
+    /// Whether `action` is in the set.
+    fn contains(&self, action: A) -> bool;
+
     /// Removes `action`; whether it was in the set.
     fn take(&mut self, action: A) -> bool;
 
     /// The `k`-th action in ascending order (`k < len()`).
     fn nth(&self, k: usize) -> Option<A>;
+
+    /// The smallest and the largest action, if any.
+    fn bounds(&self) -> Option<(A, A)> {
+        Some((self.nth(0)?, self.nth(self.len().checked_sub(1)?)?))
+    }
 }
 
 /// A state of a game, with everything hidden in it: what OpenSpiel calls a `State`. Bots see
@@ -254,6 +262,12 @@ impl<A: Copy + Ord + Send + Sync> ActionSet<A> for SortedActions<A> {
         self.left
     }
 
+    fn contains(&self, action: A) -> bool {
+        self.actions
+            .binary_search(&action)
+            .is_ok_and(|i| !self.taken[i])
+    }
+
     fn take(&mut self, action: A) -> bool {
         match self.actions.binary_search(&action) {
             Ok(i) if !self.taken[i] => {
@@ -272,5 +286,11 @@ impl<A: Copy + Ord + Send + Sync> ActionSet<A> for SortedActions<A> {
             .filter(|&(_, &taken)| !taken)
             .nth(k)
             .map(|(&a, _)| a)
+    }
+
+    fn bounds(&self) -> Option<(A, A)> {
+        let mut left = self.actions.iter().zip(&self.taken).filter(|&(_, &t)| !t);
+        let first = *left.next()?.0;
+        Some((first, left.next_back().map_or(first, |(&a, _)| a)))
     }
 }

@@ -25,7 +25,7 @@ use crate::bots::Bot;
 use crate::clock::Instant;
 use crate::encoded::Encoded;
 use crate::evaluator::{EvaluationError, Evaluator};
-use crate::game::{MAX_PLAYERS, Turn};
+use crate::game::{ActionSet, MAX_PLAYERS, Turn};
 use crate::ismcts::{Budget, IsmctsConfig, Pool, SettingsError, Visits};
 use crate::random::{Rng, below};
 
@@ -329,6 +329,12 @@ struct Node<A> {
     action: A,
     /// The seat that played `action`; `value` is from its side.
     mover: u8,
+    /// `action`'s prior in its parent's row (0 if the row has no entry for it).
+    prior: f32,
+    /// Children whose action has no entry in this node's row.
+    unlisted: u32,
+    /// Evaluations that added to this node's priors.
+    rows: u32,
     first_child: u32,
     next_sibling: u32,
     /// Visits, pending (virtual) ones included.
@@ -342,31 +348,65 @@ struct Node<A> {
 /// One search tree; node 0 is the root.
 struct Tree<A> {
     nodes: Vec<Node<A>>,
-    /// Every evaluated node's priors as `(action number, prior)`, ascending by action.
-    priors: Vec<(u32, f32)>,
-    /// The child made for each entry of `priors` ([`NONE`] until one is), so that the descent
-    /// finds a legal action's prior and child in one walk along the row. A child whose
+    /// Every evaluated node's priors as `(action, prior)`, ascending by action: the actions
+    /// legal in the state evaluated, those the evaluator gave a chance (the root's: all).
+    priors: Vec<(A, f32)>,
+    /// The child made for each entry of `priors` ([`NONE`] until one is). A child whose
     /// action has no entry (legal in another determinization only) is found in its parent's
     /// list alone.
     child_at: Vec<u32>,
 }
 
 /// A leaf waiting for its evaluation (its state is in the batch at the same place): its
-/// node, its mover, the path to it and its playout's values per seat (when the settings mix
-/// one in, [`PuctConfig::with_playout_mix`]).
+/// node, its mover, the path to it, its legal actions (in the tree's `pending_legal`) and its
+/// playout's values per seat (when the settings mix one in, [`PuctConfig::with_playout_mix`]).
 struct Pending {
     node: u32,
     mover: u8,
     path: std::ops::Range<usize>,
+    legal: std::ops::Range<usize>,
     playout: [f32; MAX_PLAYERS],
 }
 
+/// The action a descent step chose: a child, an entry of the node's priors without one, or
+/// a legal action with neither.
+#[derive(Clone, Copy)]
+enum Chosen<A> {
+    Child(u32),
+    Entry(u32),
+    Unlisted(A),
+}
+
 impl<A: Copy + Ord> Tree<A> {
-    fn add_child(&mut self, parent: u32, action: A, mover: u8) -> u32 {
+    /// A tree of its root alone: `action` stands for the move that led there (none did) and
+    /// `mover` is the seat searched for.
+    fn new(action: A, mover: u8) -> Tree<A> {
+        Tree {
+            nodes: vec![Node {
+                action,
+                mover,
+                prior: 0.0,
+                unlisted: 0,
+                rows: 0,
+                first_child: NONE,
+                next_sibling: NONE,
+                visits: 0,
+                value: 0.0,
+                priors: None,
+            }],
+            priors: Vec::new(),
+            child_at: Vec::new(),
+        }
+    }
+
+    fn add_child(&mut self, parent: u32, action: A, mover: u8, prior: f32) -> u32 {
         let index = self.nodes.len() as u32;
         self.nodes.push(Node {
             action,
             mover,
+            prior,
+            unlisted: 0,
+            rows: 0,
             first_child: NONE,
             next_sibling: self.nodes[parent as usize].first_child,
             visits: 0,
@@ -377,71 +417,195 @@ impl<A: Copy + Ord> Tree<A> {
         index
     }
 
-    /// Stores `row` as `node`'s priors (a node gets its children after its priors).
-    fn set_priors(&mut self, node: u32, row: impl Iterator<Item = (u32, f32)>) {
-        let start = self.priors.len() as u32;
-        self.priors.extend(row);
-        self.child_at.resize(self.priors.len(), NONE);
-        self.nodes[node as usize].priors = Some((start, self.priors.len() as u32));
+    /// Adds `row`'s entries (ascending by action) for actions `node`'s priors do not list yet
+    /// to them: a node's priors are those of every determinization evaluated there, each for
+    /// its own legal actions (an Indigo opponent's hidden tile, say), kept with their children.
+    fn add_priors(&mut self, node: u32, row: impl Iterator<Item = (A, f32)>) {
+        let (start, end) = self.nodes[node as usize].priors.unwrap_or((0, 0));
+        let (start, end) = (start as usize, end as usize);
+        let old = &self.priors[start..end];
+        let new: Vec<(A, f32)> = row
+            .filter(|e| old.binary_search_by(|o| o.0.cmp(&e.0)).is_err())
+            .collect();
+        if new.is_empty() && self.nodes[node as usize].priors.is_some() {
+            return;
+        }
+        // A child made while its action had no entry takes its new entry.
+        let mut made = vec![NONE; new.len()];
+        if self.nodes[node as usize].unlisted > 0 {
+            let mut child = self.nodes[node as usize].first_child;
+            while child != NONE {
+                let n = &mut self.nodes[child as usize];
+                if let Ok(j) = new.binary_search_by(|e| e.0.cmp(&n.action)) {
+                    made[j] = child;
+                    n.prior = new[j].1;
+                }
+                child = n.next_sibling;
+            }
+            let taken = made.iter().filter(|&&c| c != NONE).count() as u32;
+            self.nodes[node as usize].unlisted -= taken;
+        }
+        let first = self.priors.len();
+        let (mut i, mut j) = (start, 0);
+        while i < end || j < new.len() {
+            if j == new.len() || (i < end && self.priors[i].0 < new[j].0) {
+                self.priors.push(self.priors[i]);
+                self.child_at.push(self.child_at[i]);
+                i += 1;
+            } else {
+                self.priors.push(new[j]);
+                self.child_at.push(made[j]);
+                j += 1;
+            }
+        }
+        let n = &mut self.nodes[node as usize];
+        n.priors = Some((first as u32, self.priors.len() as u32));
+        n.rows += 1;
     }
 
-    /// Each of `legal`'s (ascending) prior in `node`'s row `(start, end)`, its entry there
-    /// ([`NONE`] if it has none) and its child ([`NONE`] if it has none), into `scratch`; the
-    /// visits of those children. One walk along the row while the actions' numbers ascend
-    /// (as games list them), from its start again where one does not; a walk along the
-    /// node's children only if some legal action has no entry.
-    fn legal_children<G: Encoded<Action = A>>(
+    /// What the descent needs of `node`'s row `(start, end)` for the determinization whose
+    /// legal actions are `legal` (not empty), and its legal children into `scratch.children`:
+    /// read from the row's entries unless the node has children without one. Only the
+    /// entries between the smallest and the largest legal action can be legal.
+    fn scan<S: ActionSet<A>>(
         &self,
         node: u32,
         (start, end): (u32, u32),
-        legal: &[A],
+        legal: &S,
         scratch: &mut Scratch<A>,
-    ) -> u32 {
-        let row = &self.priors[start as usize..end as usize];
-        scratch.priors.clear();
+    ) -> RowScan {
+        let mut scan = RowScan {
+            weights: 0.0,
+            listed: 0,
+            listed_children: 0,
+            fresh: NONE,
+            fresh_prior: f32::NEG_INFINITY,
+            visits: 0,
+        };
+        let from_row = self.nodes[node as usize].unlisted == 0;
         scratch.children.clear();
-        scratch.entries.clear();
-        let (mut at, mut previous, mut visits, mut unlisted) = (0, 0u32, 0u32, false);
-        for &action in legal {
-            let number = G::action_number(action) as u32;
-            if number < previous {
-                at = 0;
+        let row = &self.priors[start as usize..end as usize];
+        let (first, last) = legal.bounds().map_or((start, start), |(low, high)| {
+            (
+                start + row.partition_point(|e| e.0 < low) as u32,
+                start + row.partition_point(|e| e.0 <= high) as u32,
+            )
+        });
+        for k in first..last {
+            let (action, prior) = self.priors[k as usize];
+            if !legal.contains(action) {
+                continue;
             }
-            previous = number;
-            while at < row.len() && row[at].0 < number {
-                at += 1;
-            }
-            let (prior, entry, child) = match row.get(at) {
-                Some(&(a, p)) if a == number => {
-                    let entry = start + at as u32;
-                    (p, entry, self.child_at[entry as usize])
+            scan.listed += 1;
+            scan.weights += prior;
+            match self.child_at[k as usize] {
+                NONE => {
+                    if prior > scan.fresh_prior {
+                        (scan.fresh, scan.fresh_prior) = (k, prior);
+                    }
                 }
-                _ => {
-                    unlisted = true;
-                    (0.0, NONE, NONE)
+                child => {
+                    scan.listed_children += 1;
+                    if from_row {
+                        scan.visits += self.nodes[child as usize].visits;
+                        scratch.children.push(child);
+                    }
                 }
-            };
-            if child != NONE {
-                visits += self.nodes[child as usize].visits;
             }
-            scratch.priors.push(prior);
-            scratch.entries.push(entry);
-            scratch.children.push(child);
         }
-        if unlisted {
+        if !from_row {
             let mut child = self.nodes[node as usize].first_child;
             while child != NONE {
                 let n = &self.nodes[child as usize];
-                if let Ok(i) = legal.binary_search(&n.action)
-                    && scratch.entries[i] == NONE
-                {
-                    scratch.children[i] = child;
-                    visits += n.visits;
+                if legal.contains(n.action) {
+                    scan.visits += n.visits;
+                    scratch.children.push(child);
                 }
                 child = n.next_sibling;
             }
         }
-        visits
+        scan
+    }
+
+    /// PUCT's choice at `node`, whose priors are `(start, end)`, among the actions of `legal`
+    /// (the determinization's, not empty; `legal_list` fills `scratch.legal` with them,
+    /// ascending): the largest `q + c * sqrt(N) * p / (1 + n)`, ties to the smaller action,
+    /// where `p` is the prior renormalised over the legal actions (uniform if none has one),
+    /// `q` and `n` a child's mean value and visits (0 without one) and `N` the legal
+    /// children's visits.
+    ///
+    /// One walk along the row and one along the children: an action with neither an entry
+    /// nor a child scores 0, so the legal list is walked only when nothing scores above 0.
+    /// `None` if the row has entries but none for a legal action: the determinization is to
+    /// be evaluated at `node` ([`Tree::add_priors`]).
+    fn choose<S: ActionSet<A>>(
+        &self,
+        node: u32,
+        (start, end): (u32, u32),
+        c_puct: f32,
+        legal: &S,
+        legal_list: impl FnOnce(&mut Vec<A>),
+        scratch: &mut Scratch<A>,
+    ) -> Option<Chosen<A>> {
+        let scan = self.scan(node, (start, end), legal, scratch);
+        if scan.listed == 0 && start < end {
+            return None;
+        }
+        let explore = c_puct * (scan.visits.max(1) as f32).sqrt();
+        // `c * sqrt(N) * p` for a prior `prior`, renormalised (or uniform).
+        let (scale, share) = if scan.weights > 0.0 {
+            (explore / scan.weights, 1.0)
+        } else {
+            (explore / legal.len() as f32, 0.0)
+        };
+        let score =
+            |q: f32, prior: f32, n: f32| q + scale * (share * prior + (1.0 - share)) / (1.0 + n);
+        let mut best = Best(None);
+        if scan.fresh != NONE {
+            let action = self.priors[scan.fresh as usize].0;
+            let chosen = Chosen::Entry(scan.fresh);
+            best.consider(score(0.0, scan.fresh_prior, 0.0), action, chosen);
+        }
+        for &c in &scratch.children {
+            let n = &self.nodes[c as usize];
+            let visits = n.visits as f32;
+            let q = if visits > 0.0 { n.value / visits } else { 0.0 };
+            best.consider(score(q, n.prior, visits), n.action, Chosen::Child(c));
+        }
+        // The legal actions with neither an entry nor a child score 0, or the uniform share
+        // when none has a prior: if there are any and they may be the best, walk the list.
+        let considered = scan.listed + scratch.children.len() - scan.listed_children;
+        if let Some((s, _, chosen)) = best.0
+            && (considered == legal.len() || (scan.weights > 0.0 && s > 0.0))
+        {
+            return Some(chosen);
+        }
+        legal_list(&mut scratch.legal);
+        scratch
+            .children
+            .sort_unstable_by_key(|&c| self.nodes[c as usize].action);
+        let row = &self.priors[start as usize..end as usize];
+        for &action in &scratch.legal {
+            let entry = row.binary_search_by(|e| e.0.cmp(&action)).ok();
+            let has_child = match entry {
+                Some(i) => self.child_at[start as usize + i] != NONE,
+                None => scratch
+                    .children
+                    .binary_search_by(|&c| self.nodes[c as usize].action.cmp(&action))
+                    .is_ok(),
+            };
+            if !has_child {
+                let (prior, chosen) = match entry {
+                    Some(i) => (row[i].1, Chosen::Entry(start + i as u32)),
+                    None => (0.0, Chosen::Unlisted(action)),
+                };
+                best.consider(score(0.0, prior, 0.0), action, chosen);
+            }
+        }
+        Some(
+            best.0
+                .map_or(Chosen::Unlisted(scratch.legal[0]), |(_, _, c)| c),
+        )
     }
 
     /// Adds `values` (per seat) to every node of `path`, taking back their virtual losses.
@@ -453,14 +617,40 @@ impl<A: Copy + Ord> Tree<A> {
     }
 }
 
+/// [`Tree::scan`]'s reading of a row: the priors of the legal actions summed, how many legal
+/// actions have an entry and how many of those a child, the likeliest of the others (its
+/// entry, [`NONE`] if none, and its prior), and the legal children's visits.
+struct RowScan {
+    weights: f32,
+    listed: usize,
+    listed_children: usize,
+    fresh: u32,
+    fresh_prior: f32,
+    visits: u32,
+}
+
+/// The best choice so far of [`Tree::choose`]: its score and action.
+struct Best<A>(Option<(f32, A, Chosen<A>)>);
+
+impl<A: Copy + Ord> Best<A> {
+    /// Keeps `chosen` if it scores more, or as much with a smaller action.
+    fn consider(&mut self, score: f32, action: A, chosen: Chosen<A>) {
+        let better = self.0.is_none_or(|(s, a, _)| match score.total_cmp(&s) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => action < a,
+            std::cmp::Ordering::Less => false,
+        });
+        if better {
+            self.0 = Some((score, action, chosen));
+        }
+    }
+}
+
 /// The tree's scratch space, reused across simulations.
 struct Scratch<A> {
     legal: Vec<A>,
+    /// The node's children legal in the determinization.
     children: Vec<u32>,
-    /// The node's prior of each legal action.
-    priors: Vec<f32>,
-    /// Each legal action's entry in the node's priors ([`NONE`] if it has none).
-    entries: Vec<u32>,
     path: Vec<u32>,
 }
 

@@ -503,3 +503,19 @@ fn net_specs_read_back_and_name_their_file() {
     let mut bot = net.build::<Nim>(1);
     assert!(bot.choose(&dealt(5)).is_some());
 }
+
+#[test]
+fn sorted_actions_answer_membership_and_bounds_without_the_taken() {
+    let mut set = SortedActions::default();
+    assert_eq!(set.bounds(), None);
+    set.fill([9u8, 2, 5, 7]);
+    assert_eq!(set.bounds(), Some((2, 9)));
+    assert!(set.contains(5) && !set.contains(6));
+    assert!(set.take(2) && set.take(9));
+    assert!(!set.contains(2));
+    assert_eq!(set.bounds(), Some((5, 7)));
+    assert!(set.take(7));
+    assert_eq!(set.bounds(), Some((5, 5)));
+    assert!(set.take(5));
+    assert_eq!(set.bounds(), None);
+}

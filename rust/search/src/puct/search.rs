@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Gamma};
 
-use super::{NONE, Node, Pending, PuctConfig, PuctError, PuctResult, Scratch, Tree, evaluate};
+use super::{Chosen, NONE, Pending, PuctConfig, PuctError, PuctResult, Scratch, Tree, evaluate};
 use crate::clock::Instant;
 use crate::encoded::Encoded;
 use crate::evaluator::{Evaluation, Evaluator, zero_sum};
-use crate::game::{MAX_PLAYERS, Turn};
+use crate::game::{ActionSet, MAX_PLAYERS, Turn};
 use crate::ismcts::merge_children;
 use crate::random::{Rng, mix, unit};
 
@@ -37,9 +37,14 @@ struct TreeSearch<G: Encoded> {
     /// Draws the determinizations, the root's noise and (tree 0's) the move at a temperature.
     rng: Rng,
     scratch: Scratch<G::Action>,
-    /// The leaves gathered, in their rows' order, and their paths.
+    /// The determinization's legal actions at each step of a descent.
+    legal: G::Actions,
+    /// The state a descent walks, drawn afresh for each.
+    state: G,
+    /// The leaves gathered, in their rows' order, their paths and their legal actions.
     pending: Vec<Pending>,
     paths: Vec<u32>,
+    pending_legal: Vec<G::Action>,
     players: usize,
     /// This tree's share of the simulations.
     simulations: u64,
@@ -253,8 +258,6 @@ impl<G: Encoded> TreeSearch<G> {
         let mut scratch = Scratch {
             legal: Vec::new(),
             children: Vec::new(),
-            priors: Vec::new(),
-            entries: Vec::new(),
             path: Vec::new(),
         };
         root.legal_actions(&mut scratch.legal);
@@ -264,24 +267,15 @@ impl<G: Encoded> TreeSearch<G> {
             info: info.clone(),
             deadline,
             players: root.players(),
-            root: Some(root),
-            tree: Tree {
-                nodes: vec![Node {
-                    action: first,
-                    mover: observer,
-                    first_child: NONE,
-                    next_sibling: NONE,
-                    visits: 0,
-                    value: 0.0,
-                    priors: None,
-                }],
-                priors: Vec::new(),
-                child_at: Vec::new(),
-            },
+            root: Some(root.clone()),
+            tree: Tree::new(first, observer),
             rng,
             scratch,
+            legal: G::Actions::default(),
+            state: root,
             pending: Vec::with_capacity(config.batch_size),
             paths: Vec::new(),
+            pending_legal: Vec::new(),
             simulations,
             started: 0,
             evaluations: 0,
@@ -320,17 +314,22 @@ impl<G: Encoded> TreeSearch<G> {
             }
             self.pending.clear();
             self.paths.clear();
+            self.pending_legal.clear();
             let mut unevaluated_run = 0;
             while self.pending.len() < self.config.batch_size
                 && self.started < self.simulations
                 && unevaluated_run < UNEVALUATED_PER_BATCH
             {
                 self.started += 1;
-                let (node, mut state) = self.descend();
+                let node = self.descend();
+                let state = &mut self.state;
                 // A leaf is valued by its playouts alone until its `expansion`-th visit
-                // (this one counted), when the evaluator is asked.
+                // (this one counted), when the evaluator is asked; so is a draw that reaches
+                // a node none of whose priors it may play, until the node's next multiple of
+                // `expansion` visits (the node evaluated `rows` times).
+                let leaf = &self.tree.nodes[node as usize];
                 let unevaluated =
-                    node != 0 && self.tree.nodes[node as usize].visits < self.config.expansion;
+                    node != 0 && leaf.visits < self.config.expansion.saturating_mul(leaf.rows + 1);
                 if unevaluated && matches!(state.turn(), Turn::Player(_)) {
                     unevaluated_run += 1;
                     state.playout(&mut self.rng);
@@ -341,10 +340,13 @@ impl<G: Encoded> TreeSearch<G> {
                 if let Turn::Player(mover) = state.turn() {
                     let start = self.paths.len();
                     self.paths.extend_from_slice(&self.scratch.path);
+                    let first_legal = self.pending_legal.len();
+                    state.legal_actions(&mut self.scratch.legal);
+                    self.pending_legal.extend_from_slice(&self.scratch.legal);
+                    leaves.push(state.clone());
                     let playout = if self.config.playout_mix > 0.0 {
-                        let mut end = state.clone();
-                        end.playout(&mut self.rng);
-                        zero_sum(&end.returns())
+                        state.playout(&mut self.rng);
+                        zero_sum(&state.returns())
                     } else {
                         [0.0; MAX_PLAYERS]
                     };
@@ -352,9 +354,9 @@ impl<G: Encoded> TreeSearch<G> {
                         node,
                         mover,
                         path: start..self.paths.len(),
+                        legal: first_legal..self.pending_legal.len(),
                         playout,
                     });
-                    leaves.push(state);
                 } else {
                     // Over (a chance node without outcomes cannot be reached).
                     self.tree
@@ -380,22 +382,15 @@ impl<G: Encoded> TreeSearch<G> {
         if let Some(root) = self.root.take() {
             root.legal_actions(&mut self.scratch.legal);
             let row = self.root_priors(evaluation, first);
-            self.tree.set_priors(0, row.into_iter());
+            self.tree.add_priors(0, row.into_iter());
             return 1;
         }
         let players = self.players;
         for (i, leaf) in self.pending.iter().enumerate() {
             let r = first + i;
-            if self.tree.nodes[leaf.node as usize].priors.is_none() {
-                if let Some(row) = evaluation.sparse_row(r) {
-                    self.tree.set_priors(leaf.node, row.iter().copied());
-                } else {
-                    let row = evaluation.row_priors(r, G::ACTION_COUNT);
-                    // A dense row keeps only the actions it gives a chance.
-                    let positive = (0..).zip(row.iter().copied()).filter(|&(_, p)| p > 0.0);
-                    self.tree.set_priors(leaf.node, positive);
-                }
-            }
+            let legal = &self.pending_legal[leaf.legal.clone()];
+            self.tree
+                .add_priors(leaf.node, legal_priors::<G>(evaluation, r, legal));
             let mover = leaf.mover;
             let relative = &evaluation.values[r * players..(r + 1) * players];
             let mut values = [0.0; MAX_PLAYERS];
@@ -413,10 +408,10 @@ impl<G: Encoded> TreeSearch<G> {
         rows
     }
 
-    /// The root's priors over its legal actions (in `scratch.legal`) as `(action number,
-    /// prior)`, ascending: row `row` of `root`'s priors renormalised over them (uniform if
-    /// none), mixed with Dirichlet noise as the settings ask.
-    fn root_priors(&mut self, root: &Evaluation, row: usize) -> Vec<(u32, f32)> {
+    /// The root's priors over its legal actions (in `scratch.legal`, ascending) as `(action,
+    /// prior)`: row `row` of `root`'s priors renormalised over them (uniform if none), mixed
+    /// with Dirichlet noise as the settings ask.
+    fn root_priors(&mut self, root: &Evaluation, row: usize) -> Vec<(G::Action, f32)> {
         let legal = &self.scratch.legal;
         let noise = noise(&self.config, legal.len(), &mut self.rng);
         let legal_priors: Vec<f32> = legal
@@ -432,37 +427,35 @@ impl<G: Encoded> TreeSearch<G> {
             .zip(noise)
             .map(|((&a, p), eta)| {
                 let p = if total > 0.0 { p / total } else { uniform };
-                (
-                    G::action_number(a) as u32,
-                    (1.0 - fraction) * p + fraction * eta,
-                )
+                (a, (1.0 - fraction) * p + fraction * eta)
             });
-        let mut row: Vec<(u32, f32)> = mixed.collect();
-        row.sort_unstable_by_key(|&(a, _)| a);
-        row
+        mixed.collect()
     }
 
-    /// One simulation's walk from a fresh determinization down to a leaf or the end of the
-    /// game; the path (without the root) is left in `scratch.path`, each node on it holding a
-    /// virtual loss.
-    fn descend(&mut self) -> (u32, G) {
+    /// One simulation's walk from a fresh determinization (drawn into `state`) down to a leaf
+    /// or the end of the game, its last node; the path (without the root) is left in
+    /// `scratch.path`, each node on it holding a virtual loss, and the state reached in
+    /// `state`.
+    fn descend(&mut self) -> u32 {
         let TreeSearch {
             config,
             info,
             tree,
             rng,
             scratch,
+            legal,
+            state,
             ..
         } = self;
-        let mut state = G::sample(info, rng);
+        G::sample_into(info, state, rng);
         scratch.path.clear();
         let mut node = 0u32;
         loop {
             let seat = match state.turn() {
-                Turn::Over => return (node, state),
+                Turn::Over => return node,
                 Turn::Chance => {
                     let Some(outcome) = state.playout_action(rng, &mut scratch.legal) else {
-                        return (node, state);
+                        return node;
                     };
                     state.apply(outcome);
                     continue;
@@ -470,47 +463,34 @@ impl<G: Encoded> TreeSearch<G> {
                 Turn::Player(seat) => seat,
             };
             let Some(priors) = tree.nodes[node as usize].priors else {
-                return (node, state);
+                return node;
             };
-            state.legal_actions(&mut scratch.legal);
-            if scratch.legal.is_empty() {
-                return (node, state);
+            state.legal_set(legal);
+            if legal.is_empty() {
+                return node;
             }
-            let legal = std::mem::take(&mut scratch.legal);
-            let visits = tree.legal_children::<G>(node, priors, &legal, scratch);
-            scratch.legal = legal;
-            let weights: f32 = scratch.priors.iter().sum();
-            let uniform = 1.0 / scratch.legal.len() as f32;
-            let explore = config.c_puct * (visits.max(1) as f32).sqrt();
-            let mut best = (0, f32::NEG_INFINITY);
-            for (i, (&prior, &child)) in scratch.priors.iter().zip(&scratch.children).enumerate() {
-                let p = if weights > 0.0 {
-                    prior / weights
-                } else {
-                    uniform
-                };
-                let (q, n) = if child == NONE {
-                    (0.0, 0.0)
-                } else {
-                    let c = &tree.nodes[child as usize];
-                    let n = c.visits as f32;
-                    (if n > 0.0 { c.value / n } else { 0.0 }, n)
-                };
-                let score = q + explore * p / (1.0 + n);
-                if score > best.1 {
-                    best = (i, score);
-                }
-            }
-            let (i, _) = best;
-            let next = match scratch.children[i] {
-                NONE => {
-                    let child = tree.add_child(node, scratch.legal[i], seat);
-                    if let Some(at) = tree.child_at.get_mut(scratch.entries[i] as usize) {
-                        *at = child;
-                    }
+            let Some(chosen) = tree.choose(
+                node,
+                priors,
+                config.c_puct,
+                legal,
+                |out| state.legal_actions(out),
+                scratch,
+            ) else {
+                return node;
+            };
+            let next = match chosen {
+                Chosen::Child(child) => child,
+                Chosen::Entry(k) => {
+                    let (action, prior) = tree.priors[k as usize];
+                    let child = tree.add_child(node, action, seat, prior);
+                    tree.child_at[k as usize] = child;
                     child
                 }
-                child => child,
+                Chosen::Unlisted(action) => {
+                    tree.nodes[node as usize].unlisted += 1;
+                    tree.add_child(node, action, seat, 0.0)
+                }
             };
             let chosen = &mut tree.nodes[next as usize];
             chosen.visits += 1;
@@ -525,6 +505,42 @@ impl<G: Encoded> TreeSearch<G> {
 /// The most simulations a batch ends without an evaluation (valued by their playouts alone)
 /// before the tree looks at `stop` and its deadline again.
 const UNEVALUATED_PER_BATCH: usize = 32;
+
+/// Row `r`'s priors of `legal` (a leaf's legal actions, ascending) as `(action, prior)`, those
+/// the evaluator gives a chance. A sparse row is read in one walk while the actions' numbers
+/// ascend with them, with a binary search where one does not.
+fn legal_priors<'a, G: Encoded>(
+    evaluation: &'a Evaluation,
+    r: usize,
+    legal: &'a [G::Action],
+) -> impl Iterator<Item = (G::Action, f32)> + 'a {
+    let sparse = evaluation.sparse_row(r);
+    let dense = evaluation.row_priors(r, G::ACTION_COUNT);
+    let (mut at, mut previous) = (0, 0);
+    legal
+        .iter()
+        .map(move |&action| {
+            let number = G::action_number(action);
+            let prior = match sparse {
+                Some(entries) => {
+                    if number < previous {
+                        at = entries.partition_point(|e| (e.0 as usize) < number);
+                    }
+                    previous = number;
+                    while entries.get(at).is_some_and(|e| (e.0 as usize) < number) {
+                        at += 1;
+                    }
+                    entries
+                        .get(at)
+                        .filter(|e| e.0 as usize == number)
+                        .map_or(0.0, |e| e.1)
+                }
+                None => dense.get(number).copied().unwrap_or(0.0),
+            };
+            (action, prior)
+        })
+        .filter(|&(_, p)| p > 0.0)
+}
 
 /// Dirichlet noise over `n` actions (all zero when `config` asks for none).
 fn noise(config: &PuctConfig, n: usize, rng: &mut Rng) -> Vec<f32> {

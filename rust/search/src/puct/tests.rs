@@ -5,7 +5,11 @@
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
+use rand::SeedableRng;
+
+use super::{Chosen, NONE, Scratch, Tree};
 use crate::game::SortedActions;
+use crate::random::unit;
 use crate::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -625,4 +629,220 @@ fn self_play_in_flight_plays_the_games_of_one_at_a_time_in_fewer_larger_calls() 
     );
     let none = puct_self_play(5..5, 2, nim_game, &mut oracle([1.0; 3])).unwrap();
     assert!(none.is_empty());
+}
+
+/// A random tree node for [`super::Tree::choose`]: its priors added in two rows (the second
+/// merged into the first, as a second determinization's evaluation is), children made for
+/// some actions with an entry and some without, in between and after, with random visits
+/// and values.
+fn random_node(rng: &mut Rng) -> Tree<u8> {
+    // One in `listed` actions has an entry in each row, one in `made` a child; values
+    // lean to losses as often as not.
+    let listed = [1, 3, 10][below(rng, 3)];
+    let made_one_in = [1, 2, 4][below(rng, 3)];
+    let lean = [0.0, -0.9][below(rng, 2)];
+    let mut tree = Tree::new(0, 0);
+    let row = |rng: &mut Rng| -> Vec<(u8, f32)> {
+        let mut entries = Vec::new();
+        for a in 0..40u8 {
+            if below(rng, listed) == 0 {
+                let prior = if below(rng, 8) == 0 {
+                    0.0
+                } else {
+                    unit(rng) as f32
+                };
+                entries.push((a, prior));
+            }
+        }
+        entries
+    };
+    let make_children = |tree: &mut Tree<u8>, rng: &mut Rng| {
+        for action in 0..40u8 {
+            let mut made = false;
+            let mut c = tree.nodes[0].first_child;
+            while c != NONE {
+                made |= tree.nodes[c as usize].action == action;
+                c = tree.nodes[c as usize].next_sibling;
+            }
+            if made || below(rng, made_one_in) != 0 {
+                continue;
+            }
+            let (start, end) = tree.nodes[0].priors.unwrap_or((0, 0));
+            let entry = (start..end).find(|&k| tree.priors[k as usize].0 == action);
+            let prior = entry.map_or(0.0, |k| tree.priors[k as usize].1);
+            let child = tree.add_child(0, action, 0, prior);
+            match entry {
+                Some(k) => tree.child_at[k as usize] = child,
+                None => tree.nodes[0].unlisted += 1,
+            }
+            let visits = 1 + below(rng, 30) as u32;
+            tree.nodes[child as usize].visits = visits;
+            let mean = (lean + unit(rng) as f32 * 2.0 - 1.0).max(-1.0);
+            tree.nodes[child as usize].value = mean * visits as f32;
+        }
+    };
+    let first = row(rng);
+    tree.add_priors(0, first.into_iter());
+    make_children(&mut tree, rng);
+    let second = row(rng);
+    tree.add_priors(0, second.into_iter());
+    make_children(&mut tree, rng);
+    tree
+}
+
+/// Every entry's child is the child of its action, each child takes its entry's prior, and
+/// the node counts the children without one.
+fn check_entries(tree: &Tree<u8>) {
+    let (start, end) = tree.nodes[0].priors.unwrap();
+    let row = &tree.priors[start as usize..end as usize];
+    assert!(
+        row.windows(2).all(|w| w[0].0 < w[1].0),
+        "ascending, once each"
+    );
+    let mut unlisted = 0;
+    let mut child = tree.nodes[0].first_child;
+    while child != NONE {
+        let n = &tree.nodes[child as usize];
+        match row.iter().position(|e| e.0 == n.action) {
+            Some(i) => {
+                assert_eq!(tree.child_at[start as usize + i], child);
+                assert_eq!(n.prior, row[i].1);
+            }
+            None => unlisted += 1,
+        }
+        child = n.next_sibling;
+    }
+    assert_eq!(tree.nodes[0].unlisted, unlisted);
+    let made = (start..end)
+        .filter(|&k| tree.child_at[k as usize] != NONE)
+        .count();
+    assert_eq!(made as u32 + unlisted, {
+        let mut n = 0;
+        let mut c = tree.nodes[0].first_child;
+        while c != NONE {
+            n += 1;
+            c = tree.nodes[c as usize].next_sibling;
+        }
+        n
+    });
+}
+
+/// Legal action `action`'s PUCT score at the root of `tree` (the node of [`random_node`]),
+/// every legal action looked at.
+fn reference_score(tree: &Tree<u8>, legal: &[u8], c_puct: f32, action: u8) -> f32 {
+    let (start, end) = tree.nodes[0].priors.unwrap();
+    let row = &tree.priors[start as usize..end as usize];
+    let child_of = |a: u8| {
+        let mut c = tree.nodes[0].first_child;
+        while c != NONE && tree.nodes[c as usize].action != a {
+            c = tree.nodes[c as usize].next_sibling;
+        }
+        c
+    };
+    let prior_of = |a: u8| row.iter().find(|e| e.0 == a).map(|e| e.1);
+    let weights: f32 = legal.iter().filter_map(|&a| prior_of(a)).sum();
+    let visits: u32 = legal
+        .iter()
+        .map(|&a| child_of(a))
+        .filter(|&c| c != NONE)
+        .map(|c| tree.nodes[c as usize].visits)
+        .sum();
+    let explore = c_puct * (visits.max(1) as f32).sqrt();
+    let share = if weights > 0.0 {
+        prior_of(action).unwrap_or(0.0) / weights
+    } else {
+        1.0 / legal.len() as f32
+    };
+    let (q, n) = match child_of(action) {
+        NONE => (0.0, 0.0),
+        c => {
+            let n = &tree.nodes[c as usize];
+            (n.value / n.visits as f32, n.visits as f32)
+        }
+    };
+    q + explore * share / (1.0 + n)
+}
+
+#[test]
+fn the_descent_chooses_what_scoring_every_legal_action_chooses() {
+    let mut rng = Rng::seed_from_u64(8);
+    let (mut fallbacks, mut evaluations) = (0, 0);
+    for _ in 0..3000 {
+        let tree = random_node(&mut rng);
+        check_entries(&tree);
+        let priors = tree.nodes[0].priors.unwrap();
+        let row = &tree.priors[priors.0 as usize..priors.1 as usize];
+        let child_of = |action: u8| {
+            let mut c = tree.nodes[0].first_child;
+            while c != NONE && tree.nodes[c as usize].action != action {
+                c = tree.nodes[c as usize].next_sibling;
+            }
+            c
+        };
+        let one_in = [1, 2, 10][below(&mut rng, 3)];
+        let legal: Vec<u8> = (0..40u8).filter(|_| below(&mut rng, one_in) == 0).collect();
+        if legal.is_empty() {
+            continue;
+        }
+        let mut set = SortedActions::default();
+        set.fill(legal.iter().copied());
+        let c_puct = 0.5 + unit(&mut rng) as f32 * 3.0;
+        let mut scratch = Scratch {
+            legal: Vec::new(),
+            children: Vec::new(),
+            path: Vec::new(),
+        };
+        let chosen = tree.choose(
+            0,
+            priors,
+            c_puct,
+            &set,
+            |out| {
+                fallbacks += 1;
+                out.clone_from(&legal);
+            },
+            &mut scratch,
+        );
+        let score = |a: u8| reference_score(&tree, &legal, c_puct, a);
+        let prior_of = |a: u8| row.iter().find(|e| e.0 == a).map(|e| e.1);
+        let listed_legal = legal.iter().any(|&a| prior_of(a).is_some());
+        let Some(chosen) = chosen else {
+            assert!(
+                !listed_legal && !row.is_empty(),
+                "None only for a row of other actions"
+            );
+            evaluations += 1;
+            continue;
+        };
+        assert!(listed_legal || row.is_empty());
+        let action = match chosen {
+            Chosen::Child(c) => {
+                assert_eq!(child_of(tree.nodes[c as usize].action), c);
+                tree.nodes[c as usize].action
+            }
+            Chosen::Entry(k) => {
+                assert_eq!(tree.child_at[k as usize], NONE);
+                tree.priors[k as usize].0
+            }
+            Chosen::Unlisted(a) => {
+                assert!(prior_of(a).is_none() && child_of(a) == NONE);
+                a
+            }
+        };
+        assert!(legal.contains(&action));
+        let best = legal
+            .iter()
+            .map(|&a| score(a))
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert!(
+            score(action) >= best - 1e-5,
+            "chose {action} scoring {} of a best {best}",
+            score(action)
+        );
+    }
+    // Both of the descent's rarer paths were taken.
+    assert!(
+        fallbacks > 20 && evaluations > 20,
+        "{fallbacks} {evaluations}"
+    );
 }
