@@ -10,8 +10,9 @@
 //! a node that has no priors yet (a leaf, evaluated) or at the end of the game (scored by
 //! [`crate::zero_sum`]). Leaves are gathered into batches of up to `batch_size` for one
 //! [`Evaluator::evaluate`] call each; a virtual loss (one visit valued -1) on every node of a
-//! pending leaf's path spreads a batch over the tree. A node keeps the priors of its first
-//! evaluation (later determinizations reach it with other hidden cards; their values count).
+//! pending leaf's path spreads a batch over the tree. A node keeps the priors of every
+//! determinization evaluated there, each for its own legal actions (an Indigo opponent's
+//! hidden tile, say).
 //! With a seed the search is reproducible. Many searches may share each call, their batches
 //! side by side ([`search_together`], [`crate::puct_self_play`]): every search is grown that
 //! way (`search.rs`).
@@ -324,37 +325,79 @@ pub enum PuctError<E> {
 
 const NONE: u32 = u32::MAX;
 
+/// A node's visits, pending (virtual) ones included, and its sum of values for the seat that
+/// moved there, each pending visit counted as -1; with what a descent's score reads of them,
+/// kept up to date so that scoring a child divides nothing.
+#[derive(Clone, Copy)]
+struct Stats {
+    visits: u32,
+    value: f32,
+    /// `value / visits`, 0 before the first visit.
+    mean: f32,
+    /// `1 / (1 + visits)`.
+    damping: f32,
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats::new(0, 0.0)
+    }
+}
+
+impl Stats {
+    fn new(visits: u32, value: f32) -> Stats {
+        let n = visits as f32;
+        Stats {
+            visits,
+            value,
+            mean: if visits > 0 { value / n } else { 0.0 },
+            damping: 1.0 / (1.0 + n),
+        }
+    }
+
+    /// Adds `visits` visits worth `value` in all.
+    fn add(&mut self, visits: u32, value: f32) {
+        *self = Stats::new(self.visits + visits, self.value + value);
+    }
+}
+
+/// An entry of a node's priors: an action, its prior, and the child made for it ([`NONE`]
+/// until one is) with that child's [`Stats`], kept here so that a descent reads a row's
+/// children in one walk along it.
+#[derive(Clone, Copy)]
+struct Entry<A> {
+    action: A,
+    prior: f32,
+    child: u32,
+    stats: Stats,
+}
+
 #[derive(Clone, Copy)]
 struct Node<A> {
     action: A,
-    /// The seat that played `action`; `value` is from its side.
+    /// The seat that played `action`; the value is from its side.
     mover: u8,
-    /// `action`'s prior in its parent's row (0 if the row has no entry for it).
-    prior: f32,
-    /// Children whose action has no entry in this node's row.
+    /// Its entry in its parent's priors, which holds its statistics; [`NONE`] for the root and
+    /// a child whose action has no entry (legal in another determinization only), whose
+    /// statistics are `stats`.
+    entry: u32,
+    stats: Stats,
+    /// Children whose action has no entry in this node's priors.
     unlisted: u32,
     /// Evaluations that added to this node's priors.
     rows: u32,
     first_child: u32,
     next_sibling: u32,
-    /// Visits, pending (virtual) ones included.
-    visits: u32,
-    /// Sum of values for `mover`, each pending visit counted as -1.
-    value: f32,
-    /// This node's priors, `priors[start..end]` of the tree, once evaluated.
+    /// This node's priors, `entries[start..end]` of the tree, once evaluated.
     priors: Option<(u32, u32)>,
 }
 
 /// One search tree; node 0 is the root.
 struct Tree<A> {
     nodes: Vec<Node<A>>,
-    /// Every evaluated node's priors as `(action, prior)`, ascending by action: the actions
-    /// legal in the state evaluated, those the evaluator gave a chance (the root's: all).
-    priors: Vec<(A, f32)>,
-    /// The child made for each entry of `priors` ([`NONE`] until one is). A child whose
-    /// action has no entry (legal in another determinization only) is found in its parent's
-    /// list alone.
-    child_at: Vec<u32>,
+    /// Every evaluated node's priors, ascending by action: the actions legal in the states
+    /// evaluated there that the evaluator gave a chance (the root's: all).
+    entries: Vec<Entry<A>>,
 }
 
 /// A leaf waiting for its evaluation (its state is in the batch at the same place): its
@@ -381,40 +424,59 @@ impl<A: Copy + Ord> Tree<A> {
     /// A tree of its root alone: `action` stands for the move that led there (none did) and
     /// `mover` is the seat searched for.
     fn new(action: A, mover: u8) -> Tree<A> {
-        Tree {
-            nodes: vec![Node {
-                action,
-                mover,
-                prior: 0.0,
-                unlisted: 0,
-                rows: 0,
-                first_child: NONE,
-                next_sibling: NONE,
-                visits: 0,
-                value: 0.0,
-                priors: None,
-            }],
-            priors: Vec::new(),
-            child_at: Vec::new(),
-        }
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            entries: Vec::new(),
+        };
+        tree.push_node(action, mover, NONE, NONE);
+        tree
     }
 
-    fn add_child(&mut self, parent: u32, action: A, mover: u8, prior: f32) -> u32 {
+    fn push_node(&mut self, action: A, mover: u8, entry: u32, next_sibling: u32) -> u32 {
         let index = self.nodes.len() as u32;
         self.nodes.push(Node {
             action,
             mover,
-            prior,
+            entry,
+            stats: Stats::default(),
             unlisted: 0,
             rows: 0,
             first_child: NONE,
-            next_sibling: self.nodes[parent as usize].first_child,
-            visits: 0,
-            value: 0.0,
+            next_sibling,
             priors: None,
         });
-        self.nodes[parent as usize].first_child = index;
         index
+    }
+
+    /// Makes `parent`'s child for `action`, played by `mover`: the child of entry `entry` of
+    /// `parent`'s priors, or ([`NONE`]) one whose action has no entry.
+    fn add_child(&mut self, parent: u32, action: A, mover: u8, entry: u32) -> u32 {
+        let next_sibling = self.nodes[parent as usize].first_child;
+        let child = self.push_node(action, mover, entry, next_sibling);
+        self.nodes[parent as usize].first_child = child;
+        match entry {
+            NONE => self.nodes[parent as usize].unlisted += 1,
+            k => self.entries[k as usize].child = child,
+        }
+        child
+    }
+
+    fn stats(&self, node: u32) -> Stats {
+        match self.nodes[node as usize] {
+            Node {
+                entry: NONE, stats, ..
+            } => stats,
+            Node { entry, .. } => self.entries[entry as usize].stats,
+        }
+    }
+
+    fn stats_mut(&mut self, node: u32) -> &mut Stats {
+        match &mut self.nodes[node as usize] {
+            Node {
+                entry: NONE, stats, ..
+            } => stats,
+            &mut Node { entry, .. } => &mut self.entries[entry as usize].stats,
+        }
     }
 
     /// Adds `row`'s entries (ascending by action) for actions `node`'s priors do not list yet
@@ -423,108 +485,53 @@ impl<A: Copy + Ord> Tree<A> {
     fn add_priors(&mut self, node: u32, row: impl Iterator<Item = (A, f32)>) {
         let (start, end) = self.nodes[node as usize].priors.unwrap_or((0, 0));
         let (start, end) = (start as usize, end as usize);
-        let old = &self.priors[start..end];
-        let new: Vec<(A, f32)> = row
-            .filter(|e| old.binary_search_by(|o| o.0.cmp(&e.0)).is_err())
+        let old = &self.entries[start..end];
+        let mut new: Vec<Entry<A>> = row
+            .filter(|e| old.binary_search_by(|o| o.action.cmp(&e.0)).is_err())
+            .map(|(action, prior)| Entry {
+                action,
+                prior,
+                child: NONE,
+                stats: Stats::default(),
+            })
             .collect();
         if new.is_empty() && self.nodes[node as usize].priors.is_some() {
             return;
         }
-        // A child made while its action had no entry takes its new entry.
-        let mut made = vec![NONE; new.len()];
+        // A child made while its action had no entry takes its new entry, statistics and all.
         if self.nodes[node as usize].unlisted > 0 {
             let mut child = self.nodes[node as usize].first_child;
             while child != NONE {
                 let n = &mut self.nodes[child as usize];
-                if let Ok(j) = new.binary_search_by(|e| e.0.cmp(&n.action)) {
-                    made[j] = child;
-                    n.prior = new[j].1;
+                if n.entry == NONE
+                    && let Ok(j) = new.binary_search_by(|e| e.action.cmp(&n.action))
+                {
+                    new[j].child = child;
+                    new[j].stats = std::mem::take(&mut n.stats);
+                    self.nodes[node as usize].unlisted -= 1;
                 }
-                child = n.next_sibling;
+                child = self.nodes[child as usize].next_sibling;
             }
-            let taken = made.iter().filter(|&&c| c != NONE).count() as u32;
-            self.nodes[node as usize].unlisted -= taken;
         }
-        let first = self.priors.len();
+        // The merged row goes to the end; its children follow their entries there.
+        let first = self.entries.len();
         let (mut i, mut j) = (start, 0);
         while i < end || j < new.len() {
-            if j == new.len() || (i < end && self.priors[i].0 < new[j].0) {
-                self.priors.push(self.priors[i]);
-                self.child_at.push(self.child_at[i]);
+            let entry = if j == new.len() || (i < end && self.entries[i].action < new[j].action) {
                 i += 1;
+                self.entries[i - 1]
             } else {
-                self.priors.push(new[j]);
-                self.child_at.push(made[j]);
                 j += 1;
+                new[j - 1]
+            };
+            if entry.child != NONE {
+                self.nodes[entry.child as usize].entry = self.entries.len() as u32;
             }
+            self.entries.push(entry);
         }
         let n = &mut self.nodes[node as usize];
-        n.priors = Some((first as u32, self.priors.len() as u32));
+        n.priors = Some((first as u32, self.entries.len() as u32));
         n.rows += 1;
-    }
-
-    /// What the descent needs of `node`'s row `(start, end)` for the determinization whose
-    /// legal actions are `legal` (not empty), and its legal children into `scratch.children`:
-    /// read from the row's entries unless the node has children without one. Only the
-    /// entries between the smallest and the largest legal action can be legal.
-    fn scan<S: ActionSet<A>>(
-        &self,
-        node: u32,
-        (start, end): (u32, u32),
-        legal: &S,
-        scratch: &mut Scratch<A>,
-    ) -> RowScan {
-        let mut scan = RowScan {
-            weights: 0.0,
-            listed: 0,
-            listed_children: 0,
-            fresh: NONE,
-            fresh_prior: f32::NEG_INFINITY,
-            visits: 0,
-        };
-        let from_row = self.nodes[node as usize].unlisted == 0;
-        scratch.children.clear();
-        let row = &self.priors[start as usize..end as usize];
-        let (first, last) = legal.bounds().map_or((start, start), |(low, high)| {
-            (
-                start + row.partition_point(|e| e.0 < low) as u32,
-                start + row.partition_point(|e| e.0 <= high) as u32,
-            )
-        });
-        for k in first..last {
-            let (action, prior) = self.priors[k as usize];
-            if !legal.contains(action) {
-                continue;
-            }
-            scan.listed += 1;
-            scan.weights += prior;
-            match self.child_at[k as usize] {
-                NONE => {
-                    if prior > scan.fresh_prior {
-                        (scan.fresh, scan.fresh_prior) = (k, prior);
-                    }
-                }
-                child => {
-                    scan.listed_children += 1;
-                    if from_row {
-                        scan.visits += self.nodes[child as usize].visits;
-                        scratch.children.push(child);
-                    }
-                }
-            }
-        }
-        if !from_row {
-            let mut child = self.nodes[node as usize].first_child;
-            while child != NONE {
-                let n = &self.nodes[child as usize];
-                if legal.contains(n.action) {
-                    scan.visits += n.visits;
-                    scratch.children.push(child);
-                }
-                child = n.next_sibling;
-            }
-        }
-        scan
     }
 
     /// PUCT's choice at `node`, whose priors are `(start, end)`, among the actions of `legal`
@@ -534,10 +541,12 @@ impl<A: Copy + Ord> Tree<A> {
     /// `q` and `n` a child's mean value and visits (0 without one) and `N` the legal
     /// children's visits.
     ///
-    /// One walk along the row and one along the children: an action with neither an entry
-    /// nor a child scores 0, so the legal list is walked only when nothing scores above 0.
-    /// `None` if the row has entries but none for a legal action: the determinization is to
-    /// be evaluated at `node` ([`Tree::add_priors`]).
+    /// Two walks along the part of the row between the smallest and the largest legal action
+    /// (its entries hold their children's statistics), and one along the children only if
+    /// some have no entry. An action with neither an entry nor a child scores 0, so the legal
+    /// list is walked only when nothing scores above 0. `None` if the row has entries but
+    /// none for a legal action: the determinization is to be evaluated at `node`
+    /// ([`Tree::add_priors`]).
     fn choose<S: ActionSet<A>>(
         &self,
         node: u32,
@@ -547,36 +556,71 @@ impl<A: Copy + Ord> Tree<A> {
         legal_list: impl FnOnce(&mut Vec<A>),
         scratch: &mut Scratch<A>,
     ) -> Option<Chosen<A>> {
-        let scan = self.scan(node, (start, end), legal, scratch);
-        if scan.listed == 0 && start < end {
+        let row = &self.entries[start as usize..end as usize];
+        let (first, last) = legal.bounds().map_or((0, 0), |(low, high)| {
+            (
+                row.partition_point(|e| e.action < low),
+                row.partition_point(|e| e.action <= high),
+            )
+        });
+        let window = &row[first..last];
+        let (mut weights, mut visits, mut listed) = (0.0, 0, 0);
+        for e in window.iter().filter(|e| legal.contains(e.action)) {
+            weights += e.prior;
+            visits += e.stats.visits;
+            listed += 1;
+        }
+        if listed == 0 && !row.is_empty() {
             return None;
         }
-        let explore = c_puct * (scan.visits.max(1) as f32).sqrt();
+        scratch.children.clear();
+        if self.nodes[node as usize].unlisted > 0 {
+            let mut child = self.nodes[node as usize].first_child;
+            while child != NONE {
+                let n = &self.nodes[child as usize];
+                if n.entry == NONE && legal.contains(n.action) {
+                    visits += n.stats.visits;
+                    scratch.children.push(child);
+                }
+                child = n.next_sibling;
+            }
+        }
+        let explore = c_puct * (visits.max(1) as f32).sqrt();
         // `c * sqrt(N) * p` for a prior `prior`, renormalised (or uniform).
-        let (scale, share) = if scan.weights > 0.0 {
-            (explore / scan.weights, 1.0)
+        let (scale, share) = if weights > 0.0 {
+            (explore / weights, 1.0)
         } else {
             (explore / legal.len() as f32, 0.0)
         };
-        let score =
-            |q: f32, prior: f32, n: f32| q + scale * (share * prior + (1.0 - share)) / (1.0 + n);
-        let mut best = Best(None);
-        if scan.fresh != NONE {
-            let action = self.priors[scan.fresh as usize].0;
-            let chosen = Chosen::Entry(scan.fresh);
-            best.consider(score(0.0, scan.fresh_prior, 0.0), action, chosen);
+        let score = |stats: Stats, prior: f32| {
+            stats.mean + scale * (share * prior + (1.0 - share)) * stats.damping
+        };
+        // The row ascends by action, so its first best entry is the one ties go to.
+        let (mut top, mut top_score) = (NONE, f32::NEG_INFINITY);
+        for (k, e) in (0..).zip(window) {
+            if legal.contains(e.action) {
+                let s = score(e.stats, e.prior);
+                if s > top_score {
+                    (top, top_score) = (k, s);
+                }
+            }
         }
+        let mut best = Best((top != NONE).then(|| {
+            let e = &window[top as usize];
+            let chosen = match e.child {
+                NONE => Chosen::Entry(start + first as u32 + top),
+                child => Chosen::Child(child),
+            };
+            (top_score, e.action, chosen)
+        }));
         for &c in &scratch.children {
             let n = &self.nodes[c as usize];
-            let visits = n.visits as f32;
-            let q = if visits > 0.0 { n.value / visits } else { 0.0 };
-            best.consider(score(q, n.prior, visits), n.action, Chosen::Child(c));
+            best.consider(score(n.stats, 0.0), n.action, Chosen::Child(c));
         }
         // The legal actions with neither an entry nor a child score 0, or the uniform share
         // when none has a prior: if there are any and they may be the best, walk the list.
-        let considered = scan.listed + scratch.children.len() - scan.listed_children;
         if let Some((s, _, chosen)) = best.0
-            && (considered == legal.len() || (scan.weights > 0.0 && s > 0.0))
+            && (listed + scratch.children.len() == legal.len() || (weights > 0.0 && s > 0.0))
         {
             return Some(chosen);
         }
@@ -584,22 +628,20 @@ impl<A: Copy + Ord> Tree<A> {
         scratch
             .children
             .sort_unstable_by_key(|&c| self.nodes[c as usize].action);
-        let row = &self.priors[start as usize..end as usize];
         for &action in &scratch.legal {
-            let entry = row.binary_search_by(|e| e.0.cmp(&action)).ok();
-            let has_child = match entry {
-                Some(i) => self.child_at[start as usize + i] != NONE,
-                None => scratch
+            let listed = row.binary_search_by(|e| e.action.cmp(&action)).is_ok();
+            let made = || {
+                scratch
                     .children
                     .binary_search_by(|&c| self.nodes[c as usize].action.cmp(&action))
-                    .is_ok(),
+                    .is_ok()
             };
-            if !has_child {
-                let (prior, chosen) = match entry {
-                    Some(i) => (row[i].1, Chosen::Entry(start + i as u32)),
-                    None => (0.0, Chosen::Unlisted(action)),
-                };
-                best.consider(score(0.0, prior, 0.0), action, chosen);
+            if !listed && !made() {
+                best.consider(
+                    score(Stats::default(), 0.0),
+                    action,
+                    Chosen::Unlisted(action),
+                );
             }
         }
         Some(
@@ -611,22 +653,10 @@ impl<A: Copy + Ord> Tree<A> {
     /// Adds `values` (per seat) to every node of `path`, taking back their virtual losses.
     fn back_up(&mut self, path: &[u32], values: &[f32; MAX_PLAYERS]) {
         for &n in path {
-            let node = &mut self.nodes[n as usize];
-            node.value += values[usize::from(node.mover)] + 1.0;
+            let mover = usize::from(self.nodes[n as usize].mover);
+            self.stats_mut(n).add(0, values[mover] + 1.0);
         }
     }
-}
-
-/// [`Tree::scan`]'s reading of a row: the priors of the legal actions summed, how many legal
-/// actions have an entry and how many of those a child, the likeliest of the others (its
-/// entry, [`NONE`] if none, and its prior), and the legal children's visits.
-struct RowScan {
-    weights: f32,
-    listed: usize,
-    listed_children: usize,
-    fresh: u32,
-    fresh_prior: f32,
-    visits: u32,
 }
 
 /// The best choice so far of [`Tree::choose`]: its score and action.
@@ -649,7 +679,7 @@ impl<A: Copy + Ord> Best<A> {
 /// The tree's scratch space, reused across simulations.
 struct Scratch<A> {
     legal: Vec<A>,
-    /// The node's children legal in the determinization.
+    /// The node's children legal in the determinization and without an entry.
     children: Vec<u32>,
     path: Vec<u32>,
 }

@@ -137,8 +137,8 @@ impl<G: Encoded> PuctSearch<G> {
                     |&c| Some(tree.nodes[c as usize].next_sibling).filter(|&c| c != NONE),
                 )
                 .map(|c| {
-                    let n = &tree.nodes[c as usize];
-                    (n.action, n.visits, n.value)
+                    let stats = tree.stats(c);
+                    (tree.nodes[c as usize].action, stats.visits, stats.value)
                 })
             })
             .collect();
@@ -327,9 +327,10 @@ impl<G: Encoded> TreeSearch<G> {
                 // (this one counted), when the evaluator is asked; so is a draw that reaches
                 // a node none of whose priors it may play, until the node's next multiple of
                 // `expansion` visits (the node evaluated `rows` times).
-                let leaf = &self.tree.nodes[node as usize];
-                let unevaluated =
-                    node != 0 && leaf.visits < self.config.expansion.saturating_mul(leaf.rows + 1);
+                let rows = self.tree.nodes[node as usize].rows;
+                let unevaluated = node != 0
+                    && self.tree.stats(node).visits
+                        < self.config.expansion.saturating_mul(rows + 1);
                 if unevaluated && matches!(state.turn(), Turn::Player(_)) {
                     unevaluated_run += 1;
                     state.playout(&mut self.rng);
@@ -482,20 +483,13 @@ impl<G: Encoded> TreeSearch<G> {
             let next = match chosen {
                 Chosen::Child(child) => child,
                 Chosen::Entry(k) => {
-                    let (action, prior) = tree.priors[k as usize];
-                    let child = tree.add_child(node, action, seat, prior);
-                    tree.child_at[k as usize] = child;
-                    child
+                    let action = tree.entries[k as usize].action;
+                    tree.add_child(node, action, seat, k)
                 }
-                Chosen::Unlisted(action) => {
-                    tree.nodes[node as usize].unlisted += 1;
-                    tree.add_child(node, action, seat, 0.0)
-                }
+                Chosen::Unlisted(action) => tree.add_child(node, action, seat, NONE),
             };
-            let chosen = &mut tree.nodes[next as usize];
-            chosen.visits += 1;
-            chosen.value -= 1.0;
-            state.apply(chosen.action);
+            tree.stats_mut(next).add(1, -1.0);
+            state.apply(tree.nodes[next as usize].action);
             scratch.path.push(next);
             node = next;
         }

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 
-use super::{Chosen, NONE, Scratch, Tree};
+use super::{Chosen, NONE, Scratch, Stats, Tree};
 use crate::game::SortedActions;
 use crate::random::unit;
 use crate::*;
@@ -668,17 +668,11 @@ fn random_node(rng: &mut Rng) -> Tree<u8> {
                 continue;
             }
             let (start, end) = tree.nodes[0].priors.unwrap_or((0, 0));
-            let entry = (start..end).find(|&k| tree.priors[k as usize].0 == action);
-            let prior = entry.map_or(0.0, |k| tree.priors[k as usize].1);
-            let child = tree.add_child(0, action, 0, prior);
-            match entry {
-                Some(k) => tree.child_at[k as usize] = child,
-                None => tree.nodes[0].unlisted += 1,
-            }
+            let entry = (start..end).find(|&k| tree.entries[k as usize].action == action);
+            let child = tree.add_child(0, action, 0, entry.unwrap_or(NONE));
             let visits = 1 + below(rng, 30) as u32;
-            tree.nodes[child as usize].visits = visits;
             let mean = (lean + unit(rng) as f32 * 2.0 - 1.0).max(-1.0);
-            tree.nodes[child as usize].value = mean * visits as f32;
+            *tree.stats_mut(child) = Stats::new(visits, mean * visits as f32);
         }
     };
     let first = row(rng);
@@ -690,32 +684,35 @@ fn random_node(rng: &mut Rng) -> Tree<u8> {
     tree
 }
 
-/// Every entry's child is the child of its action, each child takes its entry's prior, and
-/// the node counts the children without one.
+/// Every entry's child is the child of its action and points back at it, the entries
+/// without a child have no statistics, and the node counts the children without an entry.
 fn check_entries(tree: &Tree<u8>) {
     let (start, end) = tree.nodes[0].priors.unwrap();
-    let row = &tree.priors[start as usize..end as usize];
+    let row = &tree.entries[start as usize..end as usize];
     assert!(
-        row.windows(2).all(|w| w[0].0 < w[1].0),
+        row.windows(2).all(|w| w[0].action < w[1].action),
         "ascending, once each"
     );
     let mut unlisted = 0;
     let mut child = tree.nodes[0].first_child;
     while child != NONE {
         let n = &tree.nodes[child as usize];
-        match row.iter().position(|e| e.0 == n.action) {
-            Some(i) => {
-                assert_eq!(tree.child_at[start as usize + i], child);
-                assert_eq!(n.prior, row[i].1);
-            }
-            None => unlisted += 1,
+        if let Some(i) = row.iter().position(|e| e.action == n.action) {
+            assert_eq!(row[i].child, child);
+            assert_eq!(n.entry, start + i as u32);
+        } else {
+            assert_eq!(n.entry, NONE);
+            unlisted += 1;
         }
+        assert!(tree.stats(child).visits > 0, "statistics kept");
         child = n.next_sibling;
     }
     assert_eq!(tree.nodes[0].unlisted, unlisted);
-    let made = (start..end)
-        .filter(|&k| tree.child_at[k as usize] != NONE)
-        .count();
+    assert!(
+        row.iter()
+            .all(|e| e.child != NONE || (e.stats.visits == 0 && e.stats.value == 0.0))
+    );
+    let made = row.iter().filter(|e| e.child != NONE).count();
     assert_eq!(made as u32 + unlisted, {
         let mut n = 0;
         let mut c = tree.nodes[0].first_child;
@@ -731,7 +728,7 @@ fn check_entries(tree: &Tree<u8>) {
 /// every legal action looked at.
 fn reference_score(tree: &Tree<u8>, legal: &[u8], c_puct: f32, action: u8) -> f32 {
     let (start, end) = tree.nodes[0].priors.unwrap();
-    let row = &tree.priors[start as usize..end as usize];
+    let row = &tree.entries[start as usize..end as usize];
     let child_of = |a: u8| {
         let mut c = tree.nodes[0].first_child;
         while c != NONE && tree.nodes[c as usize].action != a {
@@ -739,13 +736,13 @@ fn reference_score(tree: &Tree<u8>, legal: &[u8], c_puct: f32, action: u8) -> f3
         }
         c
     };
-    let prior_of = |a: u8| row.iter().find(|e| e.0 == a).map(|e| e.1);
+    let prior_of = |a: u8| row.iter().find(|e| e.action == a).map(|e| e.prior);
     let weights: f32 = legal.iter().filter_map(|&a| prior_of(a)).sum();
     let visits: u32 = legal
         .iter()
         .map(|&a| child_of(a))
         .filter(|&c| c != NONE)
-        .map(|c| tree.nodes[c as usize].visits)
+        .map(|c| tree.stats(c).visits)
         .sum();
     let explore = c_puct * (visits.max(1) as f32).sqrt();
     let share = if weights > 0.0 {
@@ -756,8 +753,8 @@ fn reference_score(tree: &Tree<u8>, legal: &[u8], c_puct: f32, action: u8) -> f3
     let (q, n) = match child_of(action) {
         NONE => (0.0, 0.0),
         c => {
-            let n = &tree.nodes[c as usize];
-            (n.value / n.visits as f32, n.visits as f32)
+            let stats = tree.stats(c);
+            (stats.value / stats.visits as f32, stats.visits as f32)
         }
     };
     q + explore * share / (1.0 + n)
@@ -771,7 +768,7 @@ fn the_descent_chooses_what_scoring_every_legal_action_chooses() {
         let tree = random_node(&mut rng);
         check_entries(&tree);
         let priors = tree.nodes[0].priors.unwrap();
-        let row = &tree.priors[priors.0 as usize..priors.1 as usize];
+        let row = &tree.entries[priors.0 as usize..priors.1 as usize];
         let child_of = |action: u8| {
             let mut c = tree.nodes[0].first_child;
             while c != NONE && tree.nodes[c as usize].action != action {
@@ -804,7 +801,7 @@ fn the_descent_chooses_what_scoring_every_legal_action_chooses() {
             &mut scratch,
         );
         let score = |a: u8| reference_score(&tree, &legal, c_puct, a);
-        let prior_of = |a: u8| row.iter().find(|e| e.0 == a).map(|e| e.1);
+        let prior_of = |a: u8| row.iter().find(|e| e.action == a).map(|e| e.prior);
         let listed_legal = legal.iter().any(|&a| prior_of(a).is_some());
         let Some(chosen) = chosen else {
             assert!(
@@ -821,8 +818,8 @@ fn the_descent_chooses_what_scoring_every_legal_action_chooses() {
                 tree.nodes[c as usize].action
             }
             Chosen::Entry(k) => {
-                assert_eq!(tree.child_at[k as usize], NONE);
-                tree.priors[k as usize].0
+                assert_eq!(tree.entries[k as usize].child, NONE);
+                tree.entries[k as usize].action
             }
             Chosen::Unlisted(a) => {
                 assert!(prior_of(a).is_none() && child_of(a) == NONE);
